@@ -1,0 +1,42 @@
+"""Shared test set-up.
+
+Kernels run in Triton's CPU interpreter unless a GPU is present; the variable
+must be set before triton is first imported, hence at conftest import time.
+Every test gets its own TRITONRL_HOME so nothing leaks into the working tree.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+if not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_KERNELBENCH = REPO.parent / "shared" / "kernelbench"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(autouse=True)
+def tritonrl_home(tmp_path, monkeypatch):
+    home = tmp_path / "tritonrl-home"
+    monkeypatch.setenv("TRITONRL_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def kernelbench_dir():
+    if not SHARED_KERNELBENCH.is_dir():
+        pytest.skip(f"KernelBench data not found at {SHARED_KERNELBENCH} (shared/ beside the checkout)")
+    return SHARED_KERNELBENCH
+
+
+def pytest_collection_modifyitems(config, items):
+    if torch.cuda.is_available():
+        return
+    skip_gpu = pytest.mark.skip(reason="needs a CUDA GPU; this machine has none")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip_gpu)

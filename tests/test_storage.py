@@ -1,0 +1,112 @@
+import os
+
+import boto3
+import pytest
+
+from tritonrl.storage import ArtifactStore, StorageError, digest_bytes, join
+
+
+@pytest.fixture(scope="module")
+def s3_endpoint():
+    """A real S3 API (moto's server) on a free loopback port."""
+    from moto.server import ThreadedMotoServer
+
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
+    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def bucket(s3_endpoint, request):
+    name = "tritonrl-" + request.node.name.replace("_", "-")[:40].lower()
+    boto3.client("s3", endpoint_url=s3_endpoint).create_bucket(Bucket=name)
+    return name
+
+
+def _round_trip(store: ArtifactStore, root: str) -> None:
+    store.write_text(join(root, "a", "one.json"), '{"x": 1}')
+    store.write_bytes(join(root, "a", "b", "two.bin"), b"\x00\x01")
+    store.write_text(join(root, "three.txt"), "three")
+    assert store.read_text(join(root, "a", "one.json")) == '{"x": 1}'
+    assert store.read_bytes(join(root, "a", "b", "two.bin")) == b"\x00\x01"
+    assert store.exists(join(root, "three.txt"))
+    assert not store.exists(join(root, "missing.txt"))
+    assert store.list(join(root, "a")) == [join(root, "a", "b", "two.bin"), join(root, "a", "one.json")]
+    store.write_text(join(root, "three.txt"), "overwritten")
+    assert store.read_text(join(root, "three.txt")) == "overwritten"
+
+
+@pytest.mark.integration
+def test_s3_round_trip_through_configured_endpoint(s3_endpoint, bucket):
+    _round_trip(ArtifactStore(s3_endpoint), f"s3://{bucket}/runs/r1")
+
+
+def test_file_uri_and_plain_path_round_trip(tmp_path):
+    store = ArtifactStore()
+    _round_trip(store, (tmp_path / "uri").as_uri())
+    _round_trip(store, str(tmp_path / "plain"))
+
+
+@pytest.mark.integration
+def test_missing_objects_give_clear_errors(tmp_path, s3_endpoint, bucket):
+    store = ArtifactStore(s3_endpoint)
+    with pytest.raises(StorageError, match="no such file"):
+        store.read_bytes((tmp_path / "nothing").as_uri())
+    with pytest.raises(StorageError, match="no such object"):
+        store.read_bytes(f"s3://{bucket}/nothing")
+    with pytest.raises(StorageError, match="create the bucket first"):
+        store.write_text("s3://no-such-bucket-here/x", "x")
+    with pytest.raises(StorageError, match="unsupported scheme"):
+        store.read_bytes("gs://bucket/x")
+    with pytest.raises(StorageError, match="needs a bucket"):
+        store.read_bytes("s3:///x")
+
+
+def test_unreachable_endpoint_is_named(tmp_path):
+    store = ArtifactStore("http://127.0.0.1:9")  # discard port: nothing listens
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
+    with pytest.raises(StorageError, match="cannot reach S3 at http://127.0.0.1:9"):
+        store.write_text("s3://bucket/x", "x")
+
+
+def test_failed_local_write_leaves_old_content_and_no_temp_file(tmp_path, monkeypatch):
+    store = ArtifactStore()
+    target = tmp_path / "out" / "data.json"
+    store.write_text(str(target), "complete")
+
+    def broken_fsync(fd):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError, match="disk full"):
+        store.write_text(str(target), "half")
+    assert target.read_text() == "complete"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["data.json"]
+
+
+@pytest.mark.integration
+def test_interrupted_multipart_upload_publishes_nothing(s3_endpoint, bucket):
+    """A large object whose upload fails before completion never becomes visible."""
+    store = ArtifactStore(s3_endpoint)
+    uri = f"s3://{bucket}/big.bin"
+
+    def fail_completion(**kwargs):
+        raise RuntimeError("connection lost before completion")
+
+    store.s3.meta.events.register("before-call.s3.CompleteMultipartUpload", fail_completion)
+    with pytest.raises(RuntimeError, match="connection lost"):
+        store.write_bytes(uri, b"x" * (9 * 1024 * 1024))  # above boto3's 8 MiB multipart threshold
+    assert not store.exists(uri)
+    assert store.list(f"s3://{bucket}") == []
+
+
+def test_digest_names_content_not_location():
+    assert digest_bytes(b"abc") == digest_bytes(b"abc")
+    assert digest_bytes(b"abc") != digest_bytes(b"abd")
+    assert digest_bytes(b"abc").startswith("sha256-")

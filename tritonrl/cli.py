@@ -1,0 +1,119 @@
+"""The `tritonrl` command line.
+
+Every command takes the same config options (`--profile`, `--config FILE`,
+`--set section.key=value`) and fails fast with exit 2 and a readable message
+on bad input. Commands arrive with their issues; see `tritonrl --help`.
+
+Test: tests/test_cli.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tritonrl.config import ConfigError, describe, load_config
+from tritonrl.problems import ProblemError, load_problems
+
+app = typer.Typer(help="TritonRL: train and evaluate LLMs that write Triton kernels.", no_args_is_help=True)
+problems_app = typer.Typer(help="Inspect problem sets.", no_args_is_help=True)
+config_app = typer.Typer(help="Inspect the resolved configuration.", no_args_is_help=True)
+app.add_typer(problems_app, name="problems")
+app.add_typer(config_app, name="config")
+
+console = Console(stderr=True)
+
+ProfileOption = typer.Option(None, "--profile", "-p", help="Named profile: tiny (CPU) or gpu.")
+ConfigFileOption = typer.Option(None, "--config", "-c", help="YAML file with config sections.")
+SetOption = typer.Option([], "--set", "-s", help="Override, e.g. --set teacher.samples_per_task=4 (repeatable).")
+
+
+def _fail(message: str) -> typer.Exit:
+    console.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code=2)
+
+
+def _config(profile: Optional[str], config_file: Optional[Path], overrides: list[str]):
+    try:
+        return load_config(profile, config_file, overrides)
+    except ConfigError as exc:
+        raise _fail(str(exc)) from exc
+
+
+@config_app.command("show")
+def config_show(
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+) -> None:
+    """Print every setting with where it came from (default, profile, file, override)."""
+    config, sources = _config(profile, config_file, overrides)
+    typer.echo("\n".join(describe(config, sources)))
+
+
+@problems_app.command("list")
+def problems_list(
+    source: str = typer.Option("builtin", help="builtin, a directory, a .py/.jsonl file, a hub id, or kernelbook:<id|file>."),
+    level: list[int] = typer.Option([], help="Keep only these KernelBench levels (repeatable)."),
+    limit: int = typer.Option(0, help="Keep only the first N problems (0: all)."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of a table."),
+) -> None:
+    """List the problems of a source."""
+    try:
+        problems = load_problems(source, level, limit)
+    except ProblemError as exc:
+        raise _fail(str(exc)) from exc
+    if as_json:
+        typer.echo(json.dumps([p.summary() for p in problems], indent=2))
+        return
+    table = Table("name", "level", "category", "shapes", "reference")
+    for p in problems:
+        shapes = ", ".join(f"{k}={v}" for k, v in p.shapes.items())
+        table.add_row(p.name, str(p.level or ""), p.category or "", shapes, "yes" if p.reference_response else "")
+    Console().print(table)
+
+
+@app.command("run")
+def run(
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+) -> None:
+    """Run the pipeline. Today: check every reference answer of the problem set at two shapes."""
+    config, sources = _config(profile, config_file, overrides)
+    if config.verify.device == "cpu":
+        # Must be set before triton is first imported: kernels then run in its CPU interpreter.
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+    from tritonrl import suite_check
+
+    console.print("[bold]TritonRL[/bold] resolved configuration:")
+    for line in describe(config, sources):
+        console.print(f"  {line}", highlight=False)
+
+    def show(check) -> None:
+        mark = "[green]ok[/green]" if check.correct else f"[red]FAIL[/red] {check.message}"
+        shapes = ", ".join(f"{k}={v}" for k, v in check.shapes.items())
+        console.print(f"  {check.problem:32s} {shapes:40s} {check.seconds:6.2f}s {mark}", highlight=False)
+
+    try:
+        report_uri, checks = suite_check.run(config, on_result=show)
+    except ProblemError as exc:
+        raise _fail(str(exc)) from exc
+    passed = sum(c.correct for c in checks)
+    console.print(f"{passed}/{len(checks)} reference checks correct; report: {report_uri}", highlight=False)
+    if passed != len(checks):
+        raise typer.Exit(code=1)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

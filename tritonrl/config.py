@@ -1,0 +1,235 @@
+"""One typed configuration for every stage, with named profiles.
+
+`tiny` runs the whole pipeline on a 2-core laptop CPU with offline pieces
+(reference teacher, Triton interpreter); `gpu` is sized for an 8×H100/H200
+node (Qwen3-8B student, gpt-oss-120b teacher behind an OpenAI-compatible
+endpoint). A config is resolved in three layers — profile defaults, then a
+YAML file, then `section.key=value` overrides — and validated before any
+work starts, so a typo fails in a second rather than an hour into a run.
+Plain dataclasses (no pydantic) keep it importable on the GPU machine.
+
+Test: tests/test_config.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+PROFILES = ("tiny", "gpu")
+
+
+class ConfigError(ValueError):
+    """The configuration asked for something that does not exist or does not fit."""
+
+
+def state_dir() -> Path:
+    """Where local artifacts and databases live: $TRITONRL_HOME or ./.tritonrl."""
+    return Path(os.environ.get("TRITONRL_HOME") or ".tritonrl").resolve()
+
+
+@dataclass(frozen=True)
+class ProblemsConfig:
+    source: str = "builtin"  # builtin | directory | KernelBench JSONL | hub id | kernelbook:<jsonl or hub id>
+    levels: tuple[int, ...] = ()  # empty: every level the source has
+    limit: int = 0  # 0: no limit; otherwise the first N problems
+
+
+@dataclass(frozen=True)
+class TeacherConfig:
+    kind: Literal["reference", "openai", "hf"] = "reference"
+    model: str = "reference"
+    endpoint: str = ""  # OpenAI-compatible base URL, e.g. http://vllm:8000/v1
+    api_key_env: str = "OPENAI_API_KEY"  # name of the variable holding the key, never the key
+    samples_per_task: int = 10  # the paper's N
+    temperature: float = 1.0
+    max_tokens: int = 8192
+
+
+@dataclass(frozen=True)
+class StudentConfig:
+    base_model: str = "tiny-local"  # hub id or local path; `tiny-local` builds a small model offline
+
+
+@dataclass(frozen=True)
+class VerifyConfig:
+    device: Literal["cpu", "cuda"] = "cpu"
+    trials: int = 3
+    timeout_s: float = 120.0
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    artifact_root: str = ""  # URI; empty: file://<state dir>/artifacts
+    s3_endpoint_url: str = ""  # empty: AWS default resolution (env, profile)
+
+
+@dataclass(frozen=True)
+class TrackingConfig:
+    tracking_uri: str = ""  # empty: sqlite:///<state dir>/mlflow.db
+    experiment: str = "tritonrl"
+
+
+@dataclass(frozen=True)
+class Config:
+    profile: str = "tiny"
+    problems: ProblemsConfig = field(default_factory=ProblemsConfig)
+    teacher: TeacherConfig = field(default_factory=TeacherConfig)
+    student: StudentConfig = field(default_factory=StudentConfig)
+    verify: VerifyConfig = field(default_factory=VerifyConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    tracking: TrackingConfig = field(default_factory=TrackingConfig)
+
+    @property
+    def home(self) -> Path:
+        return state_dir()
+
+    @property
+    def artifact_root(self) -> str:
+        return self.storage.artifact_root or (self.home / "artifacts").as_uri()
+
+    @property
+    def tracking_uri(self) -> str:
+        return self.tracking.tracking_uri or f"sqlite:///{self.home / 'mlflow.db'}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _plain(dataclasses.asdict(self))
+
+
+# Profile values that differ from the dataclass defaults.
+_PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
+    "tiny": {
+        # Two samples per task keep the CPU demo minutes long; reference answers are deterministic anyway.
+        "teacher": {"samples_per_task": 2},
+    },
+    "gpu": {
+        "problems": {"source": "kernelbook:GPUMODE/KernelBook"},
+        "teacher": {
+            "kind": "openai",
+            "model": "openai/gpt-oss-120b",
+            "endpoint": "http://localhost:8000/v1",
+            "temperature": 0.7,
+        },
+        "student": {"base_model": "Qwen/Qwen3-8B"},
+        "verify": {"device": "cuda", "trials": 5, "timeout_s": 300.0},
+    },
+}
+
+
+def _plain(value: Any) -> Any:
+    """Tuples to lists, recursively, so YAML/JSON dumps stay portable."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _coerce(value: Any, annotation: Any, key: str) -> Any:
+    """Check `value` against a field annotation; convert the few safe cases."""
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        if value not in typing.get_args(annotation):
+            raise ConfigError(f"{key}={value!r} is not one of {list(typing.get_args(annotation))}")
+        return value
+    if origin is tuple:
+        (item_type, _) = typing.get_args(annotation)
+        items = value if isinstance(value, (list, tuple)) else [value]
+        return tuple(_coerce(v, item_type, key) for v in items)
+    if annotation is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if annotation is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, annotation) or (annotation is int and isinstance(value, bool)):
+        raise ConfigError(f"{key}={value!r} should be of type {annotation.__name__}")
+    return value
+
+
+def _apply(config: Config, values: Mapping[str, Any], origin: str, sources: dict[str, str]) -> Config:
+    """Return `config` with `values` ({section: {key: value}}) applied, recording where each came from."""
+    sections = {f.name: f for f in dataclasses.fields(Config) if f.name != "profile"}
+    updated: dict[str, Any] = {}
+    for section_name, section_values in values.items():
+        if section_name == "profile":
+            continue
+        if section_name not in sections:
+            raise ConfigError(f"{origin}: unknown section {section_name!r}; sections are {sorted(sections)}")
+        if not isinstance(section_values, Mapping):
+            raise ConfigError(f"{origin}: section {section_name!r} must be a mapping of key: value")
+        section = updated.get(section_name, getattr(config, section_name))
+        hints = typing.get_type_hints(type(section))
+        changes = {}
+        for key, value in section_values.items():
+            if key not in hints:
+                raise ConfigError(
+                    f"{origin}: unknown key {section_name}.{key}; keys are {sorted(hints)}"
+                )
+            changes[key] = _coerce(value, hints[key], f"{section_name}.{key}")
+            sources[f"{section_name}.{key}"] = origin
+        updated[section_name] = dataclasses.replace(section, **changes)
+    return dataclasses.replace(config, **updated)
+
+
+def parse_overrides(overrides: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """`section.key=value` strings to nested values; values are parsed as YAML scalars."""
+    nested: dict[str, dict[str, Any]] = {}
+    for item in overrides:
+        path, sep, raw = item.partition("=")
+        section, dot, key = path.strip().partition(".")
+        if not sep or not dot or not section or not key:
+            raise ConfigError(f"override {item!r} should look like section.key=value, e.g. teacher.samples_per_task=4")
+        nested.setdefault(section, {})[key] = yaml.safe_load(raw) if raw.strip() else ""
+    return nested
+
+
+def load_config(
+    profile: str | None = None, config_file: str | Path | None = None, overrides: Iterable[str] = ()
+) -> tuple[Config, dict[str, str]]:
+    """Resolve profile → YAML file → overrides; returns the config and the origin of every value.
+
+    The profile comes from the argument, else the file's `profile:` key, else `tiny`.
+    """
+    file_values: dict[str, Any] = {}
+    if config_file is not None:
+        path = Path(config_file)
+        if not path.is_file():
+            raise ConfigError(f"config file {path} does not exist")
+        try:
+            file_values = yaml.safe_load(path.read_text()) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"config file {path} is not valid YAML: {exc}") from exc
+        if not isinstance(file_values, Mapping):
+            raise ConfigError(f"config file {path} must hold a mapping of sections")
+    chosen = profile or file_values.get("profile") or "tiny"
+    if chosen not in PROFILES:
+        raise ConfigError(f"unknown profile {chosen!r}; profiles are {list(PROFILES)}")
+
+    sources: dict[str, str] = {}
+    config = _apply(Config(profile=chosen), _PROFILE_VALUES[chosen], f"profile {chosen}", sources)
+    if file_values:
+        config = _apply(config, file_values, str(config_file), sources)
+    config = _apply(config, parse_overrides(overrides), "override", sources)
+    return config, sources
+
+
+def describe(config: Config, sources: Mapping[str, str]) -> list[str]:
+    """One line per setting: `section.key = value  (origin)`, defaults marked as such."""
+    lines = [f"profile = {config.profile}"]
+    for section_name, section in config.to_dict().items():
+        if section_name == "profile":
+            continue
+        for key, value in section.items():
+            lines.append(f"{section_name}.{key} = {value!r}  ({sources.get(f'{section_name}.{key}', 'default')})")
+    return lines
+
+
+def dump_config(config: Config) -> str:
+    """The resolved config as YAML, saved next to every stage output."""
+    return yaml.safe_dump(config.to_dict(), sort_keys=False)

@@ -1,0 +1,1 @@
+"""The built-in problem suite: problems/ (KernelBench format), solutions/ (reference responses), suite.yaml."""

@@ -1,0 +1,24 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """Applies exact (erf-based) GELU elementwise."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.gelu(x)
+
+
+batch_size = 16
+dim = 1024
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,24 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """Computes the cumulative sum along dim 1 of a (batch_size, dim) tensor."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.cumsum(x, dim=1)
+
+
+batch_size = 16
+dim = 1024
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []

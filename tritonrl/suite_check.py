@@ -1,0 +1,79 @@
+"""Check that every reference answer of a problem set is correct, at its own and its alternate shapes.
+
+A problem set whose known-good answers fail would poison everything built
+on it (distillation, SFT targets, the tiny demo), so this is the first thing
+the pipeline runs. Writes a JSON report and the resolved config under the
+artifact root and returns the report's URI.
+
+Run: `tritonrl run --profile tiny` (today's main job). Test: tests/problems/test_builtin_suite.py.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+
+from tritonrl.config import Config, dump_config
+from tritonrl.problems import Problem, load_problems
+from tritonrl.problems.shapes import with_shapes
+from tritonrl.storage import ArtifactStore, join
+from tritonrl.verify.response import parse_response
+from tritonrl.verify.runtime import check_correctness
+
+
+@dataclass(frozen=True)
+class ShapeCheck:
+    problem: str
+    shapes: dict[str, int]
+    correct: bool
+    max_abs_error: float
+    seconds: float
+    message: str
+
+
+def check_reference(problem: Problem, shapes: dict[str, int], config: Config) -> ShapeCheck:
+    """Run the problem's reference answer at `shapes` (empty: the problem's own)."""
+    source = with_shapes(problem.source, shapes) if shapes else problem.source
+    code = parse_response(problem.reference_response or "").code
+    started = time.perf_counter()
+    if code is None:
+        return ShapeCheck(problem.name, shapes, False, float("inf"), 0.0, "reference response has no code block")
+    result = check_correctness(source, code, trials=config.verify.trials, device=config.verify.device)
+    return ShapeCheck(
+        problem.name,
+        shapes or problem.shapes,
+        result.correct,
+        result.max_abs_error,
+        time.perf_counter() - started,
+        result.message,
+    )
+
+
+def run(config: Config, on_result=lambda check: None) -> tuple[str, list[ShapeCheck]]:
+    """Check every problem with a reference answer; returns (report URI, checks)."""
+    problems = load_problems(config.problems.source, config.problems.levels, config.problems.limit)
+    checks = []
+    for problem in problems:
+        if problem.reference_response is None:
+            continue
+        for shapes in ({}, problem.alt_shapes) if problem.alt_shapes else ({},):
+            check = check_reference(problem, shapes, config)
+            on_result(check)
+            checks.append(check)
+
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    out = join(config.artifact_root, "suite-check", stamp)
+    store = ArtifactStore(config.storage.s3_endpoint_url)
+    store.write_text(join(out, "config.yaml"), dump_config(config))
+    report = {
+        "source": config.problems.source,
+        "device": config.verify.device,
+        "checked": len(checks),
+        "correct": sum(c.correct for c in checks),
+        "checks": [asdict(c) for c in checks],
+    }
+    report_uri = join(out, "report.json")
+    store.write_text(report_uri, json.dumps(report, indent=2))
+    return report_uri, checks

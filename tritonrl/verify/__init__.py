@@ -1,0 +1,1 @@
+"""The verifier: parse a model response, run the candidate, judge it."""
