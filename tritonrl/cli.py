@@ -79,6 +79,39 @@ def problems_list(
     Console().print(table)
 
 
+@app.command("verify")
+def verify(
+    problem: Path = typer.Option(..., "--problem", help="KernelBench-format problem file (Model, get_inputs, get_init_inputs)."),
+    candidate: Path = typer.Option(..., "--candidate", help="A .py file defining ModelNew, or a text file holding a model response."),
+    device: str = typer.Option("cpu", help="cpu (Triton interpreter, shapes shrunk to fit) or cuda (the problem's own shapes)."),
+    trials: int = typer.Option(3, help="Correctness trials, each with fresh secret-seeded inputs."),
+    timeout: float = typer.Option(45.0, help="Seconds allowed to each sandboxed run (reference, candidate)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a readable report."),
+) -> None:
+    """Verify one candidate against one problem. Exit 0 whenever a verdict was reached, whatever it is."""
+    if device not in ("cpu", "cuda"):
+        raise _fail(f"--device must be cpu or cuda, not {device!r}")
+    if not candidate.is_file():
+        raise _fail(f"candidate file {candidate} does not exist")
+    try:
+        (loaded,) = load_problems(str(problem)) if problem.suffix == ".py" else (None,)
+    except ProblemError as exc:
+        raise _fail(str(exc)) from exc
+    if loaded is None:
+        raise _fail(f"--problem must be a .py file in KernelBench format, got {problem}")
+    if device == "cpu":
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+    from tritonrl.verify.report import render_verdict
+    from tritonrl.verify.verifier import Verifier, VerifierSettings
+
+    with Verifier(VerifierSettings(device=device, trials=trials, timeout_s=timeout)) as verifier:
+        verdict = verifier.verify(loaded.source, candidate.read_text(errors="replace"))
+    if as_json:
+        typer.echo(json.dumps({"problem": loaded.name, "candidate": str(candidate), **verdict.to_dict()}, indent=2))
+    else:
+        typer.echo(render_verdict(verdict, loaded.name, candidate.name))
+
+
 @app.command("run")
 def run(
     profile: Optional[str] = ProfileOption,

@@ -62,7 +62,7 @@ class StudentConfig:
 class VerifyConfig:
     device: Literal["cpu", "cuda"] = "cpu"
     trials: int = 3
-    timeout_s: float = 120.0
+    timeout_s: float = 45.0  # per sandboxed run; keeps a CPU verdict under 120 s
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 
 A problem set whose known-good answers fail would poison everything built
 on it (distillation, SFT targets, the tiny demo), so this is the first thing
-the pipeline runs. Writes a JSON report and the resolved config under the
-artifact root and returns the report's URI.
+the pipeline runs, through the full verifier (static layer, sandbox,
+anti-hack runtime checks). Writes a JSON report and the resolved config
+under the artifact root and returns the report's URI.
 
 Run: `tritonrl run --profile tiny` (today's main job). Test: tests/problems/test_builtin_suite.py.
 """
@@ -19,8 +20,7 @@ from tritonrl.config import Config, dump_config
 from tritonrl.problems import Problem, load_problems
 from tritonrl.problems.shapes import with_shapes
 from tritonrl.storage import ArtifactStore, join
-from tritonrl.verify.response import parse_response
-from tritonrl.verify.runtime import check_correctness
+from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 
 @dataclass(frozen=True)
@@ -33,35 +33,34 @@ class ShapeCheck:
     message: str
 
 
-def check_reference(problem: Problem, shapes: dict[str, int], config: Config) -> ShapeCheck:
-    """Run the problem's reference answer at `shapes` (empty: the problem's own)."""
+def check_reference(verifier: Verifier, problem: Problem, shapes: dict[str, int]) -> ShapeCheck:
+    """Verify the problem's reference answer at `shapes` (empty: the problem's own)."""
     source = with_shapes(problem.source, shapes) if shapes else problem.source
-    code = parse_response(problem.reference_response or "").code
     started = time.perf_counter()
-    if code is None:
-        return ShapeCheck(problem.name, shapes, False, float("inf"), 0.0, "reference response has no code block")
-    result = check_correctness(source, code, trials=config.verify.trials, device=config.verify.device)
+    verdict = verifier.verify(source, problem.reference_response or "")
     return ShapeCheck(
         problem.name,
-        shapes or problem.shapes,
-        result.correct,
-        result.max_abs_error,
+        verdict.shapes,
+        verdict.correct,
+        verdict.max_abs_error if verdict.max_abs_error is not None else float("nan"),
         time.perf_counter() - started,
-        result.message,
+        "; ".join(f"{r.code.value}: {r.message}" for r in verdict.reasons) or "ok",
     )
 
 
 def run(config: Config, on_result=lambda check: None) -> tuple[str, list[ShapeCheck]]:
     """Check every problem with a reference answer; returns (report URI, checks)."""
     problems = load_problems(config.problems.source, config.problems.levels, config.problems.limit)
+    settings = VerifierSettings(device=config.verify.device, trials=config.verify.trials, timeout_s=config.verify.timeout_s)
     checks = []
-    for problem in problems:
-        if problem.reference_response is None:
-            continue
-        for shapes in ({}, problem.alt_shapes) if problem.alt_shapes else ({},):
-            check = check_reference(problem, shapes, config)
-            on_result(check)
-            checks.append(check)
+    with Verifier(settings) as verifier:
+        for problem in problems:
+            if problem.reference_response is None:
+                continue
+            for shapes in ({}, problem.alt_shapes) if problem.alt_shapes else ({},):
+                check = check_reference(verifier, problem, shapes)
+                on_result(check)
+                checks.append(check)
 
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = join(config.artifact_root, "suite-check", stamp)

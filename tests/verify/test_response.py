@@ -26,3 +26,8 @@ def test_text_without_code_is_all_plan():
     parsed = parse_response("I think we should tile the matmul.")
     assert parsed.code is None and parsed.code_start == -1
     assert parsed.plan == "I think we should tile the matmul."
+
+
+def test_bare_module_without_modelnew_is_still_code():
+    source = "import torch\n\nclass Net(torch.nn.Module):\n    pass\n"
+    assert parse_response(source).code == source

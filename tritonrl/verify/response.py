@@ -29,11 +29,20 @@ class ParsedResponse:
     code_end: int
 
 
+_PYTHON_START = re.compile(r"^(import |from |class |def |@|#|\"\"\"|\'\'\')")
+
+
+def _looks_like_python_file(text: str) -> bool:
+    """Unfenced text is a bare `.py` candidate if it mentions ModelNew or starts like a module."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return bool(re.search(r"\bModelNew\b", text) or _PYTHON_START.match(first))
+
+
 def parse_response(text: str) -> ParsedResponse:
     """Return the plan and the last fenced Python block of `text`.
 
-    Text with no fence is taken as bare code when it defines `ModelNew`
-    (a `.py` candidate), otherwise as a plan with no code.
+    Text with no fence is taken as bare code when it looks like a Python
+    module (a `.py` candidate), otherwise as a plan with no code.
     """
     blocks = [m for m in _FENCE.finditer(text) if m.group("lang").lower() in _PYTHON_TAGS]
     if blocks:
@@ -44,6 +53,6 @@ def parse_response(text: str) -> ParsedResponse:
             code_start=last.start("body"),
             code_end=last.end("body"),
         )
-    if re.search(r"^class\s+ModelNew\b", text, re.M):
+    if _looks_like_python_file(text):
         return ParsedResponse(plan="", code=text, code_start=0, code_end=len(text))
     return ParsedResponse(plan=text.strip(), code=None, code_start=-1, code_end=-1)

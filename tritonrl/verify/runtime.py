@@ -1,15 +1,21 @@
 """Run a candidate `ModelNew` next to the reference `Model` and compare outputs.
 
-This is the functional core of the verifier's runtime layer: import both
-sources as real files (Triton's `@jit` reads function source from disk),
-build both models with identical seeded weights, feed them the same fresh
-inputs for several trials and compare outputs under per-dtype tolerances.
-It runs in the calling process; isolation is the sandbox's job.
+The building blocks of the verifier's runtime layer: import sources as real
+files (Triton's `@jit` reads function source from disk), build both models
+with identical seeded weights, make inputs from a seed, compare outputs under
+per-dtype tolerances, and watch what the candidate does while it runs (an
+aten-level trace and a Triton launch counter).
+
+`check_correctness` is the *naive* harness (in-process, no anti-hack layers):
+it is what a plain KernelBench-style check would say, kept for the
+robust-vs-naive comparison and for quick checks of trusted code. Untrusted
+code goes through `tritonrl.verify.verifier`, which runs these pieces inside
+the sandbox.
 
 On CPU, set TRITON_INTERPRET=1 before triton is imported so kernels run in
 the Triton interpreter.
 
-Test: tests/problems/test_builtin_suite.py runs every reference solution.
+Test: tests/verify/test_runtime.py.
 """
 
 from __future__ import annotations
@@ -23,10 +29,20 @@ from pathlib import Path
 from types import ModuleType
 
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 
-# (atol, rtol) per output dtype. fp32 admits TF32 accumulation in tl.dot
-# (relative error ~1e-3 at K≤4096) yet rejects computing in bf16 (~4e-3);
-# half-precision outputs get their own rounding step (~1e-3 fp16, ~8e-3 bf16).
+from tritonrl.verify.result import ReasonCode
+
+# (atol, rtol) per output dtype; an element passes when
+#   |actual - expected| <= atol * scale + rtol * |expected|,
+# where scale is the RMS of the reference output (1 if it is all zeros).
+# Scaling atol by the output's own size keeps tiny-by-nature outputs honest:
+# a softmax over 400k columns is ~1e-6, where KernelBench's fixed atol=1e-2
+# would pass an all-zero answer, and a bf16 softmax (0.4% error) slips
+# through any fixed atol. fp32: 1e-3 rejects bf16 computation (~4e-3) and
+# TF32 tl.dot where its error shows (fp32 references are not TF32: the
+# downgrade would buy speed the reference does not get); half types get
+# their own rounding step on top (~1e-3 fp16, ~8e-3 bf16).
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.float32: (1e-3, 1e-3),
     torch.float64: (1e-7, 1e-7),
@@ -34,12 +50,27 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.bfloat16: (2e-2, 2e-2),
 }
 
+# Aten ops a candidate's forward may run itself: allocation, layout, views,
+# copies and casts ("glue"). Everything else is computation that must happen
+# in Triton kernels. Names are overload-packet names (`aten.<name>`).
+GLUE_OPS = frozenset(
+    {
+        "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided",
+        "zeros", "zeros_like", "new_zeros", "ones", "ones_like", "new_ones", "full", "full_like", "new_full",
+        "zero_", "fill_", "copy_", "clone", "_to_copy", "lift_fresh", "lift_fresh_copy", "arange",
+        "view", "_unsafe_view", "reshape", "as_strided", "t", "transpose", "permute", "expand", "unsqueeze",
+        "squeeze", "select", "slice", "narrow", "split", "split_with_sizes", "chunk", "unbind", "detach",
+        "alias", "unfold", "diagonal", "view_as_real", "view_as_complex", "cat", "stack", "resize_",
+        "set_", "_reshape_alias", "contiguous",
+    }
+)
+
 _module_counter = itertools.count()
 
 
 @dataclass(frozen=True)
 class CorrectnessResult:
-    """Outcome of comparing candidate and reference over all trials."""
+    """Outcome of the naive comparison of candidate and reference over all trials."""
 
     correct: bool
     trials: int
@@ -59,14 +90,6 @@ def import_source(source: str, stem: str, directory: Path) -> ModuleType:
     return module
 
 
-def _to_device(values: list, device: str) -> list:
-    return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values]
-
-
-def _clone(values: list) -> list:
-    return [v.clone() if isinstance(v, torch.Tensor) else v for v in values]
-
-
 def split_init_inputs(values: list) -> tuple[list, dict]:
     """Constructor (args, kwargs) from `get_init_inputs()`.
 
@@ -78,72 +101,227 @@ def split_init_inputs(values: list) -> tuple[list, dict]:
     return list(values), {}
 
 
-def build_models(problem: ModuleType, solution: ModuleType, seed: int, device: str):
-    """Construct `Model` and `ModelNew` with the same init inputs and weights."""
+def build_reference(problem: ModuleType, seed: int, device: str) -> torch.nn.Module:
+    """`Model(*init_inputs)` with weights drawn from `seed`."""
     torch.manual_seed(seed)
     args, kwargs = split_init_inputs(problem.get_init_inputs())
     torch.manual_seed(seed)
-    reference = problem.Model(*args, **kwargs).to(device).eval()
+    return problem.Model(*args, **kwargs).to(device).eval()
+
+
+def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str):
+    """`ModelNew` with the reference's constructor arguments and, where names and shapes match, its weights."""
+    torch.manual_seed(seed)
+    args, kwargs = split_init_inputs(problem.get_init_inputs())
     torch.manual_seed(seed)
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
-    # Same-named parameters/buffers get the reference's values, so a candidate
-    # that creates its parameters in another order is still compared fairly.
-    reference_state = reference.state_dict()
+    # Copying by name means a candidate that creates its parameters in
+    # another order is still compared with identical weights.
+    candidate_state = candidate.state_dict()
     shared = {
-        k: v for k, v in reference_state.items()
-        if k in candidate.state_dict() and candidate.state_dict()[k].shape == v.shape
+        k: v for k, v in reference.state_dict().items() if k in candidate_state and candidate_state[k].shape == v.shape
     }
     candidate.load_state_dict(shared, strict=False)
-    return reference, candidate
+    return candidate
 
 
-def compare_outputs(expected, actual) -> tuple[bool, float, str]:
-    """Compare (possibly nested) outputs; returns (ok, max_abs_error, message)."""
-    if isinstance(expected, (tuple, list)):
-        if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
-            return False, float("inf"), f"expected a sequence of {len(expected)} outputs"
-        worst = 0.0
-        for e, a in zip(expected, actual):
-            ok, err, msg = compare_outputs(e, a)
-            worst = max(worst, err)
-            if not ok:
-                return False, worst, msg
-        return True, worst, "ok"
-    if not isinstance(actual, torch.Tensor):
-        return False, float("inf"), f"expected a tensor, got {type(actual).__name__}"
-    if actual.shape != expected.shape:
-        return False, float("inf"), f"shape {tuple(actual.shape)} != expected {tuple(expected.shape)}"
-    if actual.dtype != expected.dtype:
-        return False, float("inf"), f"dtype {actual.dtype} != expected {expected.dtype}"
-    if expected.numel() == 0:
-        return True, 0.0, "ok"
-    diff = (actual.double() - expected.double()).abs()
-    max_err = float(diff.max())
-    if not torch.isfinite(actual).all() and torch.isfinite(expected).all():
-        return False, max_err, "output holds NaN or inf where the reference is finite"
+def make_inputs(problem: ModuleType, seed: int, device: str) -> list:
+    """`get_inputs()` drawn from `seed`, created directly on `device` (no host round trip for big inputs)."""
+    torch.manual_seed(seed)
+    with torch.device(device):
+        values = problem.get_inputs()
+    return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values]
+
+
+def clone_values(values: list) -> list:
+    return [v.clone() if isinstance(v, torch.Tensor) else v for v in values]
+
+
+def flatten_outputs(output) -> list:
+    """A model's output as a flat list (a tensor, or a tuple/list of them)."""
+    return list(output) if isinstance(output, (tuple, list)) else [output]
+
+
+COMPARE_CHUNK = 1 << 24  # elements per float64 chunk: full KernelBench outputs (~1.6 G elements) fit in memory
+
+
+def _chunks(flat: torch.Tensor, device: str):
+    for start in range(0, flat.numel(), COMPARE_CHUNK):
+        yield flat[start : start + COMPARE_CHUNK].to(device).double()
+
+
+def output_scale(expected: torch.Tensor, device: str) -> float:
+    """RMS of the finite elements of the reference output; 1.0 when that is zero."""
+    total, count = 0.0, 0
+    for e in _chunks(expected.detach().reshape(-1), device):
+        finite = e[torch.isfinite(e)]
+        total += float((finite * finite).sum())
+        count += finite.numel()
+    rms = (total / count) ** 0.5 if count else 0.0
+    return rms if rms > 0 else 1.0
+
+
+def _compare_tensor(expected: torch.Tensor, actual: torch.Tensor, device: str) -> tuple[ReasonCode | None, float]:
+    """Chunked element-wise comparison in float64 on `device`; returns (reason or None, max abs error)."""
     atol, rtol = TOLERANCES.get(expected.dtype, (0.0, 0.0))
-    if not torch.allclose(actual.double(), expected.double(), atol=atol, rtol=rtol, equal_nan=True):
-        return False, max_err, f"max abs error {max_err:.3g} exceeds atol={atol}, rtol={rtol}"
-    return True, max_err, "ok"
+    atol *= output_scale(expected, device)
+    worst = 0.0
+    pairs = zip(_chunks(expected.detach().reshape(-1), device), _chunks(actual.detach().reshape(-1), device))
+    for e, a in pairs:
+        finite = torch.isfinite(e)
+        if not torch.equal(finite, torch.isfinite(a)):
+            return ReasonCode.NON_FINITE, worst
+        if finite.any():
+            worst = max(worst, float((a[finite] - e[finite]).abs().max()))
+        if not torch.allclose(a, e, atol=atol, rtol=rtol, equal_nan=True):
+            return ReasonCode.WRONG_RESULT, worst
+    return None, worst
+
+
+def compare_outputs(expected: list, actual: list, device: str = "cpu") -> tuple[ReasonCode | None, float, str]:
+    """Compare flat output lists (on `device`, for speed); returns (reason or None, max_abs_error, message)."""
+    if len(actual) != len(expected):
+        return ReasonCode.SHAPE_MISMATCH, float("inf"), f"{len(actual)} outputs, expected {len(expected)}"
+    worst = 0.0
+    for index, (e, a) in enumerate(zip(expected, actual)):
+        where = f"output {index}: " if len(expected) > 1 else ""
+        if not isinstance(a, torch.Tensor):
+            return ReasonCode.WRONG_RESULT, float("inf"), f"{where}expected a tensor, got {type(a).__name__}"
+        if a.shape != e.shape:
+            return ReasonCode.SHAPE_MISMATCH, float("inf"), f"{where}shape {tuple(a.shape)} != expected {tuple(e.shape)}"
+        if a.dtype != e.dtype:
+            return ReasonCode.DTYPE_MISMATCH, float("inf"), f"{where}dtype {a.dtype} != expected {e.dtype}"
+        code, err = _compare_tensor(e, a, device)
+        worst = max(worst, err)
+        if code is ReasonCode.NON_FINITE:
+            return code, worst, f"{where}NaN/inf where the reference has none (or the reverse)"
+        if code is not None:
+            atol, rtol = TOLERANCES.get(e.dtype, (0.0, 0.0))
+            scale = output_scale(e, device)
+            return code, worst, (
+                f"{where}max abs error {worst:.3g} exceeds the tolerance "
+                f"(atol={atol} × output RMS {scale:.3g}, rtol={rtol})"
+            )
+    return None, worst, "ok"
+
+
+def _crosses_devices(name: str, args: tuple, kwargs: dict) -> bool:
+    """A copy or cast that moves data between devices (e.g. `.cpu()` on a CUDA tensor)."""
+    if name == "_to_copy" and kwargs.get("device") is not None:
+        return torch.device(kwargs["device"]).type != args[0].device.type
+    if name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
+        return args[0].device.type != args[1].device.type
+    return False
+
+
+class AtenTrace(TorchDispatchMode):
+    """Records every aten op dispatched while active, except while `paused` (harness work)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: dict[str, int] = {}
+        self.paused = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if not self.paused:
+            name = func.overloadpacket.__name__
+            if _crosses_devices(name, args, kwargs):
+                name += "[cross-device]"  # a host round trip is not glue
+            self.ops[name] = self.ops.get(name, 0) + 1
+        return func(*args, **kwargs)
+
+    def compute_ops(self) -> dict[str, int]:
+        """Ops that are computation rather than glue."""
+        return {name: n for name, n in self.ops.items() if name not in GLUE_OPS}
+
+
+class LaunchCounter:
+    """Counts top-level Triton kernel launches and pauses an AtenTrace while they run.
+
+    Patches `run` on every Triton launcher class (compiled, interpreted,
+    autotuned, heuristics), so `kernel[grid](...)` and `kernel.run(...)` are
+    both seen. Nested runs (an autotuner calling its kernel) count once.
+    """
+
+    def __init__(self, trace: AtenTrace | None = None) -> None:
+        self.trace = trace
+        self.launches = 0
+        self.kernels: dict[str, int] = {}
+        self._depth = 0
+        self._saved: list[tuple[type, object]] = []
+
+    def _launcher_classes(self) -> list[type]:
+        from triton.runtime.autotuner import Autotuner, Heuristics
+        from triton.runtime.interpreter import InterpretedFunction
+        from triton.runtime.jit import JITFunction
+
+        return [JITFunction, InterpretedFunction, Autotuner, Heuristics]
+
+    def __enter__(self) -> LaunchCounter:
+        for cls in self._launcher_classes():
+            original = cls.__dict__["run"]
+            self._saved.append((cls, original))
+            setattr(cls, "run", self._wrap(original))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for cls, original in reversed(self._saved):
+            setattr(cls, "run", original)
+        self._saved.clear()
+
+    def _wrap(self, original):
+        counter = self
+
+        def run(kernel, *args, **kwargs):
+            top_level = counter._depth == 0 and not kwargs.get("warmup", False)
+            if top_level:
+                counter.launches += 1
+                name = getattr(kernel, "__name__", None) or getattr(getattr(kernel, "fn", None), "__name__", "?")
+                counter.kernels[name] = counter.kernels.get(name, 0) + 1
+            counter._depth += 1
+            if counter.trace is not None:
+                counter.trace.paused += 1
+            try:
+                return original(kernel, *args, **kwargs)
+            finally:
+                counter._depth -= 1
+                if counter.trace is not None:
+                    counter.trace.paused -= 1
+
+        return run
+
+
+def pin_autotuning_for_interpreter() -> None:
+    """Let `@triton.autotune` kernels run in the CPU interpreter: take the first config, no benchmarking.
+
+    The autotuner times configs through the GPU driver, which the
+    interpreter does not have; timing is meaningless there anyway.
+    """
+    from triton.runtime.autotuner import Autotuner
+
+    Autotuner._bench = lambda self, *args, config, **meta: [float(self.configs.index(config))] * 3
 
 
 def check_correctness(
     problem_source: str, solution_code: str, *, seed: int = 0, trials: int = 2, device: str = "cpu"
 ) -> CorrectnessResult:
-    """Run reference and candidate on `trials` fresh input sets and compare them."""
+    """Naive check: run reference and candidate in this process on `trials` input sets and compare."""
+    if device == "cpu":
+        pin_autotuning_for_interpreter()
     with tempfile.TemporaryDirectory(prefix="tritonrl-run-") as tmp:
         problem = import_source(problem_source, "problem", Path(tmp))
         solution = import_source(solution_code, "solution", Path(tmp))
-        reference, candidate = build_models(problem, solution, seed, device)
+        reference = build_reference(problem, seed, device)
+        candidate = build_candidate(problem, solution, reference, seed, device)
         worst = 0.0
         with torch.no_grad():
             for trial in range(trials):
-                torch.manual_seed(seed + 1 + trial)
-                inputs = _to_device(problem.get_inputs(), device)
-                expected = reference(*_clone(inputs))
-                actual = candidate(*_clone(inputs))
-                ok, err, message = compare_outputs(expected, actual)
+                inputs = make_inputs(problem, seed + 1 + trial, device)
+                expected = flatten_outputs(reference(*clone_values(inputs)))
+                actual = flatten_outputs(candidate(*clone_values(inputs)))
+                code, err, message = compare_outputs(expected, actual)
                 worst = max(worst, err)
-                if not ok:
+                if code is not None:
                     return CorrectnessResult(False, trial + 1, worst, f"trial {trial}: {message}")
         return CorrectnessResult(True, trials, worst, "ok")

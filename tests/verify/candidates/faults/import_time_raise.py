@@ -1,0 +1,27 @@
+# problem: 01_relu.py
+# expect: reject import_error
+# hack: none — fault: module-level code raises while the candidate is imported
+# naive: caught — KeyError at import
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+BLOCK = {"fp32": 1024}["fp16"]  # fault: KeyError at import time
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    tl.store(out_ptr + offsets, tl.maximum(tl.load(x_ptr + offsets, mask=mask), 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_like(x)
+        relu_kernel[(triton.cdiv(x.numel(), BLOCK),)](x, out, x.numel(), BLOCK_SIZE=BLOCK)
+        return out

@@ -1,0 +1,27 @@
+# problem: 01_relu.py
+# expect: reject out_of_memory|crashed|runtime_error
+# hack: none — fault: allocates a 1e12-element fp32 scratch tensor (4 TB) in forward
+# naive: not run (kills, crashes or exhausts the process); parses
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    tl.store(out_ptr + offsets, tl.maximum(tl.load(x_ptr + offsets, mask=mask), 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        scratch = torch.empty(10**12, device=x.device, dtype=torch.float32)  # fault: 4 TB
+        out = torch.empty_like(x)
+        relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK_SIZE=1024)
+        del scratch
+        return out

@@ -1,0 +1,278 @@
+"""What runs inside a sandboxed child: the reference job and the candidate job.
+
+Both read `job.json` from their (already isolated) working directory and
+write `result.json` plus one `.pt` file of outputs per trial. The result is
+rewritten after every step, so when the child dies the caller still knows
+how far it got. Failures are classified here, where they happen, into
+reason codes.
+
+reference job: shrink shapes for the CPU interpreter if needed, build
+`Model` from the weight seed, run it on every trial's inputs.
+candidate job: import the candidate, build `ModelNew` with the reference's
+weights, run every trial under the aten trace and the Triton launch counter,
+and record behaviour (launches, compute ops, input mutation, aliasing,
+threads, output types). Comparison with the reference happens in the caller.
+
+Test: tests/verify/test_verifier.py (through the sandbox).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import traceback
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from tritonrl.problems.shapes import ShapeError, shape_constants, with_shapes
+from tritonrl.verify.result import ReasonCode
+from tritonrl.verify.runtime import (
+    AtenTrace,
+    LaunchCounter,
+    build_candidate,
+    build_reference,
+    clone_values,
+    flatten_outputs,
+    import_source,
+    make_inputs,
+    pin_autotuning_for_interpreter,
+)
+from tritonrl.verify.shrink import alternate_overrides, shrink_overrides
+
+
+class _Failed(Exception):
+    """A classified failure: stops the job and is recorded with its code."""
+
+    def __init__(self, code: ReasonCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _describe(exc: BaseException) -> str:
+    last = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+    where = f" (at {Path(last[0].filename).name}:{last[0].lineno})" if last else ""
+    return f"{type(exc).__name__}: {exc}"[:1500] + where
+
+
+def _classify(exc: BaseException, default: ReasonCode) -> _Failed:
+    """Name the failure at the point it happened."""
+    accelerator_error = getattr(torch, "AcceleratorError", ())
+    if isinstance(exc, (MemoryError, torch.OutOfMemoryError)):
+        return _Failed(ReasonCode.OUT_OF_MEMORY, _describe(exc))
+    # The CPU allocator has no exception type of its own; its message is fixed.
+    if isinstance(exc, RuntimeError) and "can't allocate memory" in str(exc):
+        return _Failed(ReasonCode.OUT_OF_MEMORY, _describe(exc))
+    if accelerator_error and isinstance(exc, accelerator_error):
+        return _Failed(ReasonCode.CUDA_ERROR, _describe(exc))
+    try:
+        from triton.compiler.errors import CompilationError
+    except ImportError:  # pragma: no cover - layout of older tritons
+        CompilationError = ()
+    if CompilationError and isinstance(exc, CompilationError):
+        return _Failed(ReasonCode.COMPILE_ERROR, _describe(exc))
+    if isinstance(exc, SyntaxError):
+        return _Failed(ReasonCode.SYNTAX_ERROR, _describe(exc))
+    return _Failed(default, _describe(exc))
+
+
+class _Result:
+    """result.json, rewritten atomically after every step."""
+
+    def __init__(self, job_dir: Path, **fields: Any) -> None:
+        self.path = job_dir / "result.json"
+        self.data: dict[str, Any] = {"stage": "start", "reasons": [], "trials": [], **fields}
+        self.save()
+
+    def save(self) -> None:
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.data))
+        tmp.replace(self.path)
+
+    def stage(self, name: str) -> None:
+        self.data["stage"] = name
+        self.save()
+
+    def fail(self, failure: _Failed) -> None:
+        self.data["reasons"].append({"code": failure.code.value, "message": str(failure)})
+        self.save()
+
+
+def _sync(device: str) -> None:
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def run_job(job_dir: Path, isolation: dict[str, bool]) -> int:
+    """Entry point in the forked child; returns the exit status."""
+    job = json.loads((job_dir / "job.json").read_text())
+    result = _Result(job_dir, kind=job["kind"], isolation=isolation)
+    try:
+        if job["kind"] == "reference":
+            _reference_job(job, job_dir, result)
+        else:
+            _candidate_job(job, job_dir, result)
+        result.stage("done")
+    except _Failed as failure:
+        result.fail(failure)
+    return 0
+
+
+def _run_reference(source: str, seed: int, weight_seed: int, device: str, job_dir: Path) -> list[torch.Tensor]:
+    problem = import_source(source, "problem", job_dir)
+    model = build_reference(problem, weight_seed, device)
+    with torch.no_grad():
+        outputs = flatten_outputs(model(*make_inputs(problem, seed, device)))
+    if not all(type(o) is torch.Tensor for o in outputs):
+        raise _Failed(ReasonCode.REFERENCE_FAILED, "the reference Model returned something other than tensors")
+    _sync(device)
+    return [o.detach().cpu() for o in outputs]
+
+
+def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
+    original, device = job["problem_source"], job["device"]
+    result.data["original_shapes"] = shape_constants(original)
+    overrides: dict[str, int] = {}
+    if job.get("shrink_budget"):
+        result.stage("shrink")
+        try:
+            overrides = shrink_overrides(original, job["shrink_budget"])
+        except ShapeError as exc:
+            raise _Failed(ReasonCode.SHAPES_UNSUPPORTED, str(exc)) from exc
+        except Exception as exc:
+            raise _Failed(ReasonCode.REFERENCE_FAILED, f"measuring the problem's sizes failed: {_describe(exc)}") from exc
+    source = with_shapes(original, overrides)
+    result.data["shapes"] = shape_constants(source)
+    failure_code = ReasonCode.SHAPES_UNSUPPORTED if overrides else ReasonCode.REFERENCE_FAILED
+    result.stage("reference")
+    for index, seed in enumerate(job["input_seeds"]):
+        try:
+            outputs = _run_reference(source, seed, job["weight_seed"], device, job_dir)
+        except _Failed:
+            raise
+        except Exception as exc:
+            shapes = f" at shapes {result.data['shapes']}" if overrides else ""
+            raise _Failed(failure_code, f"the reference Model failed{shapes}: {_describe(exc)}") from exc
+        _save_trial(result, job_dir, index, seed, overrides, outputs)
+
+    if job.get("alt_seed") is not None:
+        result.stage("alternate shapes")
+        for variant in alternate_overrides(source):
+            try:
+                outputs = _run_reference(with_shapes(source, variant), job["alt_seed"], job["weight_seed"], device, job_dir)
+            except Exception:  # the problem has constraints these shapes break: try the next set
+                continue
+            _save_trial(result, job_dir, len(job["input_seeds"]), job["alt_seed"], {**overrides, **variant}, outputs)
+            break
+
+
+def _save_trial(result: _Result, job_dir: Path, index: int, seed: int, overrides: dict, outputs: list) -> None:
+    name = f"out_{index}.pt"
+    torch.save(outputs, job_dir / name)
+    result.data["trials"].append({"seed": seed, "overrides": overrides, "outputs": name})
+    result.save()
+
+
+def _storages(values: list) -> list[tuple[int, int]]:
+    """(start, end) byte ranges of the storages behind tensors."""
+    ranges = []
+    for v in values:
+        if isinstance(v, torch.Tensor) and v.untyped_storage().nbytes():
+            start = v.untyped_storage().data_ptr()
+            ranges.append((start, start + v.untyped_storage().nbytes()))
+    return ranges
+
+
+def _poison(device: str, numels: list[int]) -> None:
+    """Fill soon-to-be-reused allocator blocks with NaN, so returning uninitialised memory never looks right."""
+    if device == "cuda":
+        blocks = [torch.full((n,), float("nan"), device=device) for n in numels if n]
+        del blocks
+
+
+def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
+    device = job["device"]
+    if device == "cpu":
+        pin_autotuning_for_interpreter()
+    result.stage("import")
+    try:
+        solution = import_source(job["candidate_code"], "candidate", job_dir)
+    except BaseException as exc:  # SystemExit at import is a failure to import too
+        raise _classify(exc, ReasonCode.IMPORT_ERROR) from exc
+
+    built: dict[str, tuple] = {}  # problem source -> (problem module, candidate model)
+
+    def prepare(source: str):
+        if source not in built:
+            result.stage("init")
+            try:
+                problem = import_source(source, "problem", job_dir)
+                reference = build_reference(problem, job["weight_seed"], device)
+            except Exception as exc:
+                raise _Failed(ReasonCode.REFERENCE_FAILED, f"the reference Model does not build: {_describe(exc)}") from exc
+            try:
+                built[source] = (problem, build_candidate(problem, solution, reference, job["weight_seed"], device))
+            except BaseException as exc:
+                raise _classify(exc, ReasonCode.INIT_ERROR) from exc
+        return built[source]
+
+    for index, spec in enumerate(job["trials"]):
+        problem, candidate = prepare(spec["problem_source"])
+        result.stage(f"trial {index}")
+        inputs = make_inputs(problem, spec["seed"], device)
+        pristine = clone_values(inputs)
+        _poison(device, spec.get("output_numels", []))
+        threads_before = threading.active_count()
+        trace = AtenTrace()
+        counter = LaunchCounter(trace)
+        try:
+            with torch.no_grad(), counter, trace:
+                output = candidate(*inputs)
+            _sync(device)
+        except BaseException as exc:
+            raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
+        trial = _observe(output, inputs, pristine, device, counter, trace, threads_before)
+        if not trial["non_tensor_outputs"]:
+            name = f"out_{index}.pt"
+            torch.save([o.detach().cpu() for o in flatten_outputs(output)], job_dir / name)
+            trial["outputs"] = name
+        if index == 0:
+            trial["repeat_launches"] = _repeat_launches(candidate, pristine, device)
+        result.data["trials"].append(trial)
+        result.save()
+
+
+def _observe(output, inputs: list, pristine: list, device: str, counter: LaunchCounter, trace: AtenTrace, threads_before: int) -> dict:
+    """What the candidate did during one call, for the caller to judge."""
+    outputs = flatten_outputs(output)
+    tensors = [o for o in outputs if type(o) is torch.Tensor]
+    input_ranges = _storages(inputs)
+    return {
+        "launches": counter.launches,
+        "kernels": counter.kernels,
+        "compute_ops": trace.compute_ops(),
+        "threads_left": threading.active_count() - threads_before,
+        "mutated_inputs": [
+            i for i, (now, before) in enumerate(zip(inputs, pristine))
+            if isinstance(now, torch.Tensor) and not torch.equal(now, before)
+        ],
+        "non_tensor_outputs": [type(o).__name__ for o in outputs if type(o) is not torch.Tensor],
+        "wrong_device": [str(o.device) for o in tensors if o.device.type != torch.device(device).type],
+        "aliased_outputs": [
+            i for i, (start, end) in enumerate(_storages(tensors))
+            if any(start < in_end and in_start < end for in_start, in_end in input_ranges)
+        ],
+    }
+
+
+def _repeat_launches(candidate, inputs: list, device: str) -> int:
+    """Kernel launches of a second call on the same inputs: a memoising candidate launches none."""
+    counter = LaunchCounter()
+    try:
+        with torch.no_grad(), counter:
+            candidate(*clone_values(inputs))
+        _sync(device)
+    except BaseException as exc:
+        raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
+    return counter.launches

@@ -1,0 +1,193 @@
+"""The verdict on one candidate and the reason codes it can carry.
+
+Reason codes are set where a failure is detected (never recovered later by
+matching error text), so rewards, filters and reports can count them.
+A verdict is `valid` when no format/static/behavioural rule was broken,
+`compiled` when the candidate imported, built and ran, and `correct` only
+when it is also valid and matched the reference on every trial.
+
+Test: tests/verify/test_result.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Layer(str, Enum):
+    """Which verifier layer a reason comes from; decides which flag it clears."""
+
+    FORMAT = "format"  # clears valid
+    STATIC = "static"  # clears valid
+    BEHAVIOUR = "behaviour"  # runtime rule broken: clears valid
+    BUILD = "build"  # import / construction / compilation / crash: clears compiled
+    OUTPUT = "output"  # ran, but the answer is wrong: clears correct only
+    ENVIRONMENT = "environment"  # not the candidate's fault (reference or harness broke)
+
+
+class ReasonCode(str, Enum):
+    """Every way a candidate can fail, with the layer that detects it."""
+
+    # format
+    NO_CODE = "no_code"
+    SYNTAX_ERROR = "syntax_error"
+    NO_MODELNEW = "no_modelnew"
+    NO_TRITON_KERNEL = "no_triton_kernel"
+    # static (AST, with alias/import resolution)
+    KERNEL_NOT_REACHABLE = "kernel_not_reachable"
+    FORBIDDEN_TORCH_OP = "forbidden_torch_op"
+    FORBIDDEN_MODULE_CALL = "forbidden_module_call"
+    FORBIDDEN_IMPORT = "forbidden_import"
+    DYNAMIC_CODE = "dynamic_code"
+    TORCH_COMPILE = "torch_compile"
+    CUDA_EXTENSION = "cuda_extension"
+    MONKEYPATCH = "monkeypatch"
+    STREAM_OR_THREAD = "stream_or_thread"
+    HOST_ROUNDTRIP = "host_roundtrip"
+    REFERENCE_MODEL_USE = "reference_model_use"
+    EXCEPTION_FALLBACK = "exception_fallback"
+    ENV_OR_NETWORK = "env_or_network"
+    # runtime behaviour
+    NO_KERNEL_LAUNCHED = "no_kernel_launched"
+    TRACED_TORCH_COMPUTE = "traced_torch_compute"
+    INPUT_MUTATED = "input_mutated"
+    OUTPUT_ALIASES_INPUT = "output_aliases_input"
+    OUTPUT_NOT_TENSOR = "output_not_tensor"
+    THREAD_LEFT_RUNNING = "thread_left_running"
+    JUDGE_REJECTED = "judge_rejected"
+    # build / faults
+    IMPORT_ERROR = "import_error"
+    INIT_ERROR = "init_error"
+    COMPILE_ERROR = "compile_error"
+    RUNTIME_ERROR = "runtime_error"
+    TIMEOUT = "timeout"
+    CRASHED = "crashed"
+    OUT_OF_MEMORY = "out_of_memory"
+    CUDA_ERROR = "cuda_error"
+    # output
+    SHAPE_MISMATCH = "shape_mismatch"
+    DTYPE_MISMATCH = "dtype_mismatch"
+    DEVICE_MISMATCH = "device_mismatch"
+    NON_FINITE = "non_finite"
+    WRONG_RESULT = "wrong_result"
+    # environment
+    REFERENCE_FAILED = "reference_failed"
+    SHAPES_UNSUPPORTED = "shapes_unsupported"
+    SANDBOX_ERROR = "sandbox_error"
+
+    @property
+    def layer(self) -> Layer:
+        return _LAYERS[self]
+
+
+_LAYERS: dict[ReasonCode, Layer] = {
+    **{c: Layer.FORMAT for c in (ReasonCode.NO_CODE, ReasonCode.SYNTAX_ERROR, ReasonCode.NO_MODELNEW, ReasonCode.NO_TRITON_KERNEL)},
+    **{
+        c: Layer.STATIC
+        for c in (
+            ReasonCode.KERNEL_NOT_REACHABLE,
+            ReasonCode.FORBIDDEN_TORCH_OP,
+            ReasonCode.FORBIDDEN_MODULE_CALL,
+            ReasonCode.FORBIDDEN_IMPORT,
+            ReasonCode.DYNAMIC_CODE,
+            ReasonCode.TORCH_COMPILE,
+            ReasonCode.CUDA_EXTENSION,
+            ReasonCode.MONKEYPATCH,
+            ReasonCode.STREAM_OR_THREAD,
+            ReasonCode.HOST_ROUNDTRIP,
+            ReasonCode.REFERENCE_MODEL_USE,
+            ReasonCode.EXCEPTION_FALLBACK,
+            ReasonCode.ENV_OR_NETWORK,
+        )
+    },
+    **{
+        c: Layer.BEHAVIOUR
+        for c in (
+            ReasonCode.NO_KERNEL_LAUNCHED,
+            ReasonCode.TRACED_TORCH_COMPUTE,
+            ReasonCode.INPUT_MUTATED,
+            ReasonCode.OUTPUT_ALIASES_INPUT,
+            ReasonCode.OUTPUT_NOT_TENSOR,
+            ReasonCode.THREAD_LEFT_RUNNING,
+            ReasonCode.JUDGE_REJECTED,
+        )
+    },
+    **{
+        c: Layer.BUILD
+        for c in (
+            ReasonCode.IMPORT_ERROR,
+            ReasonCode.INIT_ERROR,
+            ReasonCode.COMPILE_ERROR,
+            ReasonCode.RUNTIME_ERROR,
+            ReasonCode.TIMEOUT,
+            ReasonCode.CRASHED,
+            ReasonCode.OUT_OF_MEMORY,
+            ReasonCode.CUDA_ERROR,
+        )
+    },
+    **{
+        c: Layer.OUTPUT
+        for c in (
+            ReasonCode.SHAPE_MISMATCH,
+            ReasonCode.DTYPE_MISMATCH,
+            ReasonCode.DEVICE_MISMATCH,
+            ReasonCode.NON_FINITE,
+            ReasonCode.WRONG_RESULT,
+        )
+    },
+    **{c: Layer.ENVIRONMENT for c in (ReasonCode.REFERENCE_FAILED, ReasonCode.SHAPES_UNSUPPORTED, ReasonCode.SANDBOX_ERROR)},
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: ReasonCode
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code.value, "message": self.message}
+
+
+@dataclass
+class Verdict:
+    """What the verifier concluded about one candidate for one problem."""
+
+    reasons: list[Reason] = field(default_factory=list)
+    ran: bool = False  # the candidate reached the runtime layer and finished its trials
+    matches_reference: bool = False  # outputs matched on every trial: what a naive harness would call correct
+    speedup: float | None = None  # GPU timing only, correct candidates only
+    triton_time_share: float | None = None
+    device: str = "cpu"
+    shapes: dict[str, int] = field(default_factory=dict)  # shape constants the main trials used
+    alt_shapes: dict[str, int] = field(default_factory=dict)  # the extra trial's shapes ({} if none ran)
+    original_shapes: dict[str, int] = field(default_factory=dict)
+    trials: int = 0
+    kernel_launches: int = 0
+    max_abs_error: float | None = None
+    seconds: float = 0.0
+
+    def _has(self, *layers: Layer) -> bool:
+        return any(r.code.layer in layers for r in self.reasons)
+
+    @property
+    def valid(self) -> bool:
+        return not self._has(Layer.FORMAT, Layer.STATIC, Layer.BEHAVIOUR)
+
+    @property
+    def compiled(self) -> bool:
+        return self.ran and not self._has(Layer.FORMAT, Layer.BUILD)
+
+    @property
+    def correct(self) -> bool:
+        return self.valid and self.compiled and not self.reasons
+
+    @property
+    def codes(self) -> list[str]:
+        return [r.code.value for r in self.reasons]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["reasons"] = [r.to_dict() for r in self.reasons]
+        return {"valid": self.valid, "compiled": self.compiled, "correct": self.correct, **data}

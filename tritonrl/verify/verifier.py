@@ -1,0 +1,300 @@
+"""The verifier's public API: judge model responses for a problem, safely.
+
+Layers, cheapest first: parse the response (plan + code), the static AST
+layer, then the runtime layer in the sandbox, then (optional) an LLM judge.
+The reference runs once per problem, in its own sandboxed child, with
+secret seeds; its outputs stay in this process and never reach a candidate.
+Each candidate runs in a fresh child; its outputs are loaded here with
+`weights_only=True` and compared with the reference.
+
+    with Verifier(VerifierSettings(device="cpu")) as verifier:
+        verdict = verifier.verify(problem_source, response_text)
+        verdicts = verifier.verify_batch(problem_source, group_of_responses)
+
+Test: tests/verify/test_verifier.py, tests/verify/test_hacks.py.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from tritonrl.problems.shapes import shape_constants, with_shapes
+from tritonrl.verify.judge import Judge
+from tritonrl.verify.response import parse_response
+from tritonrl.verify.result import Reason, ReasonCode, Verdict
+from tritonrl.verify.runtime import compare_outputs
+from tritonrl.verify.sandbox import ForkServer, Limits, ProcessOutcome, job_root
+from tritonrl.verify.shrink import DEFAULT_BUDGET
+from tritonrl.verify.static import check_static
+
+# Reasons after which running the code is pointless or impossible.
+_NOT_RUNNABLE = {ReasonCode.NO_CODE, ReasonCode.SYNTAX_ERROR, ReasonCode.NO_MODELNEW}
+LOG_TAIL_CHARS = 1200
+
+
+@dataclass(frozen=True)
+class VerifierSettings:
+    device: str = "cpu"
+    trials: int = 3  # fresh secret-seeded inputs per trial: catches memoisation and lucky constants
+    timeout_s: float = 45.0  # per child; a CPU verdict (reference + candidate + start-up) stays under 120 s
+    memory_bytes: int = 8 << 30
+    cpu_element_budget: int = DEFAULT_BUDGET
+    alternate_shapes: bool = True  # one extra trial at smaller, odd shapes: catches hard-coded shapes and skipped tails
+    judge: Judge | None = None
+
+
+@dataclass(frozen=True)
+class ReferenceTrial:
+    """One input set: the problem source at its shapes, the secret seed, the reference's outputs."""
+
+    source: str
+    seed: int
+    shapes: dict[str, int]
+    outputs: list[torch.Tensor]
+
+
+@dataclass
+class ReferenceRun:
+    """The reference's outputs for one problem, computed once and reused for every candidate.
+
+    Trials run at the primary shapes (shrunk on CPU); one more runs at an
+    alternate, smaller and odd-sized shape set when the problem allows.
+    """
+
+    problem_source: str
+    shapes: dict[str, int]
+    original_shapes: dict[str, int]
+    weight_seed: int
+    trials: list[ReferenceTrial] = field(default_factory=list)
+    failure: Reason | None = None
+    seconds: float = 0.0
+
+    @property
+    def alt_shapes(self) -> dict[str, int]:
+        return next((t.shapes for t in self.trials if t.shapes != self.shapes), {})
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+class Verifier:
+    """Verifies candidates; holds a fork server, so use it as a context manager (or call close())."""
+
+    def __init__(self, settings: VerifierSettings = VerifierSettings()) -> None:
+        if settings.device not in ("cpu", "cuda"):
+            raise ValueError(f"device must be 'cpu' or 'cuda', not {settings.device!r}")
+        self.settings = settings
+        limits = Limits(timeout_s=settings.timeout_s, memory_bytes=settings.memory_bytes)
+        self.server = ForkServer(limits, interpret=settings.device == "cpu")
+        self._root = Path(tempfile.mkdtemp(prefix="tritonrl-verify-", dir=job_root()))
+        self._root.chmod(0o711)  # children may enter their own job dir, not list others
+
+    def __enter__(self) -> Verifier:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.server.stop()
+        shutil.rmtree(self._root, ignore_errors=True)
+
+    # -- reference -------------------------------------------------------
+
+    def prepare_reference(self, problem_source: str) -> ReferenceRun:
+        """Run the reference once (shrinking shapes on CPU) with fresh secret seeds."""
+        started = time.perf_counter()
+        run = ReferenceRun(problem_source, shapes={}, original_shapes={}, weight_seed=secrets.randbits(31))
+        job = {
+            "kind": "reference",
+            "problem_source": problem_source,
+            "device": self.settings.device,
+            "weight_seed": run.weight_seed,
+            "input_seeds": [secrets.randbits(31) for _ in range(self.settings.trials)],
+            "alt_seed": secrets.randbits(31) if self.settings.alternate_shapes else None,
+            "shrink_budget": self.settings.cpu_element_budget if self.settings.device == "cpu" else 0,
+        }
+        job_dir, outcome, result = self._run_job(job)
+        try:
+            run.original_shapes = result.get("original_shapes", {})
+            run.shapes = result.get("shapes", run.original_shapes)
+            if result.get("reasons"):
+                reason = result["reasons"][0]
+                run.failure = Reason(ReasonCode(reason["code"]), reason["message"])
+            elif result.get("stage") != "done":
+                run.failure = Reason(
+                    ReasonCode.REFERENCE_FAILED,
+                    f"the reference run ended early ({self._ending(outcome)}): {self._log_tail(job_dir)}",
+                )
+            else:
+                for trial in result["trials"]:
+                    source = with_shapes(problem_source, trial["overrides"])
+                    outputs = torch.load(job_dir / trial["outputs"], weights_only=True, mmap=True)
+                    run.trials.append(ReferenceTrial(source, trial["seed"], shape_constants(source), outputs))
+        finally:
+            shutil.rmtree(job_dir, ignore_errors=True)  # reference outputs must not outlive this call on disk
+        run.seconds = time.perf_counter() - started
+        return run
+
+    # -- candidates ------------------------------------------------------
+
+    def verify(self, problem_source: str, response: str) -> Verdict:
+        return self.verify_batch(problem_source, [response])[0]
+
+    def verify_batch(self, problem_source: str, responses: list[str]) -> list[Verdict]:
+        """Verify many responses for one problem, running the reference once."""
+        reference = self.prepare_reference(problem_source)
+        return [self.verify_against(reference, response) for response in responses]
+
+    def verify_against(self, reference: ReferenceRun, response: str) -> Verdict:
+        started = time.perf_counter()
+        verdict = Verdict(
+            device=self.settings.device,
+            shapes=reference.shapes,
+            alt_shapes=reference.alt_shapes,
+            original_shapes=reference.original_shapes,
+            trials=len(reference.trials),
+        )
+        code = parse_response(response).code
+        if code is None:
+            verdict.reasons.append(Reason(ReasonCode.NO_CODE, "the response has no Python code block defining ModelNew"))
+        else:
+            verdict.reasons.extend(check_static(code))
+        runnable = code is not None and not any(r.code in _NOT_RUNNABLE for r in verdict.reasons)
+        if reference.failure is not None:
+            verdict.reasons.append(reference.failure)
+        elif runnable:
+            self._run_candidate(reference, code, verdict)
+        if self.settings.judge is not None and code is not None and verdict.valid:
+            judged = self.settings.judge.review(reference.problem_source, code)
+            if judged is not None:
+                verdict.reasons.append(judged)
+        verdict.seconds = time.perf_counter() - started
+        return verdict
+
+    def _run_candidate(self, reference: ReferenceRun, code: str, verdict: Verdict) -> None:
+        job = {
+            "kind": "candidate",
+            "candidate_code": code,
+            "device": self.settings.device,
+            "weight_seed": reference.weight_seed,
+            "trials": [
+                {"problem_source": t.source, "seed": t.seed, "output_numels": [o.numel() for o in t.outputs]}
+                for t in reference.trials
+            ],
+        }
+        job_dir, outcome, result = self._run_job(job)
+        verdict.ran = True
+        try:
+            verdict.reasons.extend(Reason(ReasonCode(r["code"]), str(r["message"])) for r in result.get("reasons", []))
+            trials = result.get("trials", [])
+            verdict.kernel_launches = sum(int(t["launches"]) for t in trials)
+            verdict.reasons.extend(self._behaviour_reasons(trials))
+            finished = result.get("stage") == "done"
+            if not finished and not result.get("reasons"):
+                verdict.reasons.append(self._ending_reason(outcome, result, job_dir))
+            matched = self._compare(reference, trials, job_dir, verdict)
+            verdict.matches_reference = finished and matched and len(trials) == len(reference.trials)
+        except (KeyError, TypeError, ValueError, AttributeError, RuntimeError, OSError) as exc:
+            # The child writes its own result file; one we cannot read was damaged by the candidate.
+            verdict.matches_reference = False
+            verdict.reasons.append(Reason(ReasonCode.CRASHED, f"the sandboxed run left an unreadable result ({exc})"))
+        finally:
+            shutil.rmtree(job_dir, ignore_errors=True)
+
+    def _compare(self, reference: ReferenceRun, trials: list[dict], job_dir: Path, verdict: Verdict) -> bool:
+        """Compare each finished trial's outputs with the reference; record the first mismatch."""
+        worst = 0.0
+        for index, (trial, expected) in enumerate(zip(trials, (t.outputs for t in reference.trials))):
+            name = trial.get("outputs")
+            if name != f"out_{index}.pt":  # only the file the harness names; no paths from the child
+                return False
+            actual = torch.load(job_dir / name, weights_only=True, mmap=True)
+            code, err, message = compare_outputs(expected, actual, self.settings.device)
+            worst = max(worst, err)
+            verdict.max_abs_error = worst
+            if code is not None:
+                verdict.reasons.append(Reason(code, f"trial {index}: {message}"))
+                return False
+        return True
+
+    @staticmethod
+    def _behaviour_reasons(trials: list[dict]) -> list[Reason]:
+        """Runtime rules, reported once each (on the first trial that broke them)."""
+        found: dict[ReasonCode, str] = {}
+
+        def note(code: ReasonCode, message: str) -> None:
+            found.setdefault(code, message)
+
+        for index, t in enumerate(trials):
+            if t["launches"] == 0:
+                note(ReasonCode.NO_KERNEL_LAUNCHED, f"trial {index}: ModelNew ran without launching any Triton kernel")
+            if t.get("repeat_launches") == 0:
+                note(ReasonCode.NO_KERNEL_LAUNCHED, "a second call on the same inputs launched no kernel (a memoised result?)")
+            if t["compute_ops"]:
+                ops = ", ".join(f"aten.{name}×{n}" for name, n in sorted(t["compute_ops"].items()))
+                note(ReasonCode.TRACED_TORCH_COMPUTE, f"trial {index}: PyTorch computed during ModelNew's call: {ops}")
+            if t["mutated_inputs"]:
+                note(ReasonCode.INPUT_MUTATED, f"trial {index}: inputs {t['mutated_inputs']} were modified in place")
+            if t["aliased_outputs"]:
+                note(ReasonCode.OUTPUT_ALIASES_INPUT, f"trial {index}: outputs {t['aliased_outputs']} share memory with an input")
+            if t["non_tensor_outputs"]:
+                note(ReasonCode.OUTPUT_NOT_TENSOR, f"trial {index}: outputs are {t['non_tensor_outputs']}, not plain torch.Tensor")
+            if t["wrong_device"]:
+                note(ReasonCode.DEVICE_MISMATCH, f"trial {index}: outputs on {t['wrong_device']}")
+            if t["threads_left"] > 0:
+                note(ReasonCode.THREAD_LEFT_RUNNING, f"trial {index}: {t['threads_left']} Python thread(s) still running after forward returned")
+        return [Reason(code, message) for code, message in found.items()]
+
+    def _ending_reason(self, outcome: ProcessOutcome, result: dict, job_dir: Path) -> Reason:
+        stage = result.get("stage", "start")
+        tail = self._log_tail(job_dir)
+        if outcome.status == "timeout":
+            return Reason(ReasonCode.TIMEOUT, f"no verdict within {self.settings.timeout_s:.0f} s (during {stage}); killed")
+        if outcome.status == "signaled" and outcome.signal == signal.SIGXCPU:
+            return Reason(ReasonCode.TIMEOUT, f"CPU-time limit reached during {stage}")
+        if outcome.status == "signaled":
+            name = _signal_name(outcome.signal)
+            hint = " (the OOM killer, or the process killed itself)" if outcome.signal == signal.SIGKILL else ""
+            return Reason(ReasonCode.CRASHED, f"killed by {name}{hint} during {stage}. {tail}".strip())
+        return Reason(ReasonCode.CRASHED, f"exited with status {outcome.exit_code} during {stage} before finishing. {tail}".strip())
+
+    @staticmethod
+    def _ending(outcome: ProcessOutcome) -> str:
+        if outcome.status == "signaled":
+            return f"killed by {_signal_name(outcome.signal)}"
+        return outcome.status if outcome.status == "timeout" else f"exit status {outcome.exit_code}"
+
+    @staticmethod
+    def _log_tail(job_dir: Path) -> str:
+        try:
+            text = (job_dir / "child.log").read_text(errors="replace").strip()
+        except OSError:
+            return ""
+        return f"Output: …{text[-LOG_TAIL_CHARS:]}" if text else ""
+
+    def _run_job(self, job: dict) -> tuple[Path, ProcessOutcome, dict]:
+        job_dir = Path(tempfile.mkdtemp(prefix=f"{job['kind']}-", dir=self._root))
+        (job_dir / "job.json").write_text(json.dumps(job))
+        outcome = self.server.run(job_dir, self.settings.device)
+        try:
+            result = json.loads((job_dir / "result.json").read_text())
+        except (OSError, ValueError):
+            result = {}
+        if not isinstance(result, dict):
+            result = {}
+        return job_dir, outcome, result
+
