@@ -1,7 +1,10 @@
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from typer.testing import CliRunner
 
@@ -53,3 +56,82 @@ def test_run_checks_the_suite_and_writes_a_report(tritonrl_home):
     report = json.loads(reports[0].read_text())
     assert report["checked"] == 6 and report["correct"] == 6
     assert (reports[0].parent / "config.yaml").is_file()
+
+
+HUNG_CANDIDATE = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    pass
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        while True:
+            pass
+"""
+
+
+def _save_problem(tmp_path, name="01_relu.py"):
+    result = runner.invoke(app, ["problems", "show", name])
+    assert result.exit_code == 0
+    path = tmp_path / name
+    path.write_text(result.output)
+    return path
+
+
+def test_verify_json_contract_for_a_response_file(tmp_path):
+    problem = _save_problem(tmp_path)
+    response = tmp_path / "answer.txt"
+    response.write_text(runner.invoke(app, ["problems", "show", "01_relu.py", "--reference"]).output)
+    result = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(response), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["valid"] is True and data["compiled"] is True and data["correct"] is True
+    assert data["speedup"] is None and data["reasons"] == []
+    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 4
+
+
+def test_verify_rejection_is_exit_0_and_readable(tmp_path):
+    problem = _save_problem(tmp_path)
+    candidate = tmp_path / "cheat.py"
+    candidate.write_text(HUNG_CANDIDATE.replace("while True:\n            pass", "return torch.relu(x)"))
+    result = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(candidate)])
+    assert result.exit_code == 0
+    assert result.output.startswith("REJECTED: cheat.py for 01_relu.py")
+    assert "[traced_torch_compute]" in result.output and "what to do:" in result.output
+
+
+def test_verify_usage_errors_exit_2(tmp_path):
+    problem = _save_problem(tmp_path)
+    missing = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(tmp_path / "none.py")])
+    assert missing.exit_code == 2 and "candidate file" in missing.output and "does not exist" in missing.output
+    broken = tmp_path / "broken.py"
+    broken.write_text("import torch\n")
+    bad = runner.invoke(app, ["verify", "--problem", str(broken), "--candidate", str(problem)])
+    assert bad.exit_code == 2 and "missing top-level Model" in bad.output
+    device = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(problem), "--device", "tpu"])
+    assert device.exit_code == 2
+
+
+def test_problems_show_names_near_misses():
+    result = runner.invoke(app, ["problems", "show", "relu"])
+    assert result.exit_code == 2 and "01_relu.py" in result.output
+
+
+@pytest.mark.slow
+def test_verify_comes_back_within_120_seconds_whatever_the_candidate_does(tmp_path):
+    problem = _save_problem(tmp_path)
+    candidate = tmp_path / "hung.py"
+    candidate.write_text(HUNG_CANDIDATE)
+    started = time.monotonic()
+    out = subprocess.run(
+        [str(TRITONRL), "verify", "--problem", str(problem), "--candidate", str(candidate), "--json"],
+        capture_output=True, text=True, timeout=150,
+    )
+    elapsed = time.monotonic() - started
+    assert out.returncode == 0, out.stderr
+    assert "timeout" in [r["code"] for r in json.loads(out.stdout)["reasons"]]
+    assert elapsed < 120

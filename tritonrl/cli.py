@@ -27,7 +27,7 @@ config_app = typer.Typer(help="Inspect the resolved configuration.", no_args_is_
 app.add_typer(problems_app, name="problems")
 app.add_typer(config_app, name="config")
 
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)
 
 ProfileOption = typer.Option(None, "--profile", "-p", help="Named profile: tiny (CPU) or gpu.")
 ConfigFileOption = typer.Option(None, "--config", "-c", help="YAML file with config sections.")
@@ -79,6 +79,26 @@ def problems_list(
     Console().print(table)
 
 
+@problems_app.command("show")
+def problems_show(
+    name: str = typer.Argument(..., help="The problem's name, e.g. 19_ReLU.py."),
+    source: str = typer.Option("builtin", help="builtin, a directory, a .py/.jsonl file, a hub id, or kernelbook:<id|file>."),
+    reference: bool = typer.Option(False, "--reference", help="Print the problem's reference answer instead of its source."),
+) -> None:
+    """Print one problem's source (e.g. to save it as a file for `tritonrl verify`)."""
+    try:
+        problems = {p.name: p for p in load_problems(source)}
+    except ProblemError as exc:
+        raise _fail(str(exc)) from exc
+    if name not in problems:
+        close = [n for n in problems if name.lower().split(".")[0] in n.lower()][:5]
+        raise _fail(f"no problem named {name!r} in {source}" + (f"; did you mean {close}?" if close else ""))
+    problem = problems[name]
+    if reference and problem.reference_response is None:
+        raise _fail(f"{name} has no reference answer in {source}")
+    typer.echo(problem.reference_response if reference else problem.source, nl=False)
+
+
 @app.command("verify")
 def verify(
     problem: Path = typer.Option(..., "--problem", help="KernelBench-format problem file (Model, get_inputs, get_init_inputs)."),
@@ -91,8 +111,9 @@ def verify(
     """Verify one candidate against one problem. Exit 0 whenever a verdict was reached, whatever it is."""
     if device not in ("cpu", "cuda"):
         raise _fail(f"--device must be cpu or cuda, not {device!r}")
-    if not candidate.is_file():
-        raise _fail(f"candidate file {candidate} does not exist")
+    for label, path in (("problem", problem), ("candidate", candidate)):
+        if not path.is_file():
+            raise _fail(f"{label} file {path} does not exist")
     try:
         (loaded,) = load_problems(str(problem)) if problem.suffix == ".py" else (None,)
     except ProblemError as exc:

@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from tritonrl.problems.loaders import load_builtin
@@ -11,6 +13,10 @@ def builtin_problems():
 
 @pytest.fixture(scope="session")
 def verifier():
-    """One CPU verifier (and fork server) shared by the verifier tests; 2 trials keep them quick."""
-    with Verifier(VerifierSettings(device="cpu", trials=2, timeout_s=30)) as v:
+    """One verifier (and fork server) shared by the verifier tests; 2 trials keep them quick.
+
+    CPU by default; TRITONRL_TEST_DEVICE=cuda runs the same tests on a GPU host.
+    """
+    device = os.environ.get("TRITONRL_TEST_DEVICE", "cpu")
+    with Verifier(VerifierSettings(device=device, trials=2, timeout_s=30 if device == "cpu" else 120)) as v:
         yield v

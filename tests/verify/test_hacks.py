@@ -34,6 +34,7 @@ def test_fixture_catalogue_is_populated():
     assert sum(p.parent.name == "hacks" for p in FIXTURES) >= 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_candidate_gets_the_expected_verdict(path, verifier, builtin_problems):
     header = _header(path)

@@ -58,9 +58,12 @@ def render_verdict(verdict: Verdict, problem: str, candidate: str) -> str:
     shrunk = {k: v for k, v in verdict.original_shapes.items() if verdict.shapes.get(k) != v}
     shrunk_note = f" (shrunk for the CPU interpreter from {', '.join(f'{k}={v}' for k, v in shrunk.items())})" if shrunk else ""
     speedup = f"{verdict.speedup:.2f}×" if verdict.speedup is not None else "n/a (timing runs on cuda only)"
+    alt = ", ".join(f"{k}={v}" for k, v in verdict.alt_shapes.items())
+    trials = f"{verdict.trials - 1} trials + 1 at {alt}" if alt else f"{verdict.trials} trials"
     lines = [
         f"{'CORRECT' if verdict.correct else 'REJECTED'}: {candidate} for {problem}",
-        f"  device    {verdict.device}, {verdict.trials} trials, shapes {shapes}{shrunk_note}",
+        f"  device    {verdict.device}, shapes {shapes}{shrunk_note}",
+        f"  trials    {trials}, fresh secret-seeded inputs each",
         f"  valid     {_flag(verdict.valid)}",
         f"  compiled  {_flag(verdict.compiled)}",
         f"  correct   {_flag(verdict.correct)}",

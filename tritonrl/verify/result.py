@@ -164,6 +164,7 @@ class Verdict:
     alt_shapes: dict[str, int] = field(default_factory=dict)  # the extra trial's shapes ({} if none ran)
     original_shapes: dict[str, int] = field(default_factory=dict)
     trials: int = 0
+    sandbox: dict[str, bool] = field(default_factory=dict)  # isolation the candidate's process achieved
     kernel_launches: int = 0
     max_abs_error: float | None = None
     seconds: float = 0.0

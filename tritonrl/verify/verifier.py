@@ -198,6 +198,7 @@ class Verifier:
         }
         job_dir, outcome, result = self._run_job(job)
         verdict.ran = True
+        verdict.sandbox = {k: bool(v) for k, v in dict(result.get("isolation", {})).items()}
         try:
             verdict.reasons.extend(Reason(ReasonCode(r["code"]), str(r["message"])) for r in result.get("reasons", []))
             trials = result.get("trials", [])
