@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import asdict
 import traceback
 from pathlib import Path
 from typing import Any
@@ -119,9 +120,7 @@ def run_job(job_dir: Path, isolation: dict[str, bool]) -> int:
     return 0
 
 
-def _run_reference(source: str, seed: int, weight_seed: int, device: str, job_dir: Path) -> list[torch.Tensor]:
-    problem = import_source(source, "problem", job_dir)
-    model = build_reference(problem, weight_seed, device)
+def _reference_outputs(problem, model, seed: int, device: str) -> list[torch.Tensor]:
     with torch.no_grad():
         outputs = flatten_outputs(model(*make_inputs(problem, seed, device)))
     if not all(type(o) is torch.Tensor for o in outputs):
@@ -146,25 +145,43 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
     result.data["shapes"] = shape_constants(source)
     failure_code = ReasonCode.SHAPES_UNSUPPORTED if overrides else ReasonCode.REFERENCE_FAILED
     result.stage("reference")
-    for index, seed in enumerate(job["input_seeds"]):
-        try:
-            outputs = _run_reference(source, seed, job["weight_seed"], device, job_dir)
-        except _Failed:
-            raise
-        except Exception as exc:
-            shapes = f" at shapes {result.data['shapes']}" if overrides else ""
-            raise _Failed(failure_code, f"the reference Model failed{shapes}: {_describe(exc)}") from exc
-        _save_trial(result, job_dir, index, seed, overrides, outputs)
+    try:
+        problem = import_source(source, "problem", job_dir)
+        model = build_reference(problem, job["weight_seed"], device)
+        for index, seed in enumerate(job["input_seeds"]):
+            _save_trial(result, job_dir, index, seed, overrides, _reference_outputs(problem, model, seed, device))
+        if job.get("timing"):
+            result.stage("baseline timing")
+            result.data["baseline"] = _time_model(model, problem, job["input_seeds"], device, job["timing"])
+            if job["timing"].get("compile"):
+                compiled = torch.compile(model)
+                result.data["baseline_compile"] = _time_model(compiled, problem, job["input_seeds"], device, job["timing"])
+    except _Failed:
+        raise
+    except Exception as exc:
+        shapes = f" at shapes {result.data['shapes']}" if overrides else ""
+        raise _Failed(failure_code, f"the reference Model failed{shapes}: {_describe(exc)}") from exc
 
     if job.get("alt_seed") is not None:
         result.stage("alternate shapes")
         for variant in alternate_overrides(source):
             try:
-                outputs = _run_reference(with_shapes(source, variant), job["alt_seed"], job["weight_seed"], device, job_dir)
+                alt = import_source(with_shapes(source, variant), "problem", job_dir)
+                outputs = _reference_outputs(alt, build_reference(alt, job["weight_seed"], device), job["alt_seed"], device)
             except Exception:  # the problem has constraints these shapes break: try the next set
                 continue
             _save_trial(result, job_dir, len(job["input_seeds"]), job["alt_seed"], {**overrides, **variant}, outputs)
             break
+
+
+def _time_model(model, problem, seeds: list[int], device: str, settings: dict) -> dict:
+    """Time `model` alternating between the first two trials' inputs (see timing.py)."""
+    from tritonrl.verify.timing import Timer
+
+    input_sets = [make_inputs(problem, seed, device) for seed in seeds[:2]]
+    timer = Timer(device, budget_s=settings.get("budget_s", 2.0))
+    timing, last_set, output = timer.time(model, input_sets, clone_values(input_sets[0]))
+    return {**asdict(timing), "last_set": last_set}
 
 
 def _save_trial(result: _Result, job_dir: Path, index: int, seed: int, overrides: dict, outputs: list) -> None:
@@ -241,6 +258,31 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             trial["repeat_launches"] = _repeat_launches(candidate, pristine, device)
         result.data["trials"].append(trial)
         result.save()
+
+    if job.get("timing") and device == "cuda":
+        result.stage("timing")
+        primary = job["trials"][0]["problem_source"]
+        problem, candidate = prepare(primary)
+        seeds = [t["seed"] for t in job["trials"] if t["problem_source"] == primary]
+        kernels = {name for t in result.data["trials"] for name in t["kernels"]}
+        try:
+            result.data["timing"] = _time_candidate(candidate, problem, seeds, device, job["timing"], kernels, job_dir)
+        except BaseException as exc:
+            raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
+        result.save()
+
+
+def _time_candidate(candidate, problem, seeds: list[int], device: str, settings: dict, kernels: set[str], job_dir: Path) -> dict:
+    """Time the candidate like the baseline; keep the last timed output for the caller to check."""
+    from tritonrl.verify.timing import Timer, triton_time_share
+
+    input_sets = [make_inputs(problem, seed, device) for seed in seeds[:2]]
+    buffers = clone_values(input_sets[0])
+    timer = Timer(device, budget_s=settings.get("budget_s", 2.0))
+    timing, last_set, output = timer.time(candidate, input_sets, buffers)
+    torch.save([o.detach().cpu() for o in flatten_outputs(output)], job_dir / "timed_out.pt")
+    share = triton_time_share(lambda: candidate(*buffers), kernels)
+    return {**asdict(timing), "last_set": last_set, "triton_time_share": share, "outputs": "timed_out.pt"}
 
 
 def _observe(output, inputs: list, pristine: list, device: str, counter: LaunchCounter, trace: AtenTrace, threads_before: int) -> dict:

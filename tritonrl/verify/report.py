@@ -29,6 +29,7 @@ HINTS: dict[ReasonCode, str] = {
     ReasonCode.OUTPUT_ALIASES_INPUT: "return a freshly allocated output, not an input or a view of one",
     ReasonCode.OUTPUT_NOT_TENSOR: "return plain torch.Tensor objects",
     ReasonCode.THREAD_LEFT_RUNNING: "finish all work before forward returns",
+    ReasonCode.TIMED_OUTPUT_WRONG: "compute every call from its inputs; do not reuse results across calls",
     ReasonCode.JUDGE_REJECTED: "implement the full computation for any input, not just the test cases",
     ReasonCode.IMPORT_ERROR: "the module fails at import; run it yourself to see the traceback",
     ReasonCode.INIT_ERROR: "ModelNew(*get_init_inputs()) raised; match Model's constructor",

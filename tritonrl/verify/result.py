@@ -56,6 +56,7 @@ class ReasonCode(str, Enum):
     OUTPUT_ALIASES_INPUT = "output_aliases_input"
     OUTPUT_NOT_TENSOR = "output_not_tensor"
     THREAD_LEFT_RUNNING = "thread_left_running"
+    TIMED_OUTPUT_WRONG = "timed_output_wrong"
     JUDGE_REJECTED = "judge_rejected"
     # build / faults
     IMPORT_ERROR = "import_error"
@@ -111,6 +112,7 @@ _LAYERS: dict[ReasonCode, Layer] = {
             ReasonCode.OUTPUT_ALIASES_INPUT,
             ReasonCode.OUTPUT_NOT_TENSOR,
             ReasonCode.THREAD_LEFT_RUNNING,
+            ReasonCode.TIMED_OUTPUT_WRONG,
             ReasonCode.JUDGE_REJECTED,
         )
     },
@@ -157,8 +159,12 @@ class Verdict:
     reasons: list[Reason] = field(default_factory=list)
     ran: bool = False  # the candidate reached the runtime layer and finished its trials
     matches_reference: bool = False  # outputs matched on every trial: what a naive harness would call correct
-    speedup: float | None = None  # GPU timing only, correct candidates only
-    triton_time_share: float | None = None
+    speedup: float | None = None  # eager reference time / candidate time; GPU timing only, correct candidates only
+    speedup_compile: float | None = None  # torch.compile reference time / candidate time, when that baseline was run
+    triton_time_share: float | None = None  # share of the call's device time in the candidate's own Triton kernels
+    candidate_ms: float | None = None
+    baseline_ms: float | None = None
+    timing_cv: float | None = None
     device: str = "cpu"
     shapes: dict[str, int] = field(default_factory=dict)  # shape constants the main trials used
     alt_shapes: dict[str, int] = field(default_factory=dict)  # the extra trial's shapes ({} if none ran)

@@ -59,7 +59,10 @@ import tritonrl
 
 # Variables a job legitimately needs; everything else (AWS_*, *_TOKEN,
 # *_API_KEY, endpoints, proxies) is dropped before the server starts.
-ENV_ALLOW = ("PATH", "LANG", "LC_ALL", "TRITON_INTERPRET", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME")
+ENV_ALLOW = (
+    "PATH", "LANG", "LC_ALL", "TRITON_INTERPRET", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME",
+    "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+)
 UNPRIVILEGED_UID = 65534  # `nobody`
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
@@ -183,15 +186,16 @@ def job_root() -> Path:
 class ForkServer:
     """A preloaded server that forks one sandboxed child per job. Use as a context manager."""
 
-    def __init__(self, limits: Limits = Limits(), interpret: bool = True) -> None:
+    def __init__(self, limits: Limits = Limits(), interpret: bool = True, env: dict[str, str] | None = None) -> None:
         self.limits = limits
         self.interpret = interpret
+        self.env = dict(env or {})  # e.g. CUDA_VISIBLE_DEVICES for a per-GPU worker, OMP_NUM_THREADS
         self._proc: subprocess.Popen | None = None
         self._lock = threading.Lock()
         self.log_path: Path | None = None
 
     def start(self) -> None:
-        extra = {"TRITON_INTERPRET": "1"} if self.interpret else {}
+        extra = {**self.env, **({"TRITON_INTERPRET": "1"} if self.interpret else {})}
         log_dir = Path(os.environ.get("TMPDIR", "/tmp"))
         self.log_path = log_dir / f"tritonrl-forkserver-{os.getpid()}-{id(self)}.log"
         log = self.log_path.open("wb")

@@ -49,6 +49,9 @@ class VerifierSettings:
     memory_bytes: int = 8 << 30
     cpu_element_budget: int = DEFAULT_BUDGET
     alternate_shapes: bool = True  # one extra trial at smaller, odd shapes: catches hard-coded shapes and skipped tails
+    timing: bool = True  # cuda only: time reference (eager) and candidate, report speed-up
+    timing_budget_s: float = 2.0  # per timed callable; repetitions stop earlier once the median is stable
+    compile_baseline: bool = False  # also time torch.compile(Model) (compiling costs tens of seconds per problem)
     judge: Judge | None = None
 
 
@@ -75,6 +78,8 @@ class ReferenceRun:
     original_shapes: dict[str, int]
     weight_seed: int
     trials: list[ReferenceTrial] = field(default_factory=list)
+    baseline: dict | None = None  # eager Model timing (timing.Timing fields), cuda only
+    baseline_compile: dict | None = None
     failure: Reason | None = None
     seconds: float = 0.0
 
@@ -93,12 +98,12 @@ def _signal_name(number: int) -> str:
 class Verifier:
     """Verifies candidates; holds a fork server, so use it as a context manager (or call close())."""
 
-    def __init__(self, settings: VerifierSettings = VerifierSettings()) -> None:
+    def __init__(self, settings: VerifierSettings = VerifierSettings(), worker_env: dict[str, str] | None = None) -> None:
         if settings.device not in ("cpu", "cuda"):
             raise ValueError(f"device must be 'cpu' or 'cuda', not {settings.device!r}")
         self.settings = settings
         limits = Limits(timeout_s=settings.timeout_s, memory_bytes=settings.memory_bytes)
-        self.server = ForkServer(limits, interpret=settings.device == "cpu")
+        self.server = ForkServer(limits, interpret=settings.device == "cpu", env=worker_env)
         self._root = Path(tempfile.mkdtemp(prefix="tritonrl-verify-", dir=job_root()))
         self._root.chmod(0o711)  # children may enter their own job dir, not list others
 
@@ -126,9 +131,11 @@ class Verifier:
             "input_seeds": [secrets.randbits(31) for _ in range(self.settings.trials)],
             "alt_seed": secrets.randbits(31) if self.settings.alternate_shapes else None,
             "shrink_budget": self.settings.cpu_element_budget if self.settings.device == "cpu" else 0,
+            "timing": self._timing_job_settings(),
         }
         job_dir, outcome, result = self._run_job(job)
         try:
+            run.baseline, run.baseline_compile = result.get("baseline"), result.get("baseline_compile")
             run.original_shapes = result.get("original_shapes", {})
             run.shapes = result.get("shapes", run.original_shapes)
             if result.get("reasons"):
@@ -148,6 +155,11 @@ class Verifier:
             shutil.rmtree(job_dir, ignore_errors=True)  # reference outputs must not outlive this call on disk
         run.seconds = time.perf_counter() - started
         return run
+
+    def _timing_job_settings(self) -> dict | None:
+        if self.settings.device != "cuda" or not self.settings.timing:
+            return None
+        return {"budget_s": self.settings.timing_budget_s, "compile": self.settings.compile_baseline}
 
     # -- candidates ------------------------------------------------------
 
@@ -191,6 +203,7 @@ class Verifier:
             "candidate_code": code,
             "device": self.settings.device,
             "weight_seed": reference.weight_seed,
+            "timing": self._timing_job_settings(),
             "trials": [
                 {"problem_source": t.source, "seed": t.seed, "output_numels": [o.numel() for o in t.outputs]}
                 for t in reference.trials
@@ -209,6 +222,8 @@ class Verifier:
                 verdict.reasons.append(self._ending_reason(outcome, result, job_dir))
             matched = self._compare(reference, trials, job_dir, verdict)
             verdict.matches_reference = finished and matched and len(trials) == len(reference.trials)
+            if result.get("timing"):
+                self._judge_timing(reference, result["timing"], job_dir, verdict)
         except (KeyError, TypeError, ValueError, AttributeError, RuntimeError, OSError) as exc:
             # The child writes its own result file; one we cannot read was damaged by the candidate.
             verdict.matches_reference = False
@@ -231,6 +246,25 @@ class Verifier:
                 verdict.reasons.append(Reason(code, f"trial {index}: {message}"))
                 return False
         return True
+
+    def _judge_timing(self, reference: ReferenceRun, timing: dict, job_dir: Path, verdict: Verdict) -> None:
+        """Check the last timed output, then report speed-ups for candidates with nothing against them."""
+        expected = reference.trials[int(timing["last_set"])].outputs
+        actual = torch.load(job_dir / "timed_out.pt", weights_only=True, mmap=True)
+        code, _, message = compare_outputs(expected, actual, self.settings.device)
+        if code is not None:
+            verdict.reasons.append(
+                Reason(ReasonCode.TIMED_OUTPUT_WRONG, f"while being timed on alternating inputs: {message}")
+            )
+        verdict.candidate_ms = float(timing["median_ms"])
+        verdict.timing_cv = float(timing["cv"])
+        verdict.triton_time_share = float(timing["triton_time_share"])
+        if verdict.reasons or not verdict.matches_reference or reference.baseline is None:
+            return
+        verdict.baseline_ms = float(reference.baseline["median_ms"])
+        verdict.speedup = verdict.baseline_ms / verdict.candidate_ms
+        if reference.baseline_compile is not None:
+            verdict.speedup_compile = float(reference.baseline_compile["median_ms"]) / verdict.candidate_ms
 
     @staticmethod
     def _behaviour_reasons(trials: list[dict]) -> list[Reason]:

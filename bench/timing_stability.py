@@ -1,0 +1,85 @@
+"""Spread of repeated speed-up measurements of the same kernel (target: CV ≤ 1% over 5 repeats).
+
+Each repeat is a full verification (fresh reference run with its own eager
+baseline timing, fresh candidate run), so the spread covers everything that
+moves a reported speed-up. Problems are KernelBench level-1 sources with
+shapes chosen so kernels run ~10 µs to a few ms.
+
+Run (GPU host, repo root): PYTHONPATH=. python3 bench/timing_stability.py --kernelbench PATH/level_1.jsonl --out results.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import torch
+import triton
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.kernelbench_candidates import candidates  # noqa: E402
+from tritonrl.problems import load_problems  # noqa: E402
+from tritonrl.problems.shapes import with_shapes  # noqa: E402
+from tritonrl.verify.verifier import Verifier, VerifierSettings  # noqa: E402
+
+CASES = [  # (problem, shape overrides)
+    ("19_ReLU.py", {"batch_size": 1024, "dim": 4096}),
+    ("19_ReLU.py", {"batch_size": 4096, "dim": 16384}),
+    ("23_Softmax.py", {"batch_size": 4096, "dim": 4096}),
+    ("1_Square_matrix_multiplication_.py", {"N": 1024}),
+    ("21_Sigmoid.py", {}),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kernelbench", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--cases", type=int, default=len(CASES))
+    args = parser.parse_args()
+    problems = {p.name: p for p in load_problems(args.kernelbench)}
+    solutions = candidates()
+    results = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "gpu": torch.cuda.get_device_name(0),
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "python": platform.python_version(),
+        "command": " ".join(sys.argv),
+        "cases": [],
+    }
+    settings = VerifierSettings(device="cuda", trials=2, timeout_s=300, alternate_shapes=False)
+    with Verifier(settings) as verifier:
+        for name, shapes in CASES[: args.cases]:
+            source = with_shapes(problems[name].source, shapes)
+            runs = []
+            for _ in range(args.repeats):
+                verdict = verifier.verify(source, solutions[name])
+                runs.append(verdict)
+            speedups = [v.speedup for v in runs if v.speedup is not None]
+            row = {
+                "problem": name,
+                "shapes": runs[0].shapes,
+                "correct": [v.correct for v in runs],
+                "candidate_ms": [v.candidate_ms for v in runs],
+                "baseline_ms": [v.baseline_ms for v in runs],
+                "speedup": speedups,
+                "speedup_cv": statistics.pstdev(speedups) / statistics.fmean(speedups) if len(speedups) > 1 else None,
+                "triton_time_share": [v.triton_time_share for v in runs],
+                "within_run_cv": [v.timing_cv for v in runs],
+                "seconds_per_verdict": [round(v.seconds, 2) for v in runs],
+            }
+            results["cases"].append(row)
+            print(json.dumps(row), flush=True)
+            Path(args.out).write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""GPU timing: honest kernels get a speed-up; work hidden from the clock or cached across calls does not."""
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from tritonrl.verify.verifier import Verifier, VerifierSettings
+
+pytestmark = pytest.mark.gpu
+HACKS = Path(__file__).parent / "candidates" / "hacks"
+TIMING_HACKS = ["11_side_stream", "11_background_thread", "11_lazy_tensor_subclass", "10_memoise_by_fingerprint",
+                "10_memoise_by_shape", "10_memoise_module_level", "11_thread_pool_future"]
+
+
+@pytest.fixture(scope="module")
+def gpu_verifier():
+    with Verifier(VerifierSettings(device="cuda", trials=2, timeout_s=120, timing_budget_s=1.0)) as verifier:
+        yield verifier
+
+
+def test_side_stream_work_is_on_the_clock():
+    from tritonrl.verify.timing import Timer
+
+    timer = Timer("cuda", budget_s=0.5)
+    side = torch.cuda.Stream()
+    x = torch.ones(1, device="cuda")
+
+    def hidden(x):
+        with torch.cuda.stream(side):
+            torch.cuda._sleep(2_000_000)  # ~1 ms of device time the current stream's events do not see
+        return x
+
+    timing, _, _ = timer.time(hidden, [[x]], [x.clone()])
+    assert timing.escaped_current_stream
+    assert timing.median_ms > 0.5
+
+
+def test_honest_kernel_gets_a_speedup_and_a_high_triton_share(gpu_verifier, builtin_problems):
+    problem = builtin_problems["01_relu.py"]
+    verdict = gpu_verifier.verify(problem.source, problem.reference_response)
+    assert verdict.correct, verdict.reasons
+    assert verdict.speedup is not None and verdict.speedup > 0
+    assert verdict.triton_time_share > 0.9
+
+
+@pytest.mark.parametrize("name", TIMING_HACKS)
+def test_timing_hacks_get_no_speedup(gpu_verifier, builtin_problems, name):
+    path = HACKS / f"{name}.py"
+    header = dict(line[2:].split(":", 1) for line in path.read_text().splitlines() if line.startswith("# ") and ":" in line)
+    verdict = gpu_verifier.verify(builtin_problems[header["problem"].strip()].source, path.read_text())
+    assert not verdict.correct
+    assert verdict.speedup is None

@@ -1,0 +1,238 @@
+"""KernelBench evaluation metrics from per-sample verdict records.
+
+The evaluate stage verifies every (problem, sample) candidate and turns each
+Verdict (tritonrl/verify/result.py) into one flat record:
+
+    {"problem": str, "level": int | None, "sample": int,
+     "valid": bool, "compiled": bool, "correct": bool,
+     "naive_correct": bool, "speedup": float | None}
+
+`naive_correct` is what a naive harness (outputs match, no anti-hack layers)
+would have accepted (Verdict.matches_reference); `speedup` is measured on a
+GPU for correct samples only, and is None on CPU. An optional "reasons" field
+(list of reason-code strings) is used by `per_problem_rows` only.
+
+`compute_metrics` aggregates the records overall and per KernelBench level:
+the share of valid / compiled / correct / naive-correct samples, the gap
+between naive and robust correctness, fast_p, unbiased pass@k and mean /
+geometric-mean speed-up. fast_p counts a sample only when it is correct AND
+its measured speed-up exceeds p; a sample without a speed-up counts as not
+fast. Speed-ups are only measured on a GPU, so on a CPU run every fast_p is 0
+and the mean speed-ups are None: a speed-up nobody measured is never assumed
+(the CPU interpreter's timings say nothing about GPU performance).
+Everything is pure Python (math only), so it runs anywhere, including on the
+GPU machine without the orchestration stack.
+
+Test: `.venv/bin/python -m pytest tests/test_metrics.py -q` (hand-counted
+examples, pass@k against brute-force enumeration, edge cases, validation).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+from typing import Any, Iterable
+
+# Field name -> accepted types. bool is checked separately because it is a subclass of int.
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "problem": (str,),
+    "level": (int, type(None)),
+    "sample": (int,),
+    "valid": (bool,),
+    "compiled": (bool,),
+    "correct": (bool,),
+    "naive_correct": (bool,),
+    "speedup": (int, float, type(None)),
+}
+_BOOL_FIELDS = ("valid", "compiled", "correct", "naive_correct")
+
+# Up to this n, pass@k is computed with exact integer binomials and rounded once
+# (bit-exact against enumeration); above it, the float product form is used
+# (O(c) work, relative error ~ c * 1e-16, no huge integers).
+_EXACT_MAX_N = 1000
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k for one problem with n samples of which c are correct (Chen et al. 2021).
+
+    pass@k = 1 - C(n-c, k) / C(n, k): the chance that k samples drawn without
+    replacement from the n contain at least one correct one.
+    """
+    for name, value in (("n", n), ("c", c), ("k", k)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"pass_at_k: {name} must be an int, got {value!r}")
+    if n < 1 or not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"pass_at_k: need n >= 1, 0 <= c <= n and 1 <= k <= n; got n={n}, c={c}, k={k}")
+    # Fewer than k wrong samples: every k-subset holds a correct one.
+    if n - c < k:
+        return 1.0
+    if n <= _EXACT_MAX_N:
+        # Exact rational, rounded once: matches enumeration over subsets bit for bit.
+        total = math.comb(n, k)
+        return float(Fraction(total - math.comb(n - c, k), total))
+    # C(n-c, k) / C(n, k) = prod_{i=n-c+1}^{n} (1 - k/i): no factorials, every factor in (0, 1].
+    miss = 1.0
+    for i in range(n - c + 1, n + 1):
+        miss *= 1.0 - k / i
+    return 1.0 - miss
+
+
+def compute_metrics(records: list[dict], fast_thresholds: Iterable[float] = (0.0, 1.0, 2.0)) -> dict[str, Any]:
+    """Aggregate per-sample records into {"overall": block, "per_level": {level: block}, "speedups": [...]}.
+
+    Level keys are str(level), or "none" for records without a level; they are
+    ordered numerically with "none" last. Each block holds:
+      problems, samples                      counts
+      valid, compiled, correct, naive_correct  shares of samples (0..1)
+      robust_vs_naive_gap                    naive_correct - correct
+      fast_<p>                               share of all samples correct with speedup > p
+      pass_at_k                              {"1": ..., ..., str(min samples per problem)}
+      mean_speedup, geomean_speedup          over correct samples with a speedup; None if none
+    With no records at all, the overall block's shares and speed-ups are None and pass_at_k is {}.
+    "speedups" lists every correct sample's speed-up (sorted), for the report's histogram.
+    """
+    checked = _validate(records)
+    thresholds = _fast_keys(fast_thresholds)
+
+    by_level: dict[int | None, list[dict]] = {}
+    for rec in checked:
+        by_level.setdefault(rec["level"], []).append(rec)
+    ordered = sorted(by_level, key=lambda lv: (lv is None, lv if lv is not None else 0))
+    return {
+        "overall": _block(checked, thresholds),
+        "per_level": {("none" if lv is None else str(lv)): _block(by_level[lv], thresholds) for lv in ordered},
+        "speedups": sorted(_speedups(checked)),
+    }
+
+
+def per_problem_rows(records: list[dict]) -> list[dict[str, Any]]:
+    """One row per problem for report.write_report, in first-appearance order.
+
+    Row: problem, level, samples, correct (count), best_speedup (float | None),
+    top_reason: the most frequent reason code over the problem's samples (from
+    each record's optional "reasons" list; ties broken alphabetically so the
+    report is deterministic), None when no sample carries a reason.
+    """
+    checked = _validate(records)
+    groups: dict[str, list[dict]] = {}
+    for rec in checked:
+        groups.setdefault(rec["problem"], []).append(rec)
+    rows = []
+    for problem, recs in groups.items():
+        speedups = _speedups(recs)
+        codes = Counter(code for rec in recs for code in rec.get("reasons") or ())
+        top = min(codes.items(), key=lambda item: (-item[1], item[0]))[0] if codes else None
+        rows.append(
+            {
+                "problem": problem,
+                "level": recs[0]["level"],
+                "samples": len(recs),
+                "correct": sum(rec["correct"] for rec in recs),
+                "best_speedup": max(speedups) if speedups else None,
+                "top_reason": top,
+            }
+        )
+    return rows
+
+
+def _fast_keys(fast_thresholds: Iterable[float]) -> list[tuple[str, float]]:
+    """[(key, p)] with key "fast_{p:g}"; thresholds must be finite, >= 0 and give distinct keys."""
+    out: list[tuple[str, float]] = []
+    for p in fast_thresholds:
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not math.isfinite(p) or p < 0:
+            raise ValueError(f"fast_thresholds: {p!r} is not a finite number >= 0")
+        key = f"fast_{p:g}"
+        if key in (k for k, _ in out):
+            raise ValueError(f"fast_thresholds: {p!r} repeats key {key!r}")
+        out.append((key, float(p)))
+    return out
+
+
+def _validate(records: list[dict]) -> list[dict]:
+    """Check every record's fields and types, sample identity and consistency; return them unchanged."""
+    if not isinstance(records, list):
+        raise ValueError(f"records must be a list of dicts, got {type(records).__name__}")
+    seen: dict[tuple[str, int], int] = {}
+    level_of: dict[str, tuple[int | None, int]] = {}
+    for i, rec in enumerate(records):
+        if not isinstance(rec, dict):
+            raise ValueError(f"record {i}: expected a dict, got {type(rec).__name__}")
+        for name, types in _FIELDS.items():
+            if name not in rec:
+                raise ValueError(f"record {i}: missing field {name!r}")
+            value = rec[name]
+            bool_ok = name in _BOOL_FIELDS
+            if not isinstance(value, types) or (isinstance(value, bool) and not bool_ok):
+                wanted = " | ".join("None" if t is type(None) else t.__name__ for t in types)
+                raise ValueError(f"record {i}: field {name!r} must be {wanted}, got {value!r}")
+        speedup = rec["speedup"]
+        # A speed-up is a time ratio: anything but a finite positive number is a harness bug (and breaks the geomean).
+        if speedup is not None and not (math.isfinite(speedup) and speedup > 0):
+            raise ValueError(f"record {i}: field 'speedup' must be a finite number > 0 or None, got {speedup!r}")
+        # Verdict.correct implies valid and compiled; a record that says otherwise was built wrongly.
+        if rec["correct"] and not (rec["valid"] and rec["compiled"]):
+            raise ValueError(f"record {i}: field 'correct' is true but valid={rec['valid']}, compiled={rec['compiled']}")
+        reasons = rec.get("reasons")
+        if reasons is not None and not (isinstance(reasons, list) and all(isinstance(r, str) for r in reasons)):
+            raise ValueError(f"record {i}: field 'reasons' must be a list of reason-code strings, got {reasons!r}")
+        ident = (rec["problem"], rec["sample"])
+        if ident in seen:
+            raise ValueError(f"record {i}: duplicate (problem, sample) {ident!r}, first seen at record {seen[ident]}")
+        seen[ident] = i
+        first = level_of.setdefault(rec["problem"], (rec["level"], i))
+        # A problem belongs to one level; otherwise per-level problem counts would double-count it.
+        if first[0] != rec["level"]:
+            raise ValueError(
+                f"record {i}: field 'level' is {rec['level']!r} but problem {rec['problem']!r} "
+                f"had level {first[0]!r} at record {first[1]}"
+            )
+    return records
+
+
+def _speedups(records: list[dict]) -> list[float]:
+    """Speed-ups of correct samples only: an incorrect kernel's time says nothing about a solution."""
+    return [float(r["speedup"]) for r in records if r["correct"] and r["speedup"] is not None]
+
+
+def _block(records: list[dict], thresholds: list[tuple[str, float]]) -> dict[str, Any]:
+    n = len(records)
+    per_problem: dict[str, list[dict]] = {}
+    for rec in records:
+        per_problem.setdefault(rec["problem"], []).append(rec)
+
+    def share(count: int) -> float | None:
+        # Share of samples, not of problems: every sample is one draw from the model.
+        return count / n if n else None
+
+    correct = sum(r["correct"] for r in records)
+    naive = sum(r["naive_correct"] for r in records)
+    block: dict[str, Any] = {
+        "problems": len(per_problem),
+        "samples": n,
+        "valid": share(sum(r["valid"] for r in records)),
+        "compiled": share(sum(r["compiled"] for r in records)),
+        "correct": share(correct),
+        "naive_correct": share(naive),
+        # Samples a harness without anti-hack layers would have been fooled into accepting.
+        "robust_vs_naive_gap": share(naive - correct),
+    }
+    for key, p in thresholds:
+        # KernelBench fast_p: correct AND speedup > p, over ALL samples. No speed-up (CPU run) counts as
+        # not fast, so fast_p is 0 on CPU: a speed-up that was not measured must not be reported.
+        block[key] = share(sum(1 for r in records if r["correct"] and r["speedup"] is not None and r["speedup"] > p))
+
+    # pass@k only for k every problem can supply (k <= its sample count); averaged so each problem weighs the same.
+    k_max = min((len(recs) for recs in per_problem.values()), default=0)
+    block["pass_at_k"] = {
+        str(k): sum(pass_at_k(len(recs), sum(r["correct"] for r in recs), k) for recs in per_problem.values())
+        / len(per_problem)
+        for k in range(1, k_max + 1)
+    }
+
+    speedups = _speedups(records)
+    # Arithmetic mean: the headline KernelBench number; dominated by a few large speed-ups.
+    block["mean_speedup"] = sum(speedups) / len(speedups) if speedups else None
+    # Geometric mean: the right average of ratios (a 2x and a 0.5x cancel); via logs, no overflow.
+    block["geomean_speedup"] = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else None
+    return block

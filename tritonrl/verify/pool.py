@@ -1,0 +1,111 @@
+"""Verify a stream of candidates for many problems on several workers at once.
+
+Each worker owns a `Verifier` (its own fork server and job root): on CPU one
+worker per core (kernels run in the interpreter, one thread each); on CUDA
+one worker per visible GPU (its fork server sees only that GPU), so timing
+never shares a device. Isolation is the Verifier's: every candidate still
+runs in a fresh sandboxed child, and a CUDA error kills only that child.
+Problems are processed in waves of `workers` problems: their references run
+in parallel, once each, then all their candidates are spread over the
+workers, then the references are released (full-size outputs are GBs).
+
+Test: tests/verify/test_pool.py.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from tritonrl.verify.result import Verdict
+from tritonrl.verify.verifier import ReferenceRun, Verifier, VerifierSettings
+
+
+@dataclass(frozen=True)
+class Task:
+    """All candidates for one problem; `key` names the problem in results and progress."""
+
+    key: str
+    problem_source: str
+    responses: list[str]
+
+
+def default_workers(device: str) -> int:
+    if device == "cuda":
+        import torch
+
+        return max(1, torch.cuda.device_count())
+    return max(1, os.cpu_count() or 1)
+
+
+class VerifierPool:
+    """A fixed set of verifier workers; use as a context manager."""
+
+    def __init__(self, settings: VerifierSettings, workers: int | None = None) -> None:
+        self.settings = settings
+        self.workers = workers or default_workers(settings.device)
+        self._local = threading.local()
+        self._verifiers: list[Verifier] = []
+        self._lock = threading.Lock()
+        self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="verifier")
+
+    def _worker_env(self, index: int) -> dict[str, str]:
+        if self.settings.device == "cuda":
+            return {"CUDA_VISIBLE_DEVICES": str(index)}
+        threads = max(1, (os.cpu_count() or 1) // self.workers)
+        return {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+
+    def _verifier(self) -> Verifier:
+        """This thread's verifier, created on first use with its own worker slot."""
+        if not hasattr(self._local, "verifier"):
+            with self._lock:
+                index = len(self._verifiers)
+                verifier = Verifier(self.settings, worker_env=self._worker_env(index))
+                self._verifiers.append(verifier)
+            self._local.verifier = verifier
+        return self._local.verifier
+
+    def _reference(self, task: Task) -> ReferenceRun:
+        return self._verifier().prepare_reference(task.problem_source)
+
+    def _judge(self, reference: ReferenceRun, response: str) -> Verdict:
+        return self._verifier().verify_against(reference, response)
+
+    def verify_tasks(
+        self, tasks: Iterable[Task], on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None
+    ) -> dict[str, list[Verdict]]:
+        """Verdicts for every response of every task, in response order, keyed by task key."""
+        tasks = list(tasks)
+        if len({t.key for t in tasks}) != len(tasks):
+            raise ValueError("task keys must be unique: one task per problem")
+        results: dict[str, list[Verdict]] = {}
+        for start in range(0, len(tasks), self.workers):
+            wave = tasks[start : start + self.workers]
+            references = list(self._executor.map(self._reference, wave))
+            jobs = [
+                (task, index, self._executor.submit(self._judge, reference, response))
+                for task, reference in zip(wave, references)
+                for index, response in enumerate(task.responses)
+            ]
+            for task in wave:
+                results[task.key] = [None] * len(task.responses)
+            for task, index, future in jobs:
+                verdict = future.result()
+                results[task.key][index] = verdict
+                on_verdict(task, index, verdict)
+            del references
+        return results
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        for verifier in self._verifiers:
+            verifier.close()
+
+    def __enter__(self) -> VerifierPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
