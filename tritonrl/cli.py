@@ -133,6 +133,52 @@ def verify(
         typer.echo(render_verdict(verdict, loaded.name, candidate.name))
 
 
+@app.command("eval")
+def evaluate(
+    problems: str = typer.Option(..., "--problems", help="builtin, a directory, a KernelBench JSONL or a hub id."),
+    responses: Path = typer.Option(..., "--responses", help='JSONL, one {"problem": NAME, "response": TEXT} per line.'),
+    device: str = typer.Option("cpu", help="cpu (Triton interpreter, shrunk shapes, no timing) or cuda."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory for report.json, report.md and PNG plots."),
+    level: list[int] = typer.Option([], help="Evaluate only these KernelBench levels (repeatable)."),
+    workers: int = typer.Option(0, help="Verifier workers (0: one per CPU core, or per GPU on cuda)."),
+    trials: int = typer.Option(3, help="Correctness trials per candidate."),
+    timeout: float = typer.Option(45.0, help="Seconds allowed to each sandboxed run."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (metrics overall and per level, per_problem)."),
+) -> None:
+    """Evaluate model responses on a problem set: correctness, fast_p, pass@k, speed-ups, robust vs naive."""
+    if device not in ("cpu", "cuda"):
+        raise _fail(f"--device must be cpu or cuda, not {device!r}")
+    if device == "cpu":
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+    from rich.progress import Progress
+
+    from tritonrl.evaluate import EvaluationError, load_responses, run as run_evaluation
+    from tritonrl.verify.verifier import VerifierSettings
+
+    try:
+        total = len(load_responses(responses))
+    except EvaluationError as exc:
+        raise _fail(str(exc)) from exc
+    settings = VerifierSettings(device=device, trials=trials, timeout_s=timeout)
+    with Progress(console=console, transient=as_json) as progress:
+        bar = progress.add_task("verifying", total=total)
+        try:
+            result = run_evaluation(
+                problems, responses, settings, out_dir=out, levels=level, workers=workers or None,
+                on_verdict=lambda *_: progress.advance(bar),
+            )
+        except (EvaluationError, ProblemError) as exc:
+            raise _fail(str(exc)) from exc
+    if as_json:
+        typer.echo(json.dumps({**result["metrics"], "per_problem": result["per_problem"], "report": result["report"]}, indent=2))
+        return
+    from tritonrl.report import render_markdown
+
+    typer.echo(render_markdown(result["metrics"], [{k: v for k, v in r.items() if k != "verdicts"} for r in result["per_problem"]]))
+    if result["report"]:
+        typer.echo(f"\nreport written to {out}")
+
+
 @app.command("run")
 def run(
     profile: Optional[str] = ProfileOption,

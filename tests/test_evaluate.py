@@ -1,0 +1,96 @@
+"""The evaluate stage on CPU: metrics a hand count confirms, readable reports, clear errors."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from tritonrl.cli import app
+from tritonrl.evaluate import EvaluationError, load_responses, run
+from tritonrl.problems.loaders import load_builtin
+from tritonrl.verify.verifier import VerifierSettings
+
+SETTINGS = VerifierSettings(trials=1, timeout_s=30)
+
+
+@pytest.fixture(scope="module")
+def responses_file(tmp_path_factory):
+    builtin = {p.name: p for p in load_builtin()}
+    relu, row_sum = builtin["01_relu.py"].reference_response, builtin["06_row_sum.py"].reference_response
+    cheat = relu.replace("tl.maximum(x, 0.0)", "x").replace("        return out\n```", "        return torch.relu(out)\n```")
+    wrong = row_sum.replace("tl.sum(", "tl.max(")
+    assert cheat != relu and wrong != row_sum
+    rows = [
+        ("01_relu.py", relu),  # correct
+        ("01_relu.py", cheat),  # outputs match, but PyTorch did the ReLU: naive-correct only
+        ("01_relu.py", "I could not do it."),  # no code
+        ("06_row_sum.py", row_sum),  # correct
+        ("06_row_sum.py", row_sum),  # correct
+        ("06_row_sum.py", wrong),  # valid, compiled, wrong
+    ]
+    path = tmp_path_factory.mktemp("eval") / "responses.jsonl"
+    path.write_text("".join(json.dumps({"problem": p, "response": r}) + "\n" for p, r in rows))
+    return path
+
+
+@pytest.fixture(scope="module")
+def evaluation(responses_file, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    return run("builtin", responses_file, SETTINGS, out_dir=out, workers=2), out
+
+
+def test_metrics_match_a_hand_count(evaluation):
+    overall = evaluation[0]["metrics"]["overall"]
+    assert (overall["problems"], overall["samples"]) == (2, 6)
+    assert overall["valid"] == pytest.approx(4 / 6)  # 3 correct + the wrong row sum
+    assert overall["compiled"] == pytest.approx(5 / 6)  # everything but the no-code answer
+    assert overall["correct"] == pytest.approx(3 / 6)
+    assert overall["naive_correct"] == pytest.approx(4 / 6)  # the torch.relu cheat fools a naive harness
+    assert overall["robust_vs_naive_gap"] == pytest.approx(1 / 6)
+    # pass@k per problem (n=3): relu c=1 -> 1/3, 2/3, 1; row_sum c=2 -> 2/3, 1, 1
+    assert overall["pass_at_k"] == pytest.approx({"1": 0.5, "2": 5 / 6, "3": 1.0})
+    assert overall["fast_1"] == 0.0 and overall["mean_speedup"] is None  # no timing on CPU
+
+
+def test_per_problem_details_and_report_files(evaluation):
+    result, out = evaluation
+    rows = {row["problem"]: row for row in result["per_problem"]}
+    assert rows["01_relu.py"]["correct"] == 1 and rows["06_row_sum.py"]["correct"] == 2
+    assert [v["correct"] for v in rows["01_relu.py"]["verdicts"]] == [True, False, False]
+    assert "forbidden_torch_op" in [r["code"] for r in rows["01_relu.py"]["verdicts"][1]["reasons"]]
+    markdown = (out / "report.md").read_text()
+    assert "| all | 2 | 6 | 66.7% | 83.3% | 50.0% | 66.7% |" in markdown
+    assert json.loads((out / "report.json").read_text())["metrics"]["overall"]["samples"] == 6
+    for png in ("speedup_hist.png", "per_level.png"):
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_kernelbench_problem_by_name(tmp_path, kernelbench_dir):
+    relu = next(p for p in load_builtin() if p.name == "01_relu.py").reference_response
+    responses = tmp_path / "r.jsonl"
+    responses.write_text(json.dumps({"problem": "19_ReLU.py", "response": relu}) + "\n")
+    result = run(str(kernelbench_dir / "level_1.jsonl"), responses, SETTINGS, workers=1)
+    assert result["metrics"]["per_level"]["1"]["correct"] == 1.0
+
+
+def test_bad_responses_are_named(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"problem": "01_relu.py", "response": "x"}\n{oops\n')
+    with pytest.raises(EvaluationError, match=r"r.jsonl:2: not valid JSON"):
+        load_responses(path)
+    path.write_text('{"problem": "01_relu.py"}\n')
+    with pytest.raises(EvaluationError, match=r"r.jsonl:1: each line must be"):
+        load_responses(path)
+    path.write_text('{"problem": "99_nope.py", "response": "x"}\n')
+    with pytest.raises(EvaluationError, match=r"not in builtin: \['99_nope.py'\]"):
+        run("builtin", path, SETTINGS)
+
+
+def test_cli_eval_json(responses_file):
+    result = CliRunner().invoke(app, ["eval", "--problems", "builtin", "--responses", str(responses_file), "--json", "--trials", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output[result.output.index("{"):])
+    assert data["overall"]["correct"] == pytest.approx(0.5)
+    assert set(data["per_level"]) == {"none"} and len(data["per_problem"]) == 2
+    missing = CliRunner().invoke(app, ["eval", "--problems", "builtin", "--responses", "/no/such.jsonl"])
+    assert missing.exit_code == 2 and "does not exist" in missing.output

@@ -1,0 +1,107 @@
+"""The evaluate stage: verify model responses for a problem set and report KernelBench metrics.
+
+Reads responses (JSONL: one `{"problem": NAME, "response": TEXT}` per line,
+NAME as in the problem source, e.g. `19_ReLU.py`), verifies every one
+through the verifier pool (each problem's reference runs once), turns the
+verdicts into records and aggregates them (tritonrl/metrics.py): valid,
+compiled, correct, naive-correct, fast_p, pass@k, speed-ups, overall and
+per level. Writes report.json, report.md and PNG plots when given a
+directory (tritonrl/report.py).
+
+Run: `tritonrl eval --problems builtin --responses responses.jsonl --out DIR`.
+Test: tests/test_evaluate.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from tritonrl.metrics import compute_metrics, per_problem_rows
+from tritonrl.problems import Problem, load_problems
+from tritonrl.report import write_report
+from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.result import Verdict
+from tritonrl.verify.verifier import VerifierSettings
+
+
+class EvaluationError(ValueError):
+    """The responses file or the problem set cannot be evaluated as given."""
+
+
+def load_responses(path: Path) -> list[tuple[str, str]]:
+    """(problem name, response text) per non-blank line, with errors naming file and line."""
+    if not path.is_file():
+        raise EvaluationError(f"responses file {path} does not exist")
+    rows = []
+    for lineno, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise EvaluationError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from exc
+        if not isinstance(row, dict) or not isinstance(row.get("problem"), str) or not isinstance(row.get("response"), str):
+            raise EvaluationError(f'{path}:{lineno}: each line must be {{"problem": NAME, "response": TEXT}}')
+        rows.append((row["problem"], row["response"]))
+    if not rows:
+        raise EvaluationError(f"{path} holds no responses")
+    return rows
+
+
+def _tasks(problems: dict[str, Problem], responses: list[tuple[str, str]], source: str) -> list[Task]:
+    unknown = sorted({name for name, _ in responses if name not in problems})
+    if unknown:
+        known = ", ".join(sorted(problems)[:5])
+        raise EvaluationError(
+            f"responses name problems not in {source}: {unknown[:10]}; names must match the source's, e.g. {known}"
+        )
+    grouped: dict[str, list[str]] = {}
+    for name, response in responses:
+        grouped.setdefault(name, []).append(response)
+    return [Task(name, problems[name].source, texts) for name, texts in grouped.items()]
+
+
+def _record(problem: Problem, sample: int, verdict: Verdict) -> dict[str, Any]:
+    return {
+        "problem": problem.name,
+        "level": problem.level,
+        "sample": sample,
+        "valid": verdict.valid,
+        "compiled": verdict.compiled,
+        "correct": verdict.correct,
+        "naive_correct": verdict.matches_reference,
+        "speedup": verdict.speedup if verdict.correct else None,
+        "reasons": verdict.codes,
+    }
+
+
+def run(
+    problems_source: str,
+    responses_path: Path,
+    settings: VerifierSettings,
+    out_dir: Path | None = None,
+    levels: Iterable[int] = (),
+    workers: int | None = None,
+    on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+) -> dict[str, Any]:
+    """Verify, aggregate, report. Returns {"metrics", "per_problem", "report"}."""
+    problems = {p.name: p for p in load_problems(problems_source, levels)}
+    tasks = _tasks(problems, load_responses(responses_path), problems_source)
+    with VerifierPool(settings, workers) as pool:
+        verdicts = pool.verify_tasks(tasks, on_verdict)
+
+    records = [
+        _record(problems[task.key], sample, verdict)
+        for task in tasks
+        for sample, verdict in enumerate(verdicts[task.key])
+    ]
+    metrics = compute_metrics(records)
+    rows = per_problem_rows(records)
+    per_problem = [
+        {**row, "verdicts": [verdict.to_dict() for verdict in verdicts[row["problem"]]]} for row in rows
+    ]
+    report = {name: str(path) for name, path in write_report(metrics, rows, out_dir).items()} if out_dir else {}
+    return {"metrics": metrics, "per_problem": per_problem, "report": report}
