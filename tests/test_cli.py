@@ -47,8 +47,10 @@ def test_config_show_prints_origins():
     assert "verify.trials = 2  (override)" in result.output
 
 
-def test_run_checks_the_suite_and_writes_a_report(tritonrl_home):
-    result = runner.invoke(app, ["run", "--profile", "tiny", "--set", "verify.trials=1", "--set", "problems.limit=3"])
+def test_run_checks_the_suite_then_runs_the_data_stages(tritonrl_home):
+    result = runner.invoke(
+        app, ["run", "--profile", "tiny", "--set", "verify.trials=1", "--set", "problems.limit=3", "--set", "augment.variants_per_task=2"]
+    )
     assert result.exit_code == 0, result.output
     assert "6/6 reference checks correct" in result.output
     reports = list((tritonrl_home / "artifacts" / "suite-check").glob("*/report.json"))
@@ -56,6 +58,9 @@ def test_run_checks_the_suite_and_writes_a_report(tritonrl_home):
     report = json.loads(reports[0].read_text())
     assert report["checked"] == 6 and report["correct"] == 6
     assert (reports[0].parent / "config.yaml").is_file()
+    assert "6/6 accepted (100%)" in result.output
+    datasets = sorted(p.name.rsplit("-", 1)[0] for p in (tritonrl_home / "artifacts" / "datasets").iterdir())
+    assert datasets == ["augment-pairs", "augment-tasks", "distill", "filter-accepted", "filter-rejected"]
 
 
 HUNG_CANDIDATE = """import torch

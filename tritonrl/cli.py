@@ -179,18 +179,108 @@ def evaluate(
         typer.echo(f"\nreport written to {out}")
 
 
+OutOption = typer.Option(None, "--out", help="Root URI for the output dataset (default: <artifact_root>/datasets).")
+InputOption = typer.Option(..., "--input", help="URI of the input dataset, as printed by the previous stage.")
+
+
+def _stage_config(profile, config_file, overrides):
+    config, _ = _config(profile, config_file, overrides)
+    if config.verify.device == "cpu":
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+    return config
+
+
+def _print_json(data: dict) -> None:
+    typer.echo(json.dumps(data, indent=2, default=str))
+
+
+@app.command("distill")
+def distill(
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+    out: Optional[str] = OutOption,
+) -> None:
+    """Teacher distillation: N samples per problem of `problems.source` from the configured teacher.
+
+    Resumable: rerunning with the same settings skips problems already done.
+    Prints a JSON summary with the dataset URI for `tritonrl filter --input`.
+    """
+    from tritonrl import distill as stage
+    from tritonrl.teachers import build_teacher
+
+    config = _stage_config(profile, config_file, overrides)
+    try:
+        teacher = build_teacher(config.teacher)
+        result = stage.run(
+            config, out, teacher, on_problem=lambda name, failed: console.print(f"  {name}: {failed} failed", highlight=False)
+        )
+    except (ProblemError, ValueError) as exc:
+        raise _fail(str(exc)) from exc
+    _print_json({"dataset": result.dataset.uri, "problems": result.problems, "samples": result.samples,
+                 "failures": result.failures, "resumed_problems": result.resumed_problems})
+
+
+@app.command("filter")
+def filter_(
+    input_uri: str = InputOption,
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+    out: Optional[str] = OutOption,
+) -> None:
+    """Execution filtering: verify every distilled sample; publish accepted and rejected (with reasons) datasets."""
+    from tritonrl import filter as stage
+    from tritonrl.datasets_io import DatasetError
+
+    config = _stage_config(profile, config_file, overrides)
+    try:
+        result = stage.run(config, input_uri, out)
+    except DatasetError as exc:
+        raise _fail(str(exc)) from exc
+    _print_json({"accepted": result.accepted.uri, "rejected": result.rejected.uri, "samples": result.samples,
+                 "accepted_count": result.accepted.rows, "acceptance_rate": result.acceptance_rate,
+                 "reasons": result.reasons})
+
+
+@app.command("augment")
+def augment(
+    input_uri: str = InputOption,
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+    out: Optional[str] = OutOption,
+) -> None:
+    """Shape augmentation: variants of each accepted task (augment.variants_per_task), solutions re-verified on each."""
+    from tritonrl import augment as stage
+    from tritonrl.datasets_io import DatasetError
+
+    config = _stage_config(profile, config_file, overrides)
+    try:
+        result = stage.run(config, input_uri, out)
+    except DatasetError as exc:
+        raise _fail(str(exc)) from exc
+    _print_json({"pairs": result.pairs.uri, "tasks": result.tasks.uri, "problems": result.problems,
+                 "variants_proposed": result.variants_proposed, "variants_kept": result.variants_kept,
+                 "variant_pairs": result.variant_pairs, "pair_rows": result.pairs.rows, "task_rows": result.tasks.rows})
+
+
 @app.command("run")
 def run(
     profile: Optional[str] = ProfileOption,
     config_file: Optional[Path] = ConfigFileOption,
     overrides: list[str] = SetOption,
 ) -> None:
-    """Run the pipeline. Today: check every reference answer of the problem set at two shapes."""
+    """Run the pipeline as far as it exists: suite check → distill → filter → augment."""
     config, sources = _config(profile, config_file, overrides)
     if config.verify.device == "cpu":
         # Must be set before triton is first imported: kernels then run in its CPU interpreter.
         os.environ.setdefault("TRITON_INTERPRET", "1")
+    from tritonrl import augment as augment_stage
+    from tritonrl import distill as distill_stage
+    from tritonrl import filter as filter_stage
     from tritonrl import suite_check
+    from tritonrl.teachers import build_teacher
 
     console.print("[bold]TritonRL[/bold] resolved configuration:")
     for line in describe(config, sources):
@@ -202,13 +292,30 @@ def run(
         console.print(f"  {check.problem:32s} {shapes:40s} {check.seconds:6.2f}s {mark}", highlight=False)
 
     try:
+        console.print("[bold]1. suite check[/bold]: every reference answer through the verifier")
         report_uri, checks = suite_check.run(config, on_result=show)
-    except ProblemError as exc:
+        passed = sum(c.correct for c in checks)
+        console.print(f"{passed}/{len(checks)} reference checks correct; report: {report_uri}", highlight=False)
+        if passed != len(checks):
+            raise typer.Exit(code=1)
+        console.print(f"[bold]2. distill[/bold]: teacher {config.teacher.kind}, {config.teacher.samples_per_task} samples per problem")
+        distilled = distill_stage.run(config, teacher=build_teacher(config.teacher))
+        console.print(f"   {distilled.samples} samples ({distilled.failures} failed) → {distilled.dataset.uri}", highlight=False)
+        console.print("[bold]3. filter[/bold]: every sample through the verifier pool")
+        filtered = filter_stage.run(config, distilled.dataset.uri)
+        console.print(
+            f"   {filtered.accepted.rows}/{filtered.samples} accepted ({filtered.acceptance_rate:.0%}); "
+            f"rejections by reason {filtered.reasons or '{}'} → {filtered.accepted.uri}", highlight=False,
+        )
+        console.print(f"[bold]4. augment[/bold]: {config.augment.variants_per_task} shape variants per task")
+        augmented = augment_stage.run(config, filtered.accepted.uri)
+        console.print(
+            f"   {augmented.variants_kept}/{augmented.variants_proposed} variants kept, {augmented.pairs.rows} SFT pairs "
+            f"→ {augmented.pairs.uri}; {augmented.tasks.rows} RL tasks → {augmented.tasks.uri}", highlight=False,
+        )
+    except (ProblemError, ValueError) as exc:
         raise _fail(str(exc)) from exc
-    passed = sum(c.correct for c in checks)
-    console.print(f"{passed}/{len(checks)} reference checks correct; report: {report_uri}", highlight=False)
-    if passed != len(checks):
-        raise typer.Exit(code=1)
+    console.print("[bold green]done[/bold green] (SFT, GRPO and evaluation stages arrive with their issues)")
 
 
 def main() -> None:

@@ -51,6 +51,14 @@ class TeacherConfig:
     samples_per_task: int = 10  # the paper's N
     temperature: float = 1.0
     max_tokens: int = 8192
+    concurrency: int = 8  # requests in flight to an endpoint
+    requests_per_second: float = 0.0  # 0: no client-side rate limit
+
+
+@dataclass(frozen=True)
+class AugmentConfig:
+    variants_per_task: int = 5  # the paper's default
+    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,7 @@ class Config:
     profile: str = "tiny"
     problems: ProblemsConfig = field(default_factory=ProblemsConfig)
     teacher: TeacherConfig = field(default_factory=TeacherConfig)
+    augment: AugmentConfig = field(default_factory=AugmentConfig)
     student: StudentConfig = field(default_factory=StudentConfig)
     verify: VerifyConfig = field(default_factory=VerifyConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)

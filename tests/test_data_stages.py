@@ -1,0 +1,131 @@
+"""distill → filter → augment on CPU: the tiny profile's numbers add up; resume; failures; KernelBook."""
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES
+from tritonrl import augment, distill
+from tritonrl import filter as filter_stage
+from tritonrl.config import load_config
+from tritonrl.datasets_io import read_dataset, read_manifest
+from tritonrl.storage import ArtifactStore
+from tritonrl.teachers import OpenAITeacher, ReferenceTeacher
+from tritonrl.teachers.base import Completion
+
+
+def _config(*overrides):
+    return load_config("tiny", None, ["verify.trials=1", *overrides])[0]
+
+
+class CountingTeacher(ReferenceTeacher):
+    def __init__(self, fail_on: str = ""):
+        super().__init__()
+        self.calls, self.fail_on = [], fail_on
+
+    def generate(self, problem, messages, n, temperature, max_tokens):
+        self.calls.append(problem.name)
+        if problem.name == self.fail_on:
+            return [Completion(None, "HTTP 500 from teacher", 0.01, attempts=5)] * n
+        return super().generate(problem, messages, n, temperature, max_tokens)
+
+
+@pytest.mark.slow
+def test_tiny_profile_distill_filter_augment_over_the_builtin_suite():
+    config = _config()
+    store = ArtifactStore()
+    samples_per_task = config.teacher.samples_per_task
+
+    distilled = distill.run(config)
+    assert (distilled.problems, distilled.samples, distilled.failures) == (18, 18 * samples_per_task, 0)
+
+    filtered = filter_stage.run(config, distilled.dataset.uri)
+    assert filtered.accepted.rows == distilled.samples and filtered.rejected.rows == 0
+    assert filtered.acceptance_rate == 1.0
+
+    augmented = augment.run(config, filtered.accepted.uri)
+    counts = read_manifest(store, augmented.pairs.uri)["counts"]
+    assert augmented.problems == 18
+    assert augmented.variants_proposed == 18 * config.augment.variants_per_task
+    assert augmented.variants_kept >= 0.9 * augmented.variants_proposed
+    # reference answers are identical per problem (deduplicated to one) and shape-generic: one pair per kept variant
+    assert augmented.variant_pairs == augmented.variants_kept
+    assert augmented.pairs.rows == 18 + augmented.variant_pairs == counts["pairs"]
+    assert augmented.tasks.rows == 18 + augmented.variants_kept
+    tasks = read_dataset(store, augmented.tasks.uri)
+    variant = next(t for t in tasks if t["variant"] == 1)
+    original = next(t for t in tasks if t["problem"] == variant["base_problem"])
+    assert variant["shapes"] != original["shapes"]
+    pair = next(p for p in read_dataset(store, augmented.pairs.uri) if p["problem"] == variant["problem"])
+    assert "```python" in pair["response"] and variant["problem_source"].strip() in pair["prompt"][1]["content"]
+
+
+def test_distill_resumes_without_asking_the_teacher_again():
+    config = _config("problems.limit=3")
+    first_teacher, second_teacher = CountingTeacher(), CountingTeacher()
+    first = distill.run(config, teacher=first_teacher)
+    second = distill.run(config, teacher=second_teacher)
+    assert len(first_teacher.calls) == 3 and second_teacher.calls == []
+    assert second.resumed_problems == 3 and second.dataset.uri == first.dataset.uri
+
+
+def test_teacher_failure_is_recorded_and_rejected_not_fatal():
+    config = _config("problems.limit=2", "teacher.samples_per_task=2")
+    result = distill.run(config, teacher=CountingTeacher(fail_on="02_gelu.py"))
+    assert (result.samples, result.failures) == (4, 2)
+    samples = read_dataset(ArtifactStore(), result.dataset.uri)
+    failed = [s for s in samples if s["problem"] == "02_gelu.py"]
+    assert all(s["response"] is None and "HTTP 500" in s["error"] for s in failed)
+    filtered = filter_stage.run(config, result.dataset.uri)
+    assert filtered.accepted.rows == 2 and filtered.reasons == {"teacher_error": 2}
+
+
+@pytest.fixture
+def kernelbook_teacher_server():
+    """A chat-completions server that answers KernelBook prompts with honest Triton solutions."""
+    solutions = {
+        "torch.tanh": (FIXTURES / "kernelbook_solutions" / "ScaledTanh.md").read_text(),
+        "torch.sum": (FIXTURES / "kernelbook_solutions" / "SumAggregator.md").read_text(),
+    }
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            prompt = body["messages"][-1]["content"]
+            answer = next(text for marker, text in solutions.items() if marker in prompt)
+            payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": answer}}],
+                                  "usage": {"prompt_tokens": 100, "completion_tokens": 200}}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/v1"
+    server.shutdown()
+
+
+def test_kernelbook_fixture_through_distill_filter_augment(kernelbook_teacher_server):
+    source = f"kernelbook:{FIXTURES / 'kernelbook_sample.jsonl'}"
+    config = _config(f"problems.source={source}", "teacher.samples_per_task=2", "augment.variants_per_task=2")
+    teacher = OpenAITeacher(kernelbook_teacher_server, "test-teacher", backoff_s=0.01)
+    distilled = distill.run(config, teacher=teacher)
+    assert (distilled.problems, distilled.samples, distilled.failures) == (2, 4, 0)
+    samples = read_dataset(ArtifactStore(), distilled.dataset.uri)
+    assert {s["teacher"] for s in samples} == {teacher.id} and all(s["completion_tokens"] == 200 for s in samples)
+
+    filtered = filter_stage.run(config, distilled.dataset.uri)
+    assert filtered.accepted.rows == 4, read_dataset(ArtifactStore(), filtered.rejected.uri)
+
+    augmented = augment.run(config, filtered.accepted.uri)
+    assert augmented.problems == 2
+    assert augmented.variants_kept >= 1 and augmented.variant_pairs == augmented.variants_kept
+    assert augmented.pairs.rows == 2 + augmented.variant_pairs

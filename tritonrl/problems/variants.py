@@ -1,0 +1,324 @@
+"""Propose other shape sets for a problem (shape augmentation).
+
+TritonRL turns each task into several tasks with other input shapes. This
+module only *proposes* override dicts for `with_shapes` (module-level
+constants and `get_inputs:<k>` size literals, see shapes.py); whether the
+reference really runs on a variant is checked later by the caller.
+
+Rules (the constraint inference is static, from the AST, and deliberately
+simple; a wrong guess costs the caller one failed reference run):
+
+* Only sites with value > MIN_VALUE change; smaller ones are structural
+  (kernel size, stride, dim index, small channel or group counts). Sites
+  named like kernel/stride/padding/dilation/window/patch never change
+  whatever their value: scaling them changes the operation, not its size.
+* Sites that share an original value form one group and move together
+  (a square matrix's N, `in_features` equal to the input's last dim).
+* A group is frozen when its value is wired into the model: it appears as
+  an integer literal in a class or function other than `get_inputs`
+  (`nn.Linear(64, 32)`, KernelBook's `{'in_features': 64}`), or as the
+  default of a `Model.__init__` parameter that `get_init_inputs` does not
+  pass (`image_size=32`).
+* When a problem names its sizes as module-level constants (KernelBench),
+  size literals left in `get_inputs` are deliberate and stay: in
+  KernelBench they are exactly the 224x224 / 32x32 images of CNNs whose
+  classifier input is hard-coded. Problems without constants (KernelBook)
+  vary their literals.
+* Divisibility: a group stays a multiple of every *fixed divisor* it was a
+  multiple of (an unchanged site the model sees that is named like
+  groups/heads/patch or appears as `x % name` in the model, an unpassed
+  `num_groups=4`-style default, a literal `d` in the model's `x % d`), and an integer multiple of the new value of its largest
+  *changing divisor* (a changing site the model sees: passed to
+  `get_init_inputs` or read in a class). Sizes used only in `get_inputs`
+  (batch, length) are never divisors: the model cannot divide by them,
+  and tying them would forbid odd sizes for no reason.
+* A changing divisor whose original is a power of two ≥ 64 (e.g. an embed
+  dim that head counts divide) is only halved or doubled, so its
+  power-of-two relations with other sizes survive.
+* No size is scaled below the receptive field of the largest module-level
+  kernel-like constant ((kernel - 1) * dilation + 1, tuples included):
+  pooling and convolutions fail on inputs smaller than their window.
+* Every other group is scaled by a factor from FACTORS, and made odd with
+  probability ODD_PROBABILITY so kernels must mask ragged tails.
+
+Test: tests/problems/test_variants.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import random
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from tritonrl.problems.shapes import LITERAL_PREFIX, shape_sites, with_shapes
+from tritonrl.verify.shrink import MIN_VALUE, element_count
+
+FACTORS = (0.5, 0.75, 1.25, 1.5, 2.0)  # within 2x of the original: same regime of the problem, new tiling/masking
+POW2_FACTORS = (0.5, 2.0)  # power-of-two divisors stay powers of two
+POW2_MIN = 64  # smaller powers of two are ordinary sizes (batch 16, 32 channels)
+ODD_PROBABILITY = 0.35  # odd sizes exercise tail masking; the rest keep roughly the original parity
+DIVISOR_NAME = re.compile(r"group|head|patch", re.IGNORECASE)  # names that divide other sizes even when fixed
+STRUCTURAL_NAME = re.compile(r"kernel|stride|pad|dilation|window|patch", re.IGNORECASE)  # operation, not size
+KERNEL_NAME = re.compile(r"kernel|window|patch|pool", re.IGNORECASE)  # their extent bounds the input sizes
+DILATION_NAME = re.compile(r"dilation", re.IGNORECASE)
+ATTEMPTS_PER_VARIANT = 25  # bounded search: duplicates, no-ops and over-budget draws are retried this often
+
+
+@dataclass
+class _Group:
+    """Sites sharing one original value; they always get the same new value."""
+
+    value: int
+    names: list[str]
+    changeable: bool
+    divisor: bool = False  # the model sees it, so other groups may have to stay multiples of it
+    parent: int | None = None  # largest changing divisor (by original value)
+    step: int = 1  # lcm of the fixed divisors it must stay a multiple of
+    pow2: bool = False  # only halved or doubled
+
+
+def make_variants(
+    source: str, count: int = 5, seed: int = 0, max_elements: int | None = None
+) -> list[dict[str, int]]:
+    """Up to `count` distinct shape overrides, each different from the original shapes.
+
+    Each dict maps the changed sites to their new values (unchanged sites are
+    left out). Deterministic for a given `seed`. With `max_elements`, a
+    variant whose inputs + weights + outputs (measured on the meta device by
+    `element_count`, which imports and runs the problem's module code)
+    exceed it is skipped, as is one the model cannot even be built at.
+    Without it, nothing is executed. Returns fewer than `count` (maybe none)
+    when the problem has too few changeable sites or too many draws are
+    rejected; the number of draws is bounded.
+    """
+    if count <= 0:
+        return []
+    sites = shape_sites(source)
+    tree = ast.parse(source)
+    groups = _groups(tree, sites)
+    if not any(g.changeable for g in groups.values()):
+        return []
+    floor = _window_floor(tree)
+    rng = random.Random(seed)
+    seen = {tuple(sorted(sites.items()))}
+    variants: list[dict[str, int]] = []
+    with tempfile.TemporaryDirectory(prefix="tritonrl-variants-") as tmp:
+        for _ in range(count * ATTEMPTS_PER_VARIANT):
+            if len(variants) == count:
+                break
+            new_values = _draw(groups, floor, rng)
+            assignment = {name: new_values.get(value, value) for name, value in sites.items()}
+            key = tuple(sorted(assignment.items()))
+            if key in seen:  # no-op (clamped back to the original) or duplicate
+                continue
+            seen.add(key)
+            overrides = {name: value for name, value in assignment.items() if value != sites[name]}
+            if max_elements is not None and not _fits(source, overrides, max_elements, Path(tmp)):
+                continue
+            variants.append(overrides)
+    return variants
+
+
+def _fits(source: str, overrides: dict[str, int], max_elements: int, workdir: Path) -> bool:
+    try:
+        return element_count(with_shapes(source, overrides), workdir) <= max_elements
+    except Exception:  # the model cannot even be built at these shapes (e.g. channels no longer divisible)
+        return False
+
+
+def _draw(groups: dict[int, _Group], floor: int, rng: random.Random) -> dict[int, int]:
+    """New value per changeable group, keyed by original value."""
+    new: dict[int, int] = {}
+    for value in sorted(groups):  # ascending: divisors are drawn before their multiples
+        group = groups[value]
+        if not group.changeable:
+            continue
+        lowest = max(MIN_VALUE + 1, min(floor, value))  # stay a size, and cover the largest window
+        base = group.step
+        if group.parent is not None:
+            base = math.lcm(base, new[group.parent])
+        if group.pow2 and base == group.step:  # no changing divisor: halve or double, keeping the fixed ones
+            options = [int(value * f) for f in POW2_FACTORS if int(value * f) >= lowest and int(value * f) % base == 0]
+            new[value] = rng.choice(options) if options else value
+        elif base > 1:  # keep the multiple, near the drawn size
+            target = value * rng.choice(FACTORS)
+            new[value] = base * max(1, round(target / base), -(-lowest // base))
+        else:
+            scaled = round(value * rng.choice(FACTORS))
+            if rng.random() < ODD_PROBABILITY and scaled % 2 == 0:
+                scaled += rng.choice((-1, 1))
+            new[value] = max(lowest, scaled)
+    return new
+
+
+def _groups(tree: ast.Module, sites: dict[str, int]) -> dict[int, _Group]:
+    """Sites grouped by original value, with frozen groups and divisibility links filled in."""
+    wired, fixed_divisors = _model_wiring(tree)
+    wired |= {value for name, value in sites.items() if STRUCTURAL_NAME.search(name)}
+    if any(not name.startswith(LITERAL_PREFIX) for name in sites):
+        wired |= {value for name, value in sites.items() if name.startswith(LITERAL_PREFIX)}
+    visible = _model_visible_names(tree)
+    modulo_names = _modulo_names(tree)
+
+    by_value: dict[int, list[str]] = {}
+    for name, value in sites.items():
+        by_value.setdefault(value, []).append(name)
+    groups = {
+        value: _Group(value, names, changeable=value > MIN_VALUE and value not in wired)
+        for value, names in by_value.items()
+    }
+    for group in groups.values():
+        seen_by_model = [n for n in group.names if not n.startswith(LITERAL_PREFIX) and n in visible]
+        # a changing size the model sees may be divided by; a fixed one only when it looks like a divisor
+        group.divisor = group.value > 1 and any(
+            (group.changeable or DIVISOR_NAME.search(n) or n in modulo_names) for n in seen_by_model
+        )
+        if group.divisor and not group.changeable:
+            fixed_divisors.add(group.value)
+    for group in groups.values():
+        if not group.changeable:
+            continue
+        fixed = [d for d in fixed_divisors if 1 < d < group.value and group.value % d == 0]
+        group.step = math.lcm(*fixed) if fixed else 1
+        changing = [
+            d.value
+            for d in groups.values()
+            if d.divisor and d.changeable and d.value < group.value and group.value % d.value == 0
+        ]
+        group.parent = max(changing, default=None)
+    parents = {g.parent for g in groups.values()}
+    for group in groups.values():
+        v = group.value
+        group.pow2 = group.changeable and v in parents and v >= POW2_MIN and v & (v - 1) == 0
+    return groups
+
+
+def _window_floor(tree: ast.Module) -> int:
+    """Receptive field of the largest module-level kernel-like constant (ints or tuples of ints); 0 if none."""
+    kernels, dilations = [0], [1]
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        name, value = node.targets[0].id, node.value
+        elements = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        ints = [e.value for e in elements if isinstance(e, ast.Constant) and type(e.value) is int]
+        if KERNEL_NAME.search(name):
+            kernels += ints
+        elif DILATION_NAME.search(name):
+            dilations += ints
+    return (max(kernels) - 1) * max(dilations) + 1 if max(kernels) > 0 else 0
+
+
+def _is_int(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _model_wiring(tree: ast.Module) -> tuple[set[int], set[int]]:
+    """(values wired into the model, fixed divisors the model imposes).
+
+    Wired: integer literals > MIN_VALUE in classes and in functions other
+    than get_inputs (module-level statements such as the shape constants or
+    `depth, height, width = ...` are test configuration, not wiring), and
+    the defaults of Model.__init__ parameters that get_init_inputs does not
+    pass. Parameter defaults otherwise are overridden, so they do not count.
+    Fixed divisors: literals d > 1 in the model's `x % d`, and unpassed
+    defaults of parameters named like groups/heads.
+    """
+    wired: set[int] = set()
+    divisors: set[int] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.arguments):
+            return
+        if _is_int(node) and node.value > MIN_VALUE:
+            wired.add(node.value)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _is_int(node.right) and node.right.value > 1:
+            divisors.add(node.right.value)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) or (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name != "get_inputs"
+        ):
+            visit(node)
+    for name, default in _unpassed_defaults(tree).items():
+        if _is_int(default):
+            if default.value > MIN_VALUE:
+                wired.add(default.value)
+            if DIVISOR_NAME.search(name) and default.value > 1:
+                divisors.add(default.value)
+    return wired, divisors
+
+
+def _unpassed_defaults(tree: ast.Module) -> dict[str, ast.expr]:
+    """Defaults of Model.__init__ parameters that get_init_inputs() does not pass (all if it is not a literal)."""
+    init = next(
+        (
+            item
+            for node in tree.body
+            if isinstance(node, ast.ClassDef) and node.name == "Model"
+            for item in node.body
+            if isinstance(item, ast.FunctionDef) and item.name == "__init__"
+        ),
+        None,
+    )
+    if init is None:
+        return {}
+    args = init.args
+    positional = args.posonlyargs + args.args
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    passed_positional, passed_names = _init_arguments(tree)
+    if passed_positional is None:
+        return defaults
+    names = [a.arg for a in positional[1:]]  # after self
+    passed = set(names[:passed_positional]) | passed_names
+    return {name: value for name, value in defaults.items() if name not in passed}
+
+
+def _init_arguments(tree: ast.Module) -> tuple[int | None, set[str]]:
+    """(number of positional args, keyword names) get_init_inputs passes; (None, ∅) if not a plain literal."""
+    function = next(
+        (n for n in reversed(tree.body) if isinstance(n, ast.FunctionDef) and n.name == "get_init_inputs"), None
+    )
+    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)] if function else []
+    if len(returns) != 1 or not isinstance(returns[0].value, (ast.List, ast.Tuple)):
+        return None, set()
+    elements = returns[0].value.elts
+    if any(isinstance(e, ast.Starred) for e in elements):
+        return None, set()
+    # KernelBook form: [[args...], {kwargs...}]
+    if len(elements) == 2 and isinstance(elements[0], (ast.List, ast.Tuple)) and isinstance(elements[1], ast.Dict):
+        keys = elements[1].keys
+        if any(isinstance(e, ast.Starred) for e in elements[0].elts) or not all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys
+        ):
+            return None, set()
+        return len(elements[0].elts), {k.value for k in keys}
+    return len(elements), set()
+
+
+def _modulo_names(tree: ast.Module) -> set[str]:
+    """Names (`d`, `self.d`) used as the right operand of `%` in classes and functions (assertions, checks)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            if isinstance(node.right, ast.Name):
+                names.add(node.right.id)
+            elif isinstance(node.right, ast.Attribute):
+                names.add(node.right.attr)
+    return names
+
+
+def _model_visible_names(tree: ast.Module) -> set[str]:
+    """Module-level names the model can see: read in a class body or in get_init_inputs."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) or (isinstance(node, ast.FunctionDef) and node.name == "get_init_inputs"):
+            names.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    return names
