@@ -34,3 +34,132 @@ def test_unknown_constant_is_rejected_with_the_known_ones():
 def test_multiline_value_is_replaced_whole():
     src = "size = (\n    64 *\n    2\n)\nother = 1\n"
     assert shape_constants(with_shapes(src, {"size": 5})) == {"size": 5, "other": 1}
+
+
+# --- get_inputs size literals -------------------------------------------------
+
+import json  # noqa: E402
+
+from tests.conftest import FIXTURES  # noqa: E402
+from tritonrl.problems.shapes import shape_sites  # noqa: E402
+
+
+def _kernelbook_sources() -> list[str]:
+    lines = (FIXTURES / "kernelbook_sample.jsonl").read_text().splitlines()
+    return [json.loads(line)["python_code"] for line in lines if line.strip()]
+
+
+def _kernelbook_4x4() -> str:
+    return next(s for s in _kernelbook_sources() if "torch.rand([4, 4, 4, 4])" in s)
+
+
+def test_kernelbook_list_size_gives_one_site_per_literal():
+    source = _kernelbook_4x4()
+    assert shape_constants(source) == {}
+    assert shape_sites(source) == {f"get_inputs:{k}": 4 for k in range(4)}
+    for source in _kernelbook_sources():  # every fixture row sizes its input with one 4-d list literal
+        assert list(shape_sites(source)) == [f"get_inputs:{k}" for k in range(4)]
+
+
+def test_kernelbook_literal_is_rewritten_in_place():
+    source = _kernelbook_4x4()
+    out = with_shapes(source, {"get_inputs:0": 16, "get_inputs:2": 7})
+    assert "torch.rand([16, 4, 7, 4])" in out
+    assert out.replace("torch.rand([16, 4, 7, 4])", "torch.rand([4, 4, 4, 4])") == source
+    assert shape_sites(out) == {"get_inputs:0": 16, "get_inputs:1": 4, "get_inputs:2": 7, "get_inputs:3": 4}
+
+
+VARIADIC = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.fc = nn.Linear(64, 32)  # constructor literals are not sites
+
+    def forward(self, x, y):
+        return self.fc(x).sum(dim=1) + y
+
+batch = 16
+
+def get_inputs():
+    x = torch.randn(16, 64)  # two sites
+    y = torch.randn(batch, 32, dtype=torch.float32, device="cpu")
+    return [x, y]
+
+def get_init_inputs():
+    return [torch.rand(5, 5).numel(), 64]
+"""
+
+
+def test_positional_size_literals_are_sites_in_source_order():
+    assert shape_sites(VARIADIC) == {"batch": 16, "get_inputs:0": 16, "get_inputs:1": 64, "get_inputs:2": 32}
+    assert shape_constants(VARIADIC) == {"batch": 16}  # unchanged contract
+
+
+def test_literal_and_constant_rewritten_together_rest_byte_identical():
+    out = with_shapes(VARIADIC, {"get_inputs:0": 9, "get_inputs:1": 129, "batch": 3, "get_inputs:2": 31})
+    assert "x = torch.randn(9, 129)  # two sites\n" in out
+    assert "y = torch.randn(batch, 31, dtype=torch.float32, device=\"cpu\")" in out
+    assert "batch = 3\n" in out
+    back = with_shapes(out, {"get_inputs:0": 16, "get_inputs:1": 64, "batch": 16, "get_inputs:2": 32})
+    assert back == VARIADIC
+
+
+def test_identity_rewrite_is_byte_identical():
+    for source in [VARIADIC, *_kernelbook_sources()]:  # (SOURCE's `2048 * 2` would fold to 4096)
+        assert with_shapes(source, shape_sites(source)) == source
+
+
+def test_randint_low_and_high_are_not_sites():
+    src = """import torch
+def get_inputs():
+    a = torch.randint(0, 10, (8, 32))
+    b = torch.randint(100, (12,))
+    c = torch.randint(3, 50, size=[20, 2])
+    d = torch.randint(0, 1000, (n,))
+    return [a, b, c, d]
+"""
+    assert list(shape_sites(src).values()) == [8, 32, 12, 20, 2]
+    out = with_shapes(src, {"get_inputs:1": 33, "get_inputs:2": 11})
+    assert "torch.randint(0, 10, (8, 33))" in out and "torch.randint(100, (11,))" in out
+
+
+def test_non_size_arguments_and_other_functions_are_not_sites():
+    src = """import torch
+import torch as th
+from torch import zeros as z
+
+def helper():
+    return torch.rand(99)
+
+def get_inputs():
+    a = torch.full((24, 40), 17)            # fill value 17 is not a size
+    b = torch.ones(size=(12, 3), dtype=torch.int64).sum(dim=1)
+    c = th.empty(48).uniform_(0, 10)
+    d = z([10, 11])
+    e = torch.rand(2 * 64)                  # an expression, not a literal
+    f = torch.tensor([100, 200])            # data, not a size
+    g = torch.rand_like(a)
+    h = torch.randn(16, 64)[:, 10:20].view(16, 10)  # indices and views are not sizes
+    return [a, b, c, d, e, f, g, h]
+
+def get_init_inputs():
+    return [torch.rand(5, 5), 64]
+"""
+    assert list(shape_sites(src).values()) == [24, 40, 12, 3, 48, 10, 11, 16, 64]
+    out = with_shapes(src, {"get_inputs:4": 50, "get_inputs:5": 13, "get_inputs:8": 65})
+    assert "th.empty(50).uniform_(0, 10)" in out and "z([13, 11])" in out and "torch.randn(16, 65)[:, 10:20]" in out
+
+
+def test_several_literals_on_one_line_and_multiline_calls():
+    src = "import torch\ndef get_inputs():\n    return [torch.rand(\n        10, 20), torch.rand(30, 40)]\n"
+    out = with_shapes(src, {"get_inputs:0": 1, "get_inputs:1": 22222, "get_inputs:2": 3, "get_inputs:3": 44444})
+    assert out == "import torch\ndef get_inputs():\n    return [torch.rand(\n        1, 22222), torch.rand(3, 44444)]\n"
+
+
+def test_unknown_literal_site_is_rejected_with_the_known_ones():
+    with pytest.raises(ShapeError, match=r"\['get_inputs:7'\] are not defined.*\['batch', 'get_inputs:0', 'get_inputs:1', 'get_inputs:2'\]"):
+        with_shapes(VARIADIC, {"get_inputs:7": 3})
+    with pytest.raises(ShapeError, match=r"\['N'\] are not defined"):
+        with_shapes(_kernelbook_4x4(), {"N": 3})
