@@ -27,9 +27,10 @@ simple; a wrong guess costs the caller one failed reference run):
 * Divisibility: a group stays a multiple of every *fixed divisor* it was a
   multiple of (an unchanged site the model sees that is named like
   groups/heads/patch or appears as `x % name` in the model, an unpassed
-  `num_groups=4`-style default, a literal `d` in the model's `x % d`), and an integer multiple of the new value of its largest
-  *changing divisor* (a changing site the model sees: passed to
-  `get_init_inputs` or read in a class). Sizes used only in `get_inputs`
+  `num_groups=4`-style default, a literal `d` in the model's `x % d`), and
+  an integer multiple of the new value of its largest *changing divisor*
+  (a changing site the model sees: passed to `get_init_inputs` or read in
+  a class). Sizes used only in `get_inputs`
   (batch, length) are never divisors: the model cannot divide by them,
   and tying them would forbid odd sizes for no reason.
 * A changing divisor whose original is a power of two ≥ 64 (e.g. an embed
@@ -236,8 +237,9 @@ def _model_wiring(tree: ast.Module) -> tuple[set[int], set[int]]:
             return
         if _is_int(node) and node.value > MIN_VALUE:
             wired.add(node.value)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _is_int(node.right) and node.right.value > 1:
-            divisors.add(node.right.value)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _is_int(node.right):
+            if node.right.value > 1:
+                divisors.add(node.right.value)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
