@@ -140,3 +140,18 @@ def test_verify_comes_back_within_120_seconds_whatever_the_candidate_does(tmp_pa
     assert out.returncode == 0, out.stderr
     assert "timeout" in [r["code"] for r in json.loads(out.stdout)["reasons"]]
     assert elapsed < 120
+
+
+def test_stage_commands_chain_by_printed_uris():
+    common = ["--set", "problems.limit=1", "--set", "verify.trials=1", "--set", "augment.variants_per_task=1"]
+    distilled = runner.invoke(app, ["distill", *common])
+    dataset = json.loads(distilled.stdout[distilled.stdout.index("{"):])["dataset"]
+    filtered = runner.invoke(app, ["filter", "--input", dataset, *common])
+    assert filtered.exit_code == 0, filtered.output
+    accepted = json.loads(filtered.stdout[filtered.stdout.index("{"):])
+    assert accepted["acceptance_rate"] == 1.0
+    augmented = runner.invoke(app, ["augment", "--input", accepted["accepted"], *common])
+    assert augmented.exit_code == 0, augmented.output
+    assert json.loads(augmented.stdout[augmented.stdout.index("{"):])["pair_rows"] == 2
+    missing = runner.invoke(app, ["augment", "--input", "file:///nope"])
+    assert missing.exit_code == 2 and "not a complete dataset" in missing.output

@@ -221,6 +221,20 @@ def distill(
                  "failures": result.failures, "resumed_problems": result.resumed_problems})
 
 
+def _dataset_stage(module: str, input_uri: str, profile, config_file, overrides, out, summary) -> None:
+    """Run a stage that reads one dataset URI and print its JSON summary (filter, augment)."""
+    import importlib
+
+    from tritonrl.datasets_io import DatasetError
+
+    config = _stage_config(profile, config_file, overrides)
+    try:
+        result = importlib.import_module(f"tritonrl.{module}").run(config, input_uri, out)
+    except DatasetError as exc:
+        raise _fail(str(exc)) from exc
+    _print_json(summary(result))
+
+
 @app.command("filter")
 def filter_(
     input_uri: str = InputOption,
@@ -230,17 +244,10 @@ def filter_(
     out: Optional[str] = OutOption,
 ) -> None:
     """Execution filtering: verify every distilled sample; publish accepted and rejected (with reasons) datasets."""
-    from tritonrl import filter as stage
-    from tritonrl.datasets_io import DatasetError
-
-    config = _stage_config(profile, config_file, overrides)
-    try:
-        result = stage.run(config, input_uri, out)
-    except DatasetError as exc:
-        raise _fail(str(exc)) from exc
-    _print_json({"accepted": result.accepted.uri, "rejected": result.rejected.uri, "samples": result.samples,
-                 "accepted_count": result.accepted.rows, "acceptance_rate": result.acceptance_rate,
-                 "reasons": result.reasons})
+    _dataset_stage("filter", input_uri, profile, config_file, overrides, out, lambda r: {
+        "accepted": r.accepted.uri, "rejected": r.rejected.uri, "samples": r.samples,
+        "accepted_count": r.accepted.rows, "acceptance_rate": r.acceptance_rate, "reasons": r.reasons,
+    })
 
 
 @app.command("augment")
@@ -252,17 +259,11 @@ def augment(
     out: Optional[str] = OutOption,
 ) -> None:
     """Shape augmentation: variants of each accepted task (augment.variants_per_task), solutions re-verified on each."""
-    from tritonrl import augment as stage
-    from tritonrl.datasets_io import DatasetError
-
-    config = _stage_config(profile, config_file, overrides)
-    try:
-        result = stage.run(config, input_uri, out)
-    except DatasetError as exc:
-        raise _fail(str(exc)) from exc
-    _print_json({"pairs": result.pairs.uri, "tasks": result.tasks.uri, "problems": result.problems,
-                 "variants_proposed": result.variants_proposed, "variants_kept": result.variants_kept,
-                 "variant_pairs": result.variant_pairs, "pair_rows": result.pairs.rows, "task_rows": result.tasks.rows})
+    _dataset_stage("augment", input_uri, profile, config_file, overrides, out, lambda r: {
+        "pairs": r.pairs.uri, "tasks": r.tasks.uri, "problems": r.problems,
+        "variants_proposed": r.variants_proposed, "variants_kept": r.variants_kept,
+        "variant_pairs": r.variant_pairs, "pair_rows": r.pairs.rows, "task_rows": r.tasks.rows,
+    })
 
 
 @app.command("run")

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from tests.verify.test_hacks import _header
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 pytestmark = pytest.mark.gpu
@@ -47,7 +48,6 @@ def test_honest_kernel_gets_a_speedup_and_a_high_triton_share(gpu_verifier, buil
 @pytest.mark.parametrize("name", TIMING_HACKS)
 def test_timing_hacks_get_no_speedup(gpu_verifier, builtin_problems, name):
     path = HACKS / f"{name}.py"
-    header = dict(line[2:].split(":", 1) for line in path.read_text().splitlines() if line.startswith("# ") and ":" in line)
-    verdict = gpu_verifier.verify(builtin_problems[header["problem"].strip()].source, path.read_text())
+    verdict = gpu_verifier.verify(builtin_problems[_header(path)["problem"]].source, path.read_text())
     assert not verdict.correct
     assert verdict.speedup is None
