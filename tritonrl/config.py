@@ -67,6 +67,36 @@ class StudentConfig:
 
 
 @dataclass(frozen=True)
+class SFTConfig:
+    """Supervised fine-tuning (tritonrl/sft.py); batch sizes are per process, `auto` means on with CUDA."""
+
+    max_seq_len: int = 8192  # longer (prompt + response) examples are dropped, not truncated
+    epochs: float = 2.0
+    max_steps: int = 0  # > 0 overrides epochs
+    learning_rate: float = 1e-5
+    lr_scheduler: str = "cosine"  # any transformers scheduler name
+    warmup_ratio: float = 0.03
+    weight_decay: float = 0.0
+    batch_size: int = 1  # sequences per process per micro-step (with packing: flattened into one row)
+    grad_accumulation: int = 8
+    packing: bool = True  # padding-free batches (position ids keep sequences apart); else length grouping
+    bf16: Literal["auto", True, False] = "auto"
+    gradient_checkpointing: Literal["auto", True, False] = "auto"
+    attn_implementation: str = "sdpa"
+    eval_fraction: float = 0.02  # rows held out for the eval loss
+    eval_steps: int = 100
+    logging_steps: int = 10
+    save_steps: int = 500  # 0: no intermediate checkpoints, only the final model
+    save_total_limit: int = 2
+    deepspeed: str = "zero3"  # "", zero2, zero3 (infra/deepspeed/<name>.json) or a path to a JSON config
+    launcher: Literal["torchrun", "deepspeed"] = "torchrun"
+    nproc_per_node: int = 8
+    nnodes: int = 1
+    rdzv_endpoint: str = ""  # host:port of node 0, needed when nnodes > 1
+    seed: int = 0
+
+
+@dataclass(frozen=True)
 class VerifyConfig:
     device: Literal["cpu", "cuda"] = "cpu"
     trials: int = 3
@@ -92,6 +122,7 @@ class Config:
     teacher: TeacherConfig = field(default_factory=TeacherConfig)
     augment: AugmentConfig = field(default_factory=AugmentConfig)
     student: StudentConfig = field(default_factory=StudentConfig)
+    sft: SFTConfig = field(default_factory=SFTConfig)
     verify: VerifyConfig = field(default_factory=VerifyConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
@@ -117,6 +148,12 @@ _PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
     "tiny": {
         # Two samples per task keep the CPU demo minutes long; reference answers are deterministic anyway.
         "teacher": {"samples_per_task": 2},
+        # One CPU process, no DeepSpeed; a tiny model needs a large learning rate. A couple of minutes on 2 cores.
+        "sft": {
+            "max_seq_len": 1536, "max_steps": 30, "learning_rate": 3e-3, "warmup_ratio": 0.1, "batch_size": 4,
+            "grad_accumulation": 1, "packing": False, "eval_fraction": 0.1, "eval_steps": 10, "logging_steps": 5,
+            "save_steps": 0, "deepspeed": "", "nproc_per_node": 1,
+        },
     },
     "gpu": {
         "problems": {"source": "kernelbook:GPUMODE/KernelBook"},

@@ -1,0 +1,247 @@
+"""The SFT stage: fine-tune the student on the augmented (prompt, response) pairs; final model to an output URI.
+
+`run` reads top to bottom: read the dataset → resolve the base model →
+tokenize (loss on response tokens only; over-long rows dropped, not
+truncated, so every trained response ends with its end-of-turn marker) →
+hold out an eval split → launch the training worker (tritonrl/sft_worker.py,
+HF Trainer) through `torchrun` or the DeepSpeed launcher as a subprocess →
+publish. Always a subprocess, even for one CPU process, so the path a test
+takes on 1 or 2 CPU processes is the path 8 GPUs take.
+
+Training writes to a local directory: the output itself for a local URI,
+a staging directory under $TRITONRL_HOME/runs for s3://, uploaded when done.
+The output's `manifest.json` (loss curves, counts, config) is written last,
+after the final model; a run that fails or is interrupted leaves no manifest,
+and loaders (tritonrl/models.py) refuse an output without one.
+
+Run: `tritonrl sft --input <augment-pairs URI>`. Test: tests/test_sft.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import deque
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+from urllib.parse import unquote, urlparse
+
+from tritonrl.config import Config, dump_config
+from tritonrl.datasets_io import DatasetError, code_version, read_dataset, read_manifest
+from tritonrl.models import MANIFEST_FILE, MODEL_DIR, encode_example, load_tokenizer, resolve_model_source
+from tritonrl.sft_worker import CHECKPOINT_MARKER
+from tritonrl.storage import ArtifactStore, join
+
+INFRA_DEEPSPEED = Path(__file__).resolve().parents[1] / "infra" / "deepspeed"
+RESULT_FILE = "train-result.json"  # the worker's log history, read back by `run`
+
+
+class SFTError(RuntimeError):
+    """Training could not start or did not finish; no output was published as complete."""
+
+
+@dataclass(frozen=True)
+class SFTResult:
+    output_uri: str
+    model_uri: str
+    checkpoints: list[str]
+    train_rows: int
+    eval_rows: int
+    dropped_rows: int  # longer than sft.max_seq_len
+    train_tokens: int  # per epoch, prompt and response
+    steps: int
+    world_size: int
+    loss_curve: list[tuple[int, float]]  # (step, training loss)
+    eval_curve: list[tuple[int, float]]  # (step, eval loss); step 0 is before training
+    seconds: float
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _local_dir(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme == "s3":
+        return None
+    return Path(unquote(parsed.path) if parsed.scheme == "file" else uri).resolve()
+
+
+def deepspeed_config_path(name: str) -> str:
+    """`""` → no DeepSpeed; `zero2`/`zero3` → infra/deepspeed/<name>.json; anything else is a JSON path."""
+    if not name:
+        return ""
+    path = INFRA_DEEPSPEED / f"{name}.json" if name in ("zero2", "zero3") else Path(name)
+    if not path.is_file():
+        raise SFTError(f"sft.deepspeed={name!r}: no DeepSpeed config at {path}; use '', zero2, zero3 or a JSON file")
+    return str(path.resolve())
+
+
+def tokenize_pairs(tokenizer, rows: list[dict], max_seq_len: int) -> tuple[list[dict], int]:
+    """Rows with `prompt` (chat messages) and `response` to training examples; returns them and the dropped count."""
+    examples, dropped = [], 0
+    for row in rows:
+        example = encode_example(tokenizer, row["prompt"], row["response"])
+        if len(example.input_ids) > max_seq_len:
+            dropped += 1
+            continue
+        examples.append({"input_ids": example.input_ids, "labels": example.labels})
+    return examples, dropped
+
+
+def split_eval(examples: list[dict], fraction: float, seed: int) -> tuple[list[dict], list[dict]]:
+    """A seeded random hold-out; at least one eval row when asked for any and two rows exist."""
+    if fraction <= 0 or len(examples) < 2:
+        return examples, []
+    order = list(range(len(examples)))
+    random.Random(seed).shuffle(order)
+    count = min(len(examples) - 1, max(1, round(len(examples) * fraction)))
+    held = set(order[:count])
+    return [e for i, e in enumerate(examples) if i not in held], [examples[i] for i in sorted(held)]
+
+
+def launch_command(config: Config, spec_path: Path) -> list[str]:
+    """torchrun (or the DeepSpeed launcher) running tritonrl.sft_worker on every process."""
+    sft = config.sft
+    worker = ["-m", "tritonrl.sft_worker", "--spec", str(spec_path)]
+    if sft.launcher == "deepspeed":
+        return [sys.executable, "-m", "deepspeed.launcher.runner", f"--num_gpus={sft.nproc_per_node}",
+                f"--num_nodes={sft.nnodes}", "--module", "tritonrl.sft_worker", "--spec", str(spec_path)]
+    if sft.nnodes > 1:
+        if not sft.rdzv_endpoint:
+            raise SFTError(f"sft.nnodes={sft.nnodes} needs sft.rdzv_endpoint=host:port of node 0")
+        nodes = [f"--nnodes={sft.nnodes}", "--rdzv-backend=c10d", f"--rdzv-endpoint={sft.rdzv_endpoint}",
+                 f"--rdzv-id=tritonrl-sft-{spec_path.parent.name}"]
+    else:
+        nodes = ["--standalone", "--nnodes=1"]  # a free local port, so parallel runs never collide
+    return [sys.executable, "-m", "torch.distributed.run", *nodes, f"--nproc_per_node={sft.nproc_per_node}", *worker]
+
+
+def _run_worker(command: list[str], work: Path, on_log: Callable[[str], None]) -> None:
+    """Stream the launcher's output line by line; kill its whole process group if we are interrupted."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TOKENIZERS_PARALLELISM": "false"}
+    tail: deque[str] = deque(maxlen=30)
+    process = subprocess.Popen(command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, start_new_session=True)
+    try:
+        for line in process.stdout:
+            tail.append(line.rstrip())
+            on_log(line.rstrip())
+        code = process.wait()
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise
+    if code != 0:
+        raise SFTError(f"training failed (launcher exit code {code}); nothing published. Last output:\n" + "\n".join(tail))
+
+
+def _upload_tree(store: ArtifactStore, local: Path, uri: str, skip: set[str]) -> None:
+    for path in sorted(p for p in local.rglob("*") if p.is_file()):
+        relative = path.relative_to(local).as_posix()
+        if relative.split("/")[0] not in skip:
+            store.write_bytes(join(uri, relative), path.read_bytes())
+
+
+def run(
+    config: Config, input_uri: str, out_uri: str | None = None, on_log: Callable[[str], None] = _stderr
+) -> SFTResult:
+    started = time.time()
+    store = ArtifactStore(config.storage.s3_endpoint_url)
+    source_manifest = read_manifest(store, input_uri)
+    rows = read_dataset(store, input_uri)
+    if not rows:
+        raise DatasetError(f"{input_uri} has no rows: SFT needs (prompt, response) pairs; did the filter accept nothing?")
+    missing = {"prompt", "response"} - set(rows[0])
+    if missing:
+        raise DatasetError(f"{input_uri} lacks column(s) {sorted(missing)}; pass an augment-pairs dataset")
+
+    model_source = resolve_model_source(config.student.base_model, config.home, config.storage.s3_endpoint_url)
+    tokenizer = load_tokenizer(model_source)
+    examples, dropped = tokenize_pairs(tokenizer, rows, config.sft.max_seq_len)
+    if not examples:
+        raise DatasetError(f"all {len(rows)} rows of {input_uri} are longer than sft.max_seq_len={config.sft.max_seq_len} tokens")
+    train, held_out = split_eval(examples, config.sft.eval_fraction, config.sft.seed)
+    on_log(f"sft: {len(train)} train / {len(held_out)} eval examples ({dropped} dropped as too long), "
+           f"base model {config.student.base_model}")
+
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    out_uri = out_uri or join(config.artifact_root, "checkpoints", f"sft-{source_manifest['digest'][7:19]}-{stamp}")
+    if store.exists(join(out_uri, MANIFEST_FILE)):
+        raise SFTError(f"{out_uri} already holds a completed run; choose another --out")
+    local = _local_dir(out_uri)
+    work = local or config.home / "runs" / out_uri.rstrip("/").rsplit("/", 1)[-1]
+    work.mkdir(parents=True, exist_ok=True)
+
+    import datasets
+
+    datasets.disable_progress_bars()
+    data_dir = work / "tokenized"
+    splits = {"train": datasets.Dataset.from_list(train)}
+    if held_out:
+        splits["eval"] = datasets.Dataset.from_list(held_out)
+    datasets.DatasetDict(splits).save_to_disk(str(data_dir))
+    (work / "config.yaml").write_text(dump_config(config))
+    spec = {
+        "model_source": model_source,
+        "data_dir": str(data_dir),
+        "output_dir": str(work),
+        "result_file": str(work / RESULT_FILE),
+        "sft": asdict(config.sft),
+        "deepspeed_config": deepspeed_config_path(config.sft.deepspeed),
+        "checkpoint_uri": "" if local else out_uri,
+        "s3_endpoint_url": config.storage.s3_endpoint_url,
+    }
+    spec_path = work / "sft-spec.json"
+    spec_path.write_text(json.dumps(spec, indent=2))
+    command = launch_command(config, spec_path)
+    on_log("sft: " + " ".join(command))
+    _run_worker(command, work, on_log)
+
+    result = json.loads((work / RESULT_FILE).read_text())
+    history = result["log_history"]
+    loss_curve = [(h["step"], h["loss"]) for h in history if "loss" in h]
+    eval_curve = [(h["step"], h["eval_loss"]) for h in history if "eval_loss" in h]
+    checkpoints = sorted(p.name for p in work.glob("checkpoint-*") if (p / CHECKPOINT_MARKER).is_file())
+    shutil.rmtree(data_dir)
+    if local is None:  # checkpoints were uploaded by the worker as they were saved
+        _upload_tree(store, work, out_uri, skip={p.name for p in work.glob("checkpoint-*")})
+    summary = SFTResult(
+        output_uri=out_uri,
+        model_uri=join(out_uri, MODEL_DIR),
+        checkpoints=[join(out_uri, name) for name in checkpoints],
+        train_rows=len(train),
+        eval_rows=len(held_out),
+        dropped_rows=dropped,
+        train_tokens=sum(len(e["input_ids"]) for e in train),
+        steps=result["global_step"],
+        world_size=result["world_size"],
+        loss_curve=loss_curve,
+        eval_curve=eval_curve,
+        seconds=round(time.time() - started, 1),
+    )
+    manifest = {
+        "stage": "sft",
+        "input": input_uri,
+        "input_digest": source_manifest["digest"],
+        "base_model": config.student.base_model,
+        **{k: v for k, v in asdict(summary).items() if k not in ("output_uri",)},
+        "bf16": result["bf16"],
+        "gradient_checkpointing": result["gradient_checkpointing"],
+        "code_version": code_version(),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "config": config.to_dict(),
+    }
+    store.write_text(join(out_uri, MANIFEST_FILE), json.dumps(manifest, indent=2, default=str))
+    if local is None:
+        shutil.rmtree(work)
+    on_log(f"sft: done in {summary.seconds:.0f}s; model → {summary.model_uri}")
+    return summary
