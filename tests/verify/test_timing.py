@@ -51,3 +51,14 @@ def test_timing_hacks_get_no_speedup(gpu_verifier, builtin_problems, name):
     verdict = gpu_verifier.verify(builtin_problems[_header(path)["problem"]].source, path.read_text())
     assert not verdict.correct
     assert verdict.speedup is None
+
+
+def test_baselines_are_cached_per_problem_and_gpu(tmp_path, builtin_problems):
+    problem = builtin_problems["01_relu.py"]
+    settings = VerifierSettings(device="cuda", trials=2, timeout_s=120, timing_budget_s=0.5, baseline_cache=str(tmp_path))
+    with Verifier(settings) as verifier:
+        first = verifier.prepare_reference(problem.source)
+        second = verifier.prepare_reference(problem.source)
+    assert not first.baseline_cached and second.baseline_cached
+    assert second.baseline == first.baseline
+    assert "baseline timing" not in second.stage_seconds

@@ -23,6 +23,9 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     assert data["speedup"] is None and data["reasons"] == []
     assert data["shapes"] == {"batch_size": 16, "dim": 4096} and data["trials"] == 3  # 2 + 1 at alt shapes
     assert data["alt_shapes"] == {"batch_size": 11, "dim": 3071}
+    stages = data["stage_seconds"]  # where the time went, for throughput work
+    assert {"import", "init", "trial", "outside child"} <= set(stages)
+    assert all(seconds >= 0 for seconds in stages.values())
 
 
 def test_batch_runs_the_reference_once_and_judges_each_candidate(verifier, builtin_problems, monkeypatch):

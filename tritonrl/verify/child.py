@@ -18,10 +18,13 @@ Test: tests/verify/test_verifier.py (through the sandbox).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import threading
-from dataclasses import asdict
+import time
 import traceback
+from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +34,7 @@ from tritonrl.problems.shapes import ShapeError, shape_constants, with_shapes
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.runtime import (
     AtenTrace,
+    compare_outputs,
     LaunchCounter,
     build_candidate,
     build_reference,
@@ -78,12 +82,18 @@ def _classify(exc: BaseException, default: ReasonCode) -> _Failed:
     return _Failed(default, _describe(exc))
 
 
+# Bound before any candidate code runs, like the timing functions.
+_flock = fcntl.flock
+_monotonic = time.monotonic
+
+
 class _Result:
-    """result.json, rewritten atomically after every step."""
+    """result.json, rewritten atomically after every step; also the time spent in each stage."""
 
     def __init__(self, job_dir: Path, **fields: Any) -> None:
         self.path = job_dir / "result.json"
-        self.data: dict[str, Any] = {"stage": "start", "reasons": [], "trials": [], **fields}
+        self.data: dict[str, Any] = {"stage": "start", "reasons": [], "trials": [], "stage_seconds": {}, **fields}
+        self._stage_started = _monotonic()
         self.save()
 
     def save(self) -> None:
@@ -92,12 +102,32 @@ class _Result:
         tmp.replace(self.path)
 
     def stage(self, name: str) -> None:
+        now = _monotonic()
+        group = self.data["stage"].rstrip("0123456789 ")  # "trial 2" counts as "trial"
+        seconds = self.data["stage_seconds"]
+        seconds[group] = round(seconds.get(group, 0.0) + now - self._stage_started, 4)
+        self._stage_started = now
         self.data["stage"] = name
         self.save()
 
     def fail(self, failure: _Failed) -> None:
         self.data["reasons"].append({"code": failure.code.value, "message": str(failure)})
         self.save()
+
+
+@contextmanager
+def _exclusive_gpu(lock_path: str | None):
+    """Hold the machine-wide timing lock of this GPU: timed runs never share a device.
+
+    Correctness runs of several candidates may overlap on one GPU; timing
+    waits here for its turn. The lock dies with the process.
+    """
+    if not lock_path:
+        yield
+        return
+    with open(lock_path, "rb") as handle:
+        _flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
 
 
 def _sync(device: str) -> None:
@@ -151,11 +181,15 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
         for index, seed in enumerate(job["input_seeds"]):
             _save_trial(result, job_dir, index, seed, overrides, _reference_outputs(problem, model, seed, device))
         if job.get("timing"):
-            result.stage("baseline timing")
-            result.data["baseline"] = _time_model(model, problem, job["input_seeds"], device, job["timing"])
-            if job["timing"].get("compile"):
-                compiled = torch.compile(model)
-                result.data["baseline_compile"] = _time_model(compiled, problem, job["input_seeds"], device, job["timing"])
+            result.stage("wait for timing lock")
+            with _exclusive_gpu(job["timing"].get("lock")):
+                result.stage("baseline timing")
+                result.data["baseline"] = _time_model(model, problem, job["input_seeds"], device, job["timing"])
+                if job["timing"].get("compile"):
+                    compiled = torch.compile(model)
+                    result.data["baseline_compile"] = _time_model(
+                        compiled, problem, job["input_seeds"], device, job["timing"]
+                    )
     except _Failed:
         raise
     except Exception as exc:
@@ -234,6 +268,10 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                 raise _classify(exc, ReasonCode.INIT_ERROR) from exc
         return built[source]
 
+    timed = bool(job.get("timing")) and device == "cuda"
+    primary = job["trials"][0]["problem_source"]
+    timed_sets = [i for i, t in enumerate(job["trials"]) if t["problem_source"] == primary][:2]
+    kept: dict[int, list[torch.Tensor]] = {}  # trial outputs the timed outputs are checked against
     for index, spec in enumerate(job["trials"]):
         problem, candidate = prepare(spec["problem_source"])
         result.stage(f"trial {index}")
@@ -254,35 +292,50 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             name = f"out_{index}.pt"
             torch.save([o.detach().cpu() for o in flatten_outputs(output)], job_dir / name)
             trial["outputs"] = name
+            if timed and index in timed_sets:
+                kept[index] = [o.detach().clone() for o in flatten_outputs(output)]
         if index == 0:
             trial["repeat_launches"] = _repeat_launches(candidate, pristine, device)
         result.data["trials"].append(trial)
         result.save()
 
-    if job.get("timing") and device == "cuda":
-        result.stage("timing")
-        primary = job["trials"][0]["problem_source"]
+    if timed and len(kept) == len(timed_sets):
         problem, candidate = prepare(primary)
-        seeds = [t["seed"] for t in job["trials"] if t["problem_source"] == primary]
+        seeds = [job["trials"][i]["seed"] for i in timed_sets]
         kernels = {name for t in result.data["trials"] for name in t["kernels"]}
-        try:
-            result.data["timing"] = _time_candidate(candidate, problem, seeds, device, job["timing"], kernels, job_dir)
-        except BaseException as exc:
-            raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
+        result.stage("wait for timing lock")
+        with _exclusive_gpu(job["timing"].get("lock")):
+            result.stage("timing")
+            try:
+                result.data["timing"] = _time_candidate(
+                    candidate, problem, seeds, [kept[i] for i in timed_sets], job["timing"], kernels
+                )
+            except BaseException as exc:
+                raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
         result.save()
 
 
-def _time_candidate(candidate, problem, seeds: list[int], device: str, settings: dict, kernels: set[str], job_dir: Path) -> dict:
-    """Time the candidate like the baseline; keep the last timed output for the caller to check."""
+def _time_candidate(candidate, problem, seeds: list[int], kept: list, settings: dict, kernels: set[str]) -> dict:
+    """Time the candidate like the baseline; check the last timed output against its own trial output.
+
+    That trial output was already compared with the reference by the
+    caller, so a candidate that caches across calls (a stale answer for
+    the other input set) is caught without moving another full output.
+    """
     from tritonrl.verify.timing import Timer, triton_time_share
 
-    input_sets = [make_inputs(problem, seed, device) for seed in seeds[:2]]
+    input_sets = [make_inputs(problem, seed, "cuda") for seed in seeds]
     buffers = clone_values(input_sets[0])
-    timer = Timer(device, budget_s=settings.get("budget_s", 2.0))
+    timer = Timer("cuda", budget_s=settings.get("budget_s", 2.0))
     timing, last_set, output = timer.time(candidate, input_sets, buffers)
-    torch.save([o.detach().cpu() for o in flatten_outputs(output)], job_dir / "timed_out.pt")
+    code, _, message = compare_outputs(kept[last_set], flatten_outputs(output), "cuda")
     share = triton_time_share(lambda: candidate(*buffers), kernels)
-    return {**asdict(timing), "last_set": last_set, "triton_time_share": share, "outputs": "timed_out.pt"}
+    return {
+        **asdict(timing),
+        "last_set": last_set,
+        "triton_time_share": share,
+        "timed_output_error": None if code is None else message,
+    }
 
 
 def _observe(output, inputs: list, pristine: list, device: str, counter: LaunchCounter, trace: AtenTrace, threads_before: int) -> dict:

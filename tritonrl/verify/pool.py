@@ -2,12 +2,16 @@
 
 Each worker owns a `Verifier` (its own fork server and job root): on CPU one
 worker per core (kernels run in the interpreter, one thread each); on CUDA
-one worker per visible GPU (its fork server sees only that GPU), so timing
-never shares a device. Isolation is the Verifier's: every candidate still
-runs in a fresh sandboxed child, and a CUDA error kills only that child.
-Problems are processed in waves of `workers` problems: their references run
-in parallel, once each, then all their candidates are spread over the
-workers, then the references are released (full-size outputs are GBs).
+`workers_per_gpu` workers per visible GPU (their fork servers see only that
+GPU). Several candidates' imports, compilation, correctness trials and
+output transfers overlap on one GPU, while timed runs take the GPU's
+machine-wide timing lock (child.py), so timing never shares a device.
+Isolation is the Verifier's: every candidate still runs in a fresh
+sandboxed child, and a CUDA error kills only that child. Problems are
+processed in waves of one problem per device slot (a GPU, or a CPU worker):
+their references run in parallel, once each, then all their candidates are
+spread over the workers, then the references are released (full-size
+outputs are GBs).
 
 Test: tests/verify/test_pool.py.
 """
@@ -33,7 +37,11 @@ class Task:
     responses: list[str]
 
 
-def default_workers(device: str) -> int:
+DEFAULT_WORKERS_PER_GPU = 3  # enough to hide a candidate's start-up and transfers behind another's timing
+
+
+def device_slots(device: str) -> int:
+    """GPUs on cuda, cores on cpu: how many problems' references run at once."""
     if device == "cuda":
         import torch
 
@@ -44,9 +52,13 @@ def default_workers(device: str) -> int:
 class VerifierPool:
     """A fixed set of verifier workers; use as a context manager."""
 
-    def __init__(self, settings: VerifierSettings, workers: int | None = None) -> None:
+    def __init__(
+        self, settings: VerifierSettings, workers: int | None = None, workers_per_gpu: int = DEFAULT_WORKERS_PER_GPU
+    ) -> None:
         self.settings = settings
-        self.workers = workers or default_workers(settings.device)
+        self.slots = device_slots(settings.device)
+        per_slot = workers_per_gpu if settings.device == "cuda" else 1
+        self.workers = workers or self.slots * per_slot
         self._local = threading.local()
         self._verifiers: list[Verifier] = []
         self._lock = threading.Lock()
@@ -54,7 +66,9 @@ class VerifierPool:
 
     def _worker_env(self, index: int) -> dict[str, str]:
         if self.settings.device == "cuda":
-            return {"CUDA_VISIBLE_DEVICES": str(index)}
+            visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
+            gpus = visible or [str(i) for i in range(self.slots)]
+            return {"CUDA_VISIBLE_DEVICES": gpus[index % self.slots]}
         threads = max(1, (os.cpu_count() or 1) // self.workers)
         return {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
 
@@ -75,16 +89,22 @@ class VerifierPool:
         return self._verifier().verify_against(reference, response)
 
     def verify_tasks(
-        self, tasks: Iterable[Task], on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None
+        self,
+        tasks: Iterable[Task],
+        on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+        on_reference: Callable[[Task, ReferenceRun], None] = lambda *a: None,
     ) -> dict[str, list[Verdict]]:
         """Verdicts for every response of every task, in response order, keyed by task key."""
         tasks = list(tasks)
         if len({t.key for t in tasks}) != len(tasks):
             raise ValueError("task keys must be unique: one task per problem")
         results: dict[str, list[Verdict]] = {}
-        for start in range(0, len(tasks), self.workers):
-            wave = tasks[start : start + self.workers]
+        wave_size = min(self.slots, self.workers)
+        for start in range(0, len(tasks), wave_size):
+            wave = tasks[start : start + wave_size]
             references = list(self._executor.map(self._reference, wave))
+            for task, reference in zip(wave, references):
+                on_reference(task, reference)
             jobs = [
                 (task, index, self._executor.submit(self._judge, reference, response))
                 for task, reference in zip(wave, references)

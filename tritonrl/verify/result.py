@@ -174,6 +174,7 @@ class Verdict:
     kernel_launches: int = 0
     max_abs_error: float | None = None
     seconds: float = 0.0
+    stage_seconds: dict[str, float] = field(default_factory=dict)  # where the candidate's run spent its time
 
     def _has(self, *layers: Layer) -> bool:
         return any(r.code.layer in layers for r in self.reasons)

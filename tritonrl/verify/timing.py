@@ -1,18 +1,24 @@
 """All GPU timing in one place: how long does one call of a model take, honestly?
 
 Per repetition: restore the inputs, flush L2 (write a buffer larger than the
-cache), synchronise the whole device, then time the call twice over —
-with CUDA events on the current stream and with the host clock up to a
-device-wide synchronisation. The event time is precise but only sees the
-current stream; the host time sees everything the device did (side streams
-included) but carries a fixed, jittery overhead, measured on an empty call
-and subtracted. The event times are reported unless the host median shows
-device work the events missed (`escaped_current_stream`); then the host
-times are, so work moved to a side stream cannot escape the clock. (Taking
-the larger of the two per repetition, as a first version did, let host
-jitter into every short kernel: 10–30% spread on the H200.) Repetitions continue until the median
-is stable (its standard error below `target_rel_error`) or the time budget
-is spent; the first calls are warm-up and are discarded.
+cache), synchronise the whole device, then time one call. Most repetitions
+are *event repetitions*: a short GPU spin is queued first, then CUDA events
+around the call. The spin keeps the GPU busy while the host queues the call
+(Python and launch overhead, measured during warm-up), so the start event
+fires when the call's first kernel can start and the event time is device
+time, not host launch jitter. (Without it, a 20 µs kernel behind 20–40 µs of
+Triton launch overhead measured 10–30% spread on the H200.) Every
+`HOST_EVERY`-th repetition is a *host repetition*: no spin, the host clock
+from the call to a device-wide synchronisation, minus the overhead of an
+empty call. Events see only the current stream; the host clock sees
+everything the device did (side streams included) plus the host's own time.
+Event times are reported unless the host median is well above the event
+median (`escaped_current_stream`: work on a side stream, or a call whose host
+side costs more than its kernels); then the host times are, so work hidden
+from the events still counts. Host repetitions have no spin, so no work can
+hide inside one. Repetitions continue until the reported median is stable
+(its standard error below `target_rel_error`) or the time budget is spent;
+the first calls are warm-up and are discarded.
 
 Inputs alternate between two input sets copied into the same buffers before
 each repetition, and the last output is returned for the caller to check
@@ -41,11 +47,16 @@ _Event = torch.cuda.Event
 _record = torch.cuda.Event.record
 _elapsed = torch.cuda.Event.elapsed_time
 _synchronize = torch.cuda.synchronize
+_spin = torch.cuda._sleep
 
 L2_FLUSH_BYTES = 256 << 20  # > the H100/H200 L2 (50–60 MB) several times over
 WARMUP_CALLS = 3
 MIN_REPS = 20
+HOST_EVERY = 4  # one host-clock repetition in four
+OVERHEAD_REPS = 50
 MAX_REPS = 2000
+MIN_SPIN_MS = 0.05  # covers the host side of a plain launch
+MAX_SPIN_MS = 5.0  # a forward that takes longer to queue is timed with some host time in it
 
 
 @dataclass(frozen=True)
@@ -88,15 +99,33 @@ class Timer:
         self.target_rel_error = target_rel_error
         self.budget_s = budget_s
         self._flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device=self.device)
+        self._cycles_per_ms = self._calibrate_spin()
+        self._spin_ms = MIN_SPIN_MS
         self._overhead_ms = 0.0
-        self._overhead_ms = self._measure(lambda: None, restore=lambda rep: None).host_median_ms
+        self._overhead_ms = statistics.median(
+            self._one(lambda: None, lambda rep: None, rep, spin=False)[1] for rep in range(OVERHEAD_REPS)
+        )
 
-    def _one(self, fn: Callable[[], object], restore: Callable[[int], None], rep: int) -> tuple[float, float, object]:
+    @staticmethod
+    def _calibrate_spin() -> float:
+        """GPU clock cycles per millisecond of `torch.cuda._sleep`, measured with events."""
+        start, end = _Event(enable_timing=True), _Event(enable_timing=True)
+        cycles = 2_000_000
+        _spin(cycles // 10)
+        _record(start)
+        _spin(cycles)
+        _record(end)
+        _synchronize()
+        return cycles / max(_elapsed(start, end), 1e-3)
+
+    def _one(self, fn: Callable[[], object], restore: Callable[[int], None], rep: int, spin: bool) -> tuple[float, float, object]:
         restore(rep)
         self._flush.zero_()
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
         _synchronize()
         host_start = _perf_counter()
+        if spin:
+            _spin(int(self._spin_ms * self._cycles_per_ms))
         _record(start)
         out = fn()
         _record(end)
@@ -104,18 +133,33 @@ class Timer:
         host_ms = (_perf_counter() - host_start) * 1e3 - self._overhead_ms
         return _elapsed(start, end), max(host_ms, 0.0), out
 
-    def _measure(self, fn: Callable[[], object], restore: Callable[[int], None]) -> Timing:
+    def _warm_up(self, fn: Callable[[], object], restore: Callable[[int], None]) -> None:
+        """Run the first calls untimed and size the spin to twice the host time of queueing one call."""
+        queue_ms = 0.0
         for rep in range(WARMUP_CALLS):
-            self._one(fn, restore, rep)
-        events, hosts = [], []
+            restore(rep)
+            _synchronize()
+            started = _perf_counter()
+            fn()
+            queue_ms = (_perf_counter() - started) * 1e3
+            _synchronize()
+        self._spin_ms = min(max(2 * queue_ms, MIN_SPIN_MS), MAX_SPIN_MS)
+
+    def _measure(self, fn: Callable[[], object], restore: Callable[[int], None]) -> Timing:
+        self._warm_up(fn, restore)
+        events: list[float] = []
+        hosts: list[float] = []
         deadline = _perf_counter() + self.budget_s
-        while len(events) < MAX_REPS:
-            event_ms, host_ms, self.last_output = self._one(fn, restore, len(events))
-            events.append(event_ms)
-            hosts.append(host_ms)
-            if len(events) >= MIN_REPS:
+        rep = 0
+        while rep < MAX_REPS:
+            host_rep = rep % HOST_EVERY == HOST_EVERY - 1
+            event_ms, host_ms, self.last_output = self._one(fn, restore, rep, spin=not host_rep)
+            (hosts if host_rep else events).append(host_ms if host_rep else event_ms)
+            rep += 1
+            if rep >= MIN_REPS:
+                counted = self._counted(events, hosts)
                 # standard error of the median ≈ 1.25 σ / √n
-                rel_error = 1.25 * _robust_cv(self._counted(events, hosts)) / len(events) ** 0.5
+                rel_error = 1.25 * _robust_cv(counted) / len(counted) ** 0.5
                 if rel_error <= self.target_rel_error or _perf_counter() > deadline:
                     break
         counted = self._counted(events, hosts)
@@ -124,7 +168,7 @@ class Timer:
             mean_ms=statistics.fmean(counted),
             min_ms=min(counted),
             cv=_robust_cv(counted),
-            reps=len(events),
+            reps=rep,
             event_median_ms=statistics.median(events),
             host_median_ms=statistics.median(hosts),
         )

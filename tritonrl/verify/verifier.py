@@ -17,6 +17,8 @@ Test: tests/verify/test_verifier.py, tests/verify/test_hacks.py.
 from __future__ import annotations
 
 import json
+import os
+import re
 import secrets
 import shutil
 import signal
@@ -28,6 +30,7 @@ from pathlib import Path
 import torch
 
 from tritonrl.problems.shapes import shape_constants, with_shapes
+from tritonrl.verify.baseline_cache import BaselineCache
 from tritonrl.verify.judge import Judge
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import Reason, ReasonCode, Verdict
@@ -52,6 +55,7 @@ class VerifierSettings:
     timing: bool = True  # cuda only: time reference (eager) and candidate, report speed-up
     timing_budget_s: float = 2.0  # per timed callable; repetitions stop earlier once the median is stable
     compile_baseline: bool = False  # also time torch.compile(Model) (compiling costs tens of seconds per problem)
+    baseline_cache: str | None = None  # directory keeping baselines across runs (per problem, GPU model, versions)
     judge: Judge | None = None
 
 
@@ -82,6 +86,8 @@ class ReferenceRun:
     baseline_compile: dict | None = None
     failure: Reason | None = None
     seconds: float = 0.0
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+    baseline_cached: bool = False
 
     @property
     def alt_shapes(self) -> dict[str, int]:
@@ -102,6 +108,8 @@ class Verifier:
         if settings.device not in ("cpu", "cuda"):
             raise ValueError(f"device must be 'cpu' or 'cuda', not {settings.device!r}")
         self.settings = settings
+        visible = (worker_env or {}).get("CUDA_VISIBLE_DEVICES") or os.environ.get("CUDA_VISIBLE_DEVICES") or "0"
+        self.gpu = visible.split(",")[0].strip()  # the physical GPU this verifier's children use
         limits = Limits(timeout_s=settings.timeout_s, memory_bytes=settings.memory_bytes)
         self.server = ForkServer(limits, interpret=settings.device == "cpu", env=worker_env)
         self._root = Path(tempfile.mkdtemp(prefix="tritonrl-verify-", dir=job_root()))
@@ -123,6 +131,8 @@ class Verifier:
         """Run the reference once (shrinking shapes on CPU) with fresh secret seeds."""
         started = time.perf_counter()
         run = ReferenceRun(problem_source, shapes={}, original_shapes={}, weight_seed=secrets.randbits(31))
+        timing = self._timing_job_settings()
+        cache_key, cached = self._cached_baseline(problem_source, timing)
         job = {
             "kind": "reference",
             "problem_source": problem_source,
@@ -131,10 +141,11 @@ class Verifier:
             "input_seeds": [secrets.randbits(31) for _ in range(self.settings.trials)],
             "alt_seed": secrets.randbits(31) if self.settings.alternate_shapes else None,
             "shrink_budget": self.settings.cpu_element_budget if self.settings.device == "cpu" else 0,
-            "timing": self._timing_job_settings(),
+            "timing": None if cached else timing,
         }
         job_dir, outcome, result = self._run_job(job)
         try:
+            run.stage_seconds = self._stage_seconds(result, time.perf_counter() - started)
             run.baseline, run.baseline_compile = result.get("baseline"), result.get("baseline_compile")
             run.original_shapes = result.get("original_shapes", {})
             run.shapes = result.get("shapes", run.original_shapes)
@@ -153,13 +164,53 @@ class Verifier:
                     run.trials.append(ReferenceTrial(source, trial["seed"], shape_constants(source), outputs))
         finally:
             shutil.rmtree(job_dir, ignore_errors=True)  # reference outputs must not outlive this call on disk
+        if cached:
+            run.baseline, run.baseline_compile, run.baseline_cached = cached["baseline"], cached.get("compile"), True
+        elif cache_key and run.failure is None and run.baseline is not None:
+            BaselineCache(self.settings.baseline_cache).put(
+                cache_key, {"baseline": run.baseline, "compile": run.baseline_compile}
+            )
         run.seconds = time.perf_counter() - started
         return run
+
+    def _cached_baseline(self, problem_source: str, timing: dict | None) -> tuple[str | None, dict | None]:
+        """(cache key, cached entry) when a baseline cache is configured and timing is on."""
+        if timing is None or not self.settings.baseline_cache:
+            return None, None
+        settings = {k: v for k, v in timing.items() if k != "lock"}
+        key = BaselineCache.key(problem_source, self._gpu_name(), settings)
+        return key, BaselineCache(self.settings.baseline_cache).get(key)
+
+    def _gpu_name(self) -> str:
+        """The model name of this verifier's GPU (the caller's own CUDA_VISIBLE_DEVICES may renumber it)."""
+        visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
+        index = visible.index(self.gpu) if self.gpu in visible else int(self.gpu) if self.gpu.isdigit() else 0
+        return torch.cuda.get_device_name(index)
 
     def _timing_job_settings(self) -> dict | None:
         if self.settings.device != "cuda" or not self.settings.timing:
             return None
-        return {"budget_s": self.settings.timing_budget_s, "compile": self.settings.compile_baseline}
+        return {
+            "budget_s": self.settings.timing_budget_s,
+            "compile": self.settings.compile_baseline,
+            "lock": str(self._timing_lock()),
+        }
+
+    def _timing_lock(self) -> Path:
+        """The machine-wide lock file that serialises timed runs on this verifier's GPU."""
+        path = job_root() / f"tritonrl-timing-gpu-{re.sub(r'[^A-Za-z0-9_-]', '_', self.gpu)}.lock"
+        if not path.exists():
+            handle = os.open(path, os.O_CREAT | os.O_WRONLY, 0o666)
+            os.fchmod(handle, 0o666)  # children that dropped privileges must open it too
+            os.close(handle)
+        return path
+
+    @staticmethod
+    def _stage_seconds(result: dict, wall_s: float) -> dict[str, float]:
+        """The child's own stage times plus what the caller spent around it (fork, file transfer, comparison)."""
+        stages = {str(k): float(v) for k, v in dict(result.get("stage_seconds", {})).items()}
+        stages["outside child"] = round(max(wall_s - sum(stages.values()), 0.0), 4)
+        return stages
 
     # -- candidates ------------------------------------------------------
 
@@ -198,6 +249,7 @@ class Verifier:
         return verdict
 
     def _run_candidate(self, reference: ReferenceRun, code: str, verdict: Verdict) -> None:
+        started = time.perf_counter()
         job = {
             "kind": "candidate",
             "candidate_code": code,
@@ -223,7 +275,8 @@ class Verifier:
             matched = self._compare(reference, trials, job_dir, verdict)
             verdict.matches_reference = finished and matched and len(trials) == len(reference.trials)
             if result.get("timing"):
-                self._judge_timing(reference, result["timing"], job_dir, verdict)
+                self._judge_timing(reference, result["timing"], verdict)
+            verdict.stage_seconds = self._stage_seconds(result, time.perf_counter() - started)
         except (KeyError, TypeError, ValueError, AttributeError, RuntimeError, OSError) as exc:
             # The child writes its own result file; one we cannot read was damaged by the candidate.
             verdict.matches_reference = False
@@ -247,14 +300,14 @@ class Verifier:
                 return False
         return True
 
-    def _judge_timing(self, reference: ReferenceRun, timing: dict, job_dir: Path, verdict: Verdict) -> None:
-        """Check the last timed output, then report speed-ups for candidates with nothing against them."""
-        expected = reference.trials[int(timing["last_set"])].outputs
-        actual = torch.load(job_dir / "timed_out.pt", weights_only=True, mmap=True)
-        code, _, message = compare_outputs(expected, actual, self.settings.device)
-        if code is not None:
+    def _judge_timing(self, reference: ReferenceRun, timing: dict, verdict: Verdict) -> None:
+        """Record the candidate's timing; speed-ups only for candidates with nothing against them."""
+        if timing.get("timed_output_error"):
             verdict.reasons.append(
-                Reason(ReasonCode.TIMED_OUTPUT_WRONG, f"while being timed on alternating inputs: {message}")
+                Reason(
+                    ReasonCode.TIMED_OUTPUT_WRONG,
+                    f"while being timed on alternating inputs: {timing['timed_output_error']}",
+                )
             )
         verdict.candidate_ms = float(timing["median_ms"])
         verdict.timing_cv = float(timing["cv"])

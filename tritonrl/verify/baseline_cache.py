@@ -1,0 +1,54 @@
+"""PyTorch baseline timings kept across runs, keyed by problem, GPU model and software versions.
+
+A baseline (eager and, when asked, torch.compile) depends only on the
+problem's source at its shapes, the GPU model, the torch/triton/CUDA
+versions and the timing settings; nightly evaluations and repeated filter
+runs would otherwise re-time the same references every time. Entries are
+JSON files written atomically; a damaged entry counts as missing.
+
+Test: tests/verify/test_baseline_cache.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import torch
+import triton
+
+
+def software_versions() -> dict[str, str]:
+    return {"torch": torch.__version__, "triton": triton.__version__, "cuda": str(torch.version.cuda)}
+
+
+class BaselineCache:
+    """A directory of `<key>.json` baseline entries."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+
+    @staticmethod
+    def key(problem_source: str, gpu_name: str, timing_settings: dict) -> str:
+        material = json.dumps(
+            {"source": problem_source, "gpu": gpu_name, "versions": software_versions(), "timing": timing_settings},
+            sort_keys=True,
+        )
+        return hashlib.sha256(material.encode()).hexdigest()[:32]
+
+    def get(self, key: str) -> dict | None:
+        try:
+            entry = json.loads((self.directory / f"{key}.json").read_text())
+        except (OSError, ValueError):
+            return None
+        return entry if isinstance(entry, dict) and "baseline" in entry else None
+
+    def put(self, key: str, entry: dict) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        handle, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+        with os.fdopen(handle, "w") as out:
+            json.dump(entry, out)
+        os.replace(tmp, self.directory / f"{key}.json")
