@@ -22,7 +22,7 @@ def test_console_script_lists_16_plus_builtin_problems_as_json():
 
 
 def test_every_command_has_help():
-    for args in ([], ["problems"], ["problems", "list"], ["config"], ["config", "show"], ["run"]):
+    for args in ([], ["problems"], ["problems", "list"], ["config"], ["config", "show"], ["run"], ["sft"]):
         result = runner.invoke(app, [*args, "--help"])
         assert result.exit_code == 0, args
         assert "Usage" in result.output
@@ -49,7 +49,8 @@ def test_config_show_prints_origins():
 
 def test_run_checks_the_suite_then_runs_the_data_stages(tritonrl_home):
     result = runner.invoke(
-        app, ["run", "--profile", "tiny", "--set", "verify.trials=1", "--set", "problems.limit=3", "--set", "augment.variants_per_task=2"]
+        app, ["run", "--profile", "tiny", "--set", "verify.trials=1", "--set", "problems.limit=3", "--set", "augment.variants_per_task=2",
+             "--set", "sft.max_steps=2"]
     )
     assert result.exit_code == 0, result.output
     assert "6/6 reference checks correct" in result.output
@@ -61,6 +62,9 @@ def test_run_checks_the_suite_then_runs_the_data_stages(tritonrl_home):
     assert "6/6 accepted (100%)" in result.output
     datasets = sorted(p.name.rsplit("-", 1)[0] for p in (tritonrl_home / "artifacts" / "datasets").iterdir())
     assert datasets == ["augment-pairs", "augment-tasks", "distill", "filter-accepted", "filter-rejected"]
+    assert "2 steps, loss" in result.output
+    (sft_output,) = (tritonrl_home / "artifacts" / "checkpoints").iterdir()
+    assert (sft_output / "manifest.json").is_file() and (sft_output / "model" / "config.json").is_file()
 
 
 HUNG_CANDIDATE = """import torch

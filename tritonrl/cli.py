@@ -266,13 +266,46 @@ def augment(
     })
 
 
+@app.command("sft")
+def sft(
+    input_uri: str = typer.Option(..., "--input", help="URI of an augment-pairs dataset (columns prompt, response), as printed by `tritonrl augment`."),
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+    out: Optional[str] = typer.Option(
+        None, "--out", help="Output URI or path for checkpoints and the final model (default: <artifact_root>/checkpoints/sft-<input digest>-<time>)."
+    ),
+) -> None:
+    """Supervised fine-tuning of student.base_model on (prompt, response) pairs, loss on response tokens only.
+
+    Settings are the `sft.*` config keys (`tritonrl config show` lists them): steps or epochs, learning rate,
+    batch size and accumulation, packing, bf16/gradient checkpointing (auto: on with CUDA), eval split,
+    checkpoint interval, DeepSpeed zero2/zero3, processes per node. Training runs under torchrun (or the
+    DeepSpeed launcher) in a subprocess; progress goes to stderr. The output holds model/ (transformers
+    format), checkpoint-N/ and manifest.json, written last. Prints a JSON summary with the output URI.
+    """
+    from tritonrl import sft as stage
+    from tritonrl.datasets_io import DatasetError
+    from tritonrl.models import ModelError
+
+    config, _ = _config(profile, config_file, overrides)
+    try:
+        result = stage.run(config, input_uri, out, on_log=lambda line: console.print(line, highlight=False, markup=False))
+    except (DatasetError, ModelError, stage.SFTError) as exc:
+        raise _fail(str(exc)) from exc
+    _print_json({"output": result.output_uri, "model": result.model_uri, "checkpoints": result.checkpoints,
+                 "train_rows": result.train_rows, "eval_rows": result.eval_rows, "dropped_rows": result.dropped_rows,
+                 "steps": result.steps, "world_size": result.world_size, "loss_curve": result.loss_curve,
+                 "eval_curve": result.eval_curve, "seconds": result.seconds})
+
+
 @app.command("run")
 def run(
     profile: Optional[str] = ProfileOption,
     config_file: Optional[Path] = ConfigFileOption,
     overrides: list[str] = SetOption,
 ) -> None:
-    """Run the pipeline as far as it exists: suite check → distill → filter → augment."""
+    """Run the pipeline as far as it exists: suite check → distill → filter → augment → SFT."""
     config, sources = _config(profile, config_file, overrides)
     if config.verify.device == "cpu":
         # Must be set before triton is first imported: kernels then run in its CPU interpreter.
@@ -280,6 +313,7 @@ def run(
     from tritonrl import augment as augment_stage
     from tritonrl import distill as distill_stage
     from tritonrl import filter as filter_stage
+    from tritonrl import sft as sft_stage
     from tritonrl import suite_check
     from tritonrl.teachers import build_teacher
 
@@ -314,9 +348,13 @@ def run(
             f"   {augmented.variants_kept}/{augmented.variants_proposed} variants kept, {augmented.pairs.rows} SFT pairs "
             f"→ {augmented.pairs.uri}; {augmented.tasks.rows} RL tasks → {augmented.tasks.uri}", highlight=False,
         )
-    except (ProblemError, ValueError) as exc:
+        console.print(f"[bold]5. sft[/bold]: {config.student.base_model} on the SFT pairs")
+        trained = sft_stage.run(config, augmented.pairs.uri, on_log=lambda line: console.print(f"   {line}", highlight=False, markup=False))
+        (first, last) = (trained.loss_curve[0][1], trained.loss_curve[-1][1])
+        console.print(f"   {trained.steps} steps, loss {first:.3f} → {last:.3f} → {trained.model_uri}", highlight=False)
+    except (ProblemError, ValueError, sft_stage.SFTError) as exc:
         raise _fail(str(exc)) from exc
-    console.print("[bold green]done[/bold green] (SFT, GRPO and evaluation stages arrive with their issues)")
+    console.print("[bold green]done[/bold green] (GRPO and evaluation stages arrive with their issues)")
 
 
 def main() -> None:

@@ -1,0 +1,111 @@
+"""The SFT stage end to end on the tiny model: loss falls, the output is complete and loadable, bad input is refused."""
+
+import json
+
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from tritonrl import sft
+from tritonrl.cli import app
+from tritonrl.config import load_config
+from tritonrl.datasets_io import DatasetError, publish_dataset
+from tritonrl.models import MANIFEST_FILE, load_model_and_tokenizer, resolve_model_source
+from tritonrl.problems import load_problems
+from tritonrl.prompts import build_messages
+from tritonrl.storage import ArtifactStore
+
+# Short problems keep each step ~1 s on 2 cores; a high constant learning rate makes 8 steps visibly learn.
+FAST = ["sft.max_steps=8", "sft.batch_size=2", "sft.learning_rate=0.005", "sft.warmup_ratio=0",
+        "sft.lr_scheduler=constant", "sft.eval_steps=8", "sft.logging_steps=1", "sft.eval_fraction=0.25"]
+
+
+def _pairs(config, count=4, name="augment-pairs"):
+    problems = load_problems("builtin")[:count]
+    rows = [{"problem": p.name, "prompt": build_messages(p.source), "response": p.reference_response} for p in problems]
+    return publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", name, rows, {"stage": "test"}).uri
+
+
+def test_short_sft_lowers_the_loss_and_publishes_a_loadable_model(tritonrl_home, tmp_path):
+    config, _ = load_config("tiny", overrides=[*FAST, "sft.save_steps=4"])
+    lines = []
+    out = tmp_path / "sft-out"
+    result = sft.run(config, _pairs(config), str(out), on_log=lines.append)
+
+    assert result.steps == 8 and result.world_size == 1
+    assert (result.train_rows, result.eval_rows, result.dropped_rows) == (3, 1, 0)
+    losses = [loss for _, loss in result.loss_curve]
+    assert len(losses) == 8 and losses[-1] < losses[0] - 0.5, losses
+    assert result.eval_curve[0][0] == 0 and result.eval_curve[-1][1] < result.eval_curve[0][1]
+    assert any("step 8/8" in line for line in lines)  # progress streamed from the worker
+
+    manifest = json.loads((out / MANIFEST_FILE).read_text())
+    assert manifest["stage"] == "sft" and manifest["steps"] == 8 and manifest["bf16"] is False
+    assert [c.rsplit("/", 1)[-1] for c in result.checkpoints] == ["checkpoint-4", "checkpoint-8"]
+    assert not (out / "tokenized").exists()
+    model, tokenizer = load_model_and_tokenizer(out.as_uri(), tritonrl_home)
+    base, _ = load_model_and_tokenizer("tiny-local", tritonrl_home)
+    assert tokenizer.chat_template and model.config.model_type == "qwen3"
+    changed = [not torch.equal(a, b) for a, b in zip(model.state_dict().values(), base.state_dict().values())]
+    assert all(changed)
+
+
+def test_two_cpu_processes_train_with_gloo(tritonrl_home, tmp_path):
+    config, _ = load_config("tiny", overrides=[*FAST, "sft.max_steps=4", "sft.batch_size=1", "sft.nproc_per_node=2"])
+    lines = []
+    result = sft.run(config, _pairs(config), str(tmp_path / "ddp"), on_log=lines.append)
+    assert result.world_size == 2 and result.steps == 4
+    assert any("on 2 process(es)" in line for line in lines)
+    assert result.loss_curve[-1][1] < result.loss_curve[0][1]
+    assert resolve_model_source(str(tmp_path / "ddp"), tritonrl_home).endswith("ddp/model")
+
+
+def test_missing_dataset_is_a_clear_error(tritonrl_home, tmp_path):
+    config, _ = load_config("tiny")
+    with pytest.raises(DatasetError, match="not a complete dataset"):
+        sft.run(config, (tmp_path / "nowhere").as_uri())
+
+
+def test_empty_dataset_is_a_clear_error(tritonrl_home):
+    config, _ = load_config("tiny")
+    empty = publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "augment-pairs", [], {"stage": "test"})
+    with pytest.raises(DatasetError, match="has no rows"):
+        sft.run(config, empty.uri)
+
+
+def test_too_long_rows_and_wrong_columns_are_refused(tritonrl_home):
+    config, _ = load_config("tiny", overrides=["sft.max_seq_len=50"])
+    with pytest.raises(DatasetError, match="longer than sft.max_seq_len=50"):
+        sft.run(config, _pairs(config, 2))
+    wrong = publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "filter-rejected",
+                            [{"problem": "x", "reasons": ["bad"]}], {"stage": "test"})
+    with pytest.raises(DatasetError, match=r"lacks column\(s\) \['prompt', 'response'\]"):
+        sft.run(config, wrong.uri)
+
+
+def test_a_failed_training_run_publishes_nothing(tritonrl_home, tmp_path):
+    config, _ = load_config("tiny", overrides=[*FAST, "sft.lr_scheduler=no-such-scheduler"])
+    out = tmp_path / "failed"
+    with pytest.raises(sft.SFTError, match="training failed"):
+        sft.run(config, _pairs(config, 2), str(out), on_log=lambda line: None)
+    assert not (out / MANIFEST_FILE).exists()
+    assert not (out / "model").exists()
+
+
+def test_deepspeed_names_resolve_to_infra_configs():
+    assert sft.deepspeed_config_path("") == ""
+    for stage in (2, 3):
+        path = sft.deepspeed_config_path(f"zero{stage}")
+        assert json.loads(open(path).read())["zero_optimization"]["stage"] == stage
+    with pytest.raises(sft.SFTError, match="no DeepSpeed config"):
+        sft.deepspeed_config_path("zero9")
+
+
+def test_cli_sft_help_explains_every_option_and_bad_input_exits_2(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(app, ["sft", "--help"])
+    assert result.exit_code == 0
+    for option in ("--input", "--out", "--profile", "--config", "--set"):
+        assert option in result.output
+    result = runner.invoke(app, ["sft", "--input", (tmp_path / "nowhere").as_uri()])
+    assert result.exit_code == 2 and "not a complete dataset" in result.output
