@@ -15,6 +15,8 @@ from tritonrl.problems import load_problems
 from tritonrl.prompts import build_messages
 from tritonrl.storage import ArtifactStore
 
+from tests.test_storage import bucket, s3_endpoint  # noqa: F401  (moto S3 server fixtures)
+
 # Short problems keep each step ~1 s on 2 cores; a high constant learning rate makes 8 steps visibly learn.
 FAST = ["sft.max_steps=8", "sft.batch_size=2", "sft.learning_rate=0.005", "sft.warmup_ratio=0",
         "sft.lr_scheduler=constant", "sft.eval_steps=8", "sft.logging_steps=1", "sft.eval_fraction=0.25"]
@@ -109,3 +111,18 @@ def test_cli_sft_help_explains_every_option_and_bad_input_exits_2(tmp_path):
         assert option in result.output
     result = runner.invoke(app, ["sft", "--input", (tmp_path / "nowhere").as_uri()])
     assert result.exit_code == 2 and "not a complete dataset" in result.output
+
+
+@pytest.mark.integration
+def test_s3_output_gets_checkpoints_model_and_manifest_last(tritonrl_home, s3_endpoint, bucket):
+    config, _ = load_config("tiny", overrides=[*FAST, "sft.max_steps=2", "sft.save_steps=2",
+                                                f"storage.s3_endpoint_url={s3_endpoint}"])
+    out = f"s3://{bucket}/runs/sft"
+    result = sft.run(config, _pairs(config, 2), out, on_log=lambda line: None)
+    keys = {uri[len(out) + 1:] for uri in ArtifactStore(s3_endpoint).list(out)}
+    assert {MANIFEST_FILE, "model/config.json", "model/tokenizer.json", "checkpoint-2/tritonrl-complete.json"} <= keys
+    assert not any(k.startswith("tokenized/") for k in keys)
+    assert result.checkpoints == [f"{out}/checkpoint-2"]
+    local = resolve_model_source(out, tritonrl_home, s3_endpoint)
+    model, tokenizer = load_model_and_tokenizer(local, tritonrl_home)
+    assert model.config.model_type == "qwen3" and tokenizer.chat_template
