@@ -92,6 +92,8 @@ def test_a_failed_training_run_publishes_nothing(tritonrl_home, tmp_path):
         sft.run(config, _pairs(config, 2), str(out), on_log=lambda line: None)
     assert not (out / MANIFEST_FILE).exists()
     assert not (out / "model").exists()
+    with pytest.raises(sft.SFTError, match="unfinished run"):  # never trains over the leftovers
+        sft.run(config, _pairs(config, 2), str(out), on_log=lambda line: None)
 
 
 def test_deepspeed_names_resolve_to_infra_configs():

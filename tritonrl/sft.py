@@ -178,8 +178,11 @@ def run(
     if store.exists(join(out_uri, MANIFEST_FILE)):
         raise SFTError(f"{out_uri} already holds a completed run; choose another --out")
     local = _local_dir(out_uri)
+    if local is not None and local.is_dir() and any(local.iterdir()):
+        raise SFTError(f"{out_uri} holds files of an unfinished run; delete it or choose another --out")
     work = local or config.home / "runs" / out_uri.rstrip("/").rsplit("/", 1)[-1]
-    work.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(work, ignore_errors=True)  # a staging directory left by an interrupted s3 run
+    work.mkdir(parents=True)
 
     import datasets
 
