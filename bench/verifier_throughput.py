@@ -89,6 +89,7 @@ def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict
     settings = VerifierSettings(device="cuda", trials=args.trials, timeout_s=args.timeout, timing_budget_s=args.timing_budget)
     tasks = [Task(name, problems[name].source, group(code[name], args.group)) for name in names]
     rows, stages, reference_stages = [], Counter(), Counter()
+    started = time.perf_counter()
     finished: dict[str, float] = {}  # problem -> time its last verdict arrived (waves run one after another)
 
     def on_reference(task: Task, reference) -> None:
@@ -102,13 +103,13 @@ def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict
         finished[task.key] = time.perf_counter()
         rows.append({"problem": task.key, "index": index, "correct": verdict.correct, "codes": verdict.codes,
                      "speedup": verdict.speedup, "candidate_ms": verdict.candidate_ms, "timing_cv": verdict.timing_cv,
-                     "triton_time_share": verdict.triton_time_share, "seconds": round(verdict.seconds, 2)})
+                     "triton_time_share": verdict.triton_time_share, "seconds": round(verdict.seconds, 2),
+                     "at_s": round(time.perf_counter() - started, 2)})
         print(json.dumps(rows[-1]), flush=True)
         results["pool"]["verdicts"] = rows
         out.write_text(json.dumps(results, indent=2))
 
     sampler = BusySampler()
-    started = time.perf_counter()
     with VerifierPool(settings, workers_per_gpu=args.workers_per_gpu) as pool:
         results["pool"]["workers"] = pool.workers
         pool.verify_tasks(tasks, on_verdict, on_reference)

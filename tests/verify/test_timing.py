@@ -37,6 +37,38 @@ def test_side_stream_work_is_on_the_clock():
     assert timing.median_ms > 0.5
 
 
+def test_side_stream_work_covered_by_host_busy_waiting_is_on_the_clock():
+    import time
+
+    from tritonrl.verify.timing import Timer
+
+    timer = Timer("cuda", budget_s=0.5)
+    side = torch.cuda.Stream()
+    x = torch.ones(1, device="cuda")
+
+    def hidden(x):
+        with torch.cuda.stream(side):
+            torch.cuda._sleep(2_000_000)
+        deadline = time.perf_counter() + 0.0015  # the host waits it out, so host time ≈ queue time
+        while time.perf_counter() < deadline:
+            pass
+        return x
+
+    timing, _, _ = timer.time(hidden, [[x]], [x.clone()])
+    assert timing.escaped_current_stream
+    assert timing.median_ms > 0.5
+
+
+def test_launch_bound_honest_kernel_is_timed_on_the_device_clock():
+    from tritonrl.verify.timing import Timer
+
+    timer = Timer("cuda", budget_s=0.5)
+    x = torch.randn(1024, 4096, device="cuda")
+    timing, _, _ = timer.time(torch.relu, [[x]], [x.clone()])
+    assert not timing.escaped_current_stream
+    assert timing.median_ms == timing.event_median_ms
+
+
 def test_honest_kernel_gets_a_speedup_and_a_high_triton_share(gpu_verifier, builtin_problems):
     problem = builtin_problems["01_relu.py"]
     verdict = gpu_verifier.verify(problem.source, problem.reference_response)

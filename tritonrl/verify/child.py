@@ -322,18 +322,17 @@ def _time_candidate(candidate, problem, seeds: list[int], kept: list, settings: 
     caller, so a candidate that caches across calls (a stale answer for
     the other input set) is caught without moving another full output.
     """
-    from tritonrl.verify.timing import Timer, triton_time_share
+    from tritonrl.verify.timing import Timer
 
     input_sets = [make_inputs(problem, seed, "cuda") for seed in seeds]
     buffers = clone_values(input_sets[0])
     timer = Timer("cuda", budget_s=settings.get("budget_s", 2.0))
-    timing, last_set, output = timer.time(candidate, input_sets, buffers)
+    timing, last_set, output = timer.time(candidate, input_sets, buffers, kernels)
     code, _, message = compare_outputs(kept[last_set], flatten_outputs(output), "cuda")
-    share = triton_time_share(lambda: candidate(*buffers), kernels)
     return {
         **asdict(timing),
+        "escaped_current_stream": timing.escaped_current_stream,
         "last_set": last_set,
-        "triton_time_share": share,
         "timed_output_error": None if code is None else message,
     }
 

@@ -12,11 +12,15 @@ Triton launch overhead measured 10–30% spread on the H200.) Every
 from the call to a device-wide synchronisation, minus the overhead of an
 empty call. Events see only the current stream; the host clock sees
 everything the device did (side streams included) plus the host's own time.
-Event times are reported unless the host median is well above the event
-median (`escaped_current_stream`: work on a side stream, or a call whose host
-side costs more than its kernels); then the host times are, so work hidden
-from the events still counts. Host repetitions have no spin, so no work can
-hide inside one. Repetitions continue until the reported median is stable
+Event times are reported unless device work escaped them
+(`escaped_current_stream`): either the host median is well above both the
+event median and the host's own time to queue the call, or one profiled call
+(all streams, CUPTI) shows more kernel time than the events saw. Then the
+host times are reported, so work hidden from the events still counts: a side
+stream shows up in the profile even when the host busy-waits to cover it,
+and host repetitions have no spin for work to hide in. (Comparing the host
+median with the event median alone flagged honest 12 µs kernels whose
+launch costs more than they run.) Repetitions continue until the reported median is stable
 (its standard error below `target_rel_error`) or the time budget is spent;
 the first calls are warm-up and are discarded.
 
@@ -70,19 +74,23 @@ class Timing:
     reps: int
     event_median_ms: float
     host_median_ms: float  # host clock to device-wide sync, overhead removed
+    queue_median_ms: float  # host time to queue one call (Python + launches)
+    profiled_ms: float  # kernel time on all streams in one profiled call
+    triton_time_share: float  # share of that kernel time in the named Triton kernels
 
     @property
     def escaped_current_stream(self) -> bool:
-        return _escaped(self.event_median_ms, self.host_median_ms)
+        return _escaped(self.event_median_ms, self.host_median_ms, self.queue_median_ms, self.profiled_ms)
 
 
-def _escaped(event_ms: float, host_ms: float) -> bool:
-    """Device work the events did not see (side streams): host time well above event time.
+def _escaped(event_ms: float, host_ms: float, queue_ms: float, profiled_ms: float) -> bool:
+    """Device work the events did not see (side streams, threads).
 
     Margins: host timing carries ~10–30 µs of launch/sync jitter after the
-    empty-call overhead is removed; hidden work shorter than that is noise.
+    empty-call overhead is removed, and profiled kernel times run a little
+    under event times; hidden work shorter than that is noise.
     """
-    return host_ms > 1.5 * event_ms + 0.03
+    return host_ms > 1.5 * max(event_ms, queue_ms) + 0.03 or profiled_ms > 1.3 * event_ms + 0.01
 
 
 def _robust_cv(samples: list[float]) -> float:
@@ -118,7 +126,10 @@ class Timer:
         _synchronize()
         return cycles / max(_elapsed(start, end), 1e-3)
 
-    def _one(self, fn: Callable[[], object], restore: Callable[[int], None], rep: int, spin: bool) -> tuple[float, float, object]:
+    def _one(
+        self, fn: Callable[[], object], restore: Callable[[int], None], rep: int, spin: bool
+    ) -> tuple[float, float, float, object]:
+        """One repetition: (event ms, host ms to device idle, host ms to queue the call, output)."""
         restore(rep)
         self._flush.zero_()
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
@@ -127,11 +138,13 @@ class Timer:
         if spin:
             _spin(int(self._spin_ms * self._cycles_per_ms))
         _record(start)
+        queue_start = _perf_counter()
         out = fn()
+        queue_ms = (_perf_counter() - queue_start) * 1e3
         _record(end)
         _synchronize()
         host_ms = (_perf_counter() - host_start) * 1e3 - self._overhead_ms
-        return _elapsed(start, end), max(host_ms, 0.0), out
+        return _elapsed(start, end), max(host_ms, 0.0), queue_ms, out
 
     def _warm_up(self, fn: Callable[[], object], restore: Callable[[int], None]) -> None:
         """Run the first calls untimed and size the spin to twice the host time of queueing one call."""
@@ -145,24 +158,30 @@ class Timer:
             _synchronize()
         self._spin_ms = min(max(2 * queue_ms, MIN_SPIN_MS), MAX_SPIN_MS)
 
-    def _measure(self, fn: Callable[[], object], restore: Callable[[int], None]) -> Timing:
+    def _measure(self, fn: Callable[[], object], restore: Callable[[int], None], kernel_names: set[str]) -> Timing:
         self._warm_up(fn, restore)
+        profiled_ms, own_ms = _profile(fn, kernel_names)
         events: list[float] = []
         hosts: list[float] = []
+        queues: list[float] = []
         deadline = _perf_counter() + self.budget_s
         rep = 0
         while rep < MAX_REPS:
             host_rep = rep % HOST_EVERY == HOST_EVERY - 1
-            event_ms, host_ms, self.last_output = self._one(fn, restore, rep, spin=not host_rep)
-            (hosts if host_rep else events).append(host_ms if host_rep else event_ms)
+            event_ms, host_ms, queue_ms, self.last_output = self._one(fn, restore, rep, spin=not host_rep)
+            if host_rep:
+                hosts.append(host_ms)
+            else:
+                events.append(event_ms)
+                queues.append(queue_ms)
             rep += 1
             if rep >= MIN_REPS:
-                counted = self._counted(events, hosts)
+                counted = self._counted(events, hosts, queues, profiled_ms)
                 # standard error of the median ≈ 1.25 σ / √n
                 rel_error = 1.25 * _robust_cv(counted) / len(counted) ** 0.5
                 if rel_error <= self.target_rel_error or _perf_counter() > deadline:
                     break
-        counted = self._counted(events, hosts)
+        counted = self._counted(events, hosts, queues, profiled_ms)
         return Timing(
             median_ms=statistics.median(counted),
             mean_ms=statistics.fmean(counted),
@@ -171,16 +190,23 @@ class Timer:
             reps=rep,
             event_median_ms=statistics.median(events),
             host_median_ms=statistics.median(hosts),
+            queue_median_ms=statistics.median(queues),
+            profiled_ms=profiled_ms,
+            triton_time_share=own_ms / profiled_ms if profiled_ms > 0 else 0.0,
         )
 
     @staticmethod
-    def _counted(events: list[float], hosts: list[float]) -> list[float]:
+    def _counted(events: list[float], hosts: list[float], queues: list[float], profiled_ms: float) -> list[float]:
         """Event times, or host times when the device did work the events did not see."""
-        return hosts if _escaped(statistics.median(events), statistics.median(hosts)) else events
+        medians = (statistics.median(events), statistics.median(hosts), statistics.median(queues))
+        return hosts if _escaped(*medians, profiled_ms) else events
 
-    def time(self, fn: Callable[..., object], input_sets: list[list], buffers: list) -> tuple[Timing, int, object]:
+    def time(
+        self, fn: Callable[..., object], input_sets: list[list], buffers: list, kernel_names: set[str] = frozenset()
+    ) -> tuple[Timing, int, object]:
         """Time `fn(*buffers)`, copying input set `rep % len(input_sets)` into `buffers` before each call.
 
+        `kernel_names` are the candidate's own Triton kernels, for `triton_time_share`.
         Returns the timing, the index of the input set of the last call, and
         that call's output (to be checked against the reference for that set).
         """
@@ -192,22 +218,23 @@ class Timer:
                     buffer.copy_(value)
 
         with torch.no_grad():
-            timing = self._measure(lambda: fn(*buffers), restore)
+            timing = self._measure(lambda: fn(*buffers), restore, set(kernel_names))
         last_set = (timing.reps - 1) % len(input_sets)
         return timing, last_set, self.last_output
 
 
-def triton_time_share(fn: Callable[[], object], kernel_names: set[str]) -> float:
-    """Share of device time in one call spent in the candidate's own Triton kernels (KernelGym's profiling idea).
+def _profile(fn: Callable[[], object], kernel_names: set[str]) -> tuple[float, float]:
+    """Kernel time of one call on all streams, and the part in the named Triton kernels, in ms.
 
-    A kernel that does a trivial part of the work next to library calls
-    scores low even when it is "launched"; the verifier reports this and
-    training can use it as a reward term.
+    The share is KernelGym's profiling idea: a kernel that does a trivial
+    part of the work next to library calls scores low even when it is
+    "launched"; the verifier reports it and training can use it as a reward
+    term. The total catches work the current stream's events did not see.
     """
     from torch.profiler import ProfilerActivity, profile
 
     _synchronize()
-    with torch.no_grad(), profile(activities=[ProfilerActivity.CUDA]) as prof:
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
         fn()
         _synchronize()
     total = own = 0.0
@@ -218,4 +245,4 @@ def triton_time_share(fn: Callable[[], object], kernel_names: set[str]) -> float
         total += duration
         if any(event.name == name or event.name.startswith(name + "_") for name in kernel_names):
             own += duration
-    return own / total if total > 0 else 0.0
+    return total / 1e3, own / 1e3
