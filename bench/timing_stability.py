@@ -29,11 +29,11 @@ from tritonrl.problems.shapes import with_shapes  # noqa: E402
 from tritonrl.verify.verifier import Verifier, VerifierSettings  # noqa: E402
 
 CASES = [  # (problem, shape overrides): kernels from a few µs to ~1 ms
-    ("94_MSELoss.py", {}),
     ("19_ReLU.py", {"batch_size": 1024, "dim": 4096}),
     ("23_Softmax.py", {"batch_size": 4096, "dim": 4096}),
     ("1_Square_matrix_multiplication_.py", {"N": 1024}),
     ("19_ReLU.py", {"batch_size": 4096, "dim": 16384}),
+    ("94_MSELoss.py", {}),
     ("26_GELU_.py", {"batch_size": 4096, "dim": 65536}),
 ]
 
