@@ -32,6 +32,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int, default=4, help="sequences per step")
     parser.add_argument("--variants", type=int, default=5, help="augment.variants_per_task")
     parser.add_argument("--max-new-tokens", type=int, default=1024, help="greedy generation budget per problem")
+    parser.add_argument("--eval-fraction", type=float, default=0.0,
+                        help="sft.eval_fraction; 0 by default because a random hold-out of the 18 original pairs "
+                             "removes whole problems from the augmentation-off run (correctness at held-out shapes "
+                             "is this benchmark's evaluation)")
     parser.add_argument("--skip-off", action="store_true", help="skip the augmentation-off training run")
     parser.add_argument("--home", default="", help="TRITONRL_HOME for the run (default: a fresh temp dir)")
     parser.add_argument("--results", required=True, help="markdown file the measurements are appended to")
@@ -87,7 +91,8 @@ def main() -> None:
             handle.write(line + "\n")
 
     overrides = [f"sft.max_steps={args.steps}", f"sft.learning_rate={args.lr}", f"sft.batch_size={args.batch_size}",
-                 f"augment.variants_per_task={args.variants}", "sft.eval_steps=50", "sft.logging_steps=25"]
+                 f"augment.variants_per_task={args.variants}", f"sft.eval_fraction={args.eval_fraction}",
+                 "sft.eval_steps=50", "sft.logging_steps=25"]
     config, _ = load_config("tiny", overrides=overrides)
     record(f"# SFT learning on CPU (tiny profile), {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC\n")
     record(f"- machine: {platform.machine()}, {os.cpu_count()} CPU cores, {platform.platform()}")
