@@ -11,7 +11,9 @@ sandboxed child, and a CUDA error kills only that child. Problems are
 processed in waves of one problem per device slot (a GPU, or a CPU worker):
 their references run in parallel, once each, then all their candidates are
 spread over the workers, then the references are released (full-size
-outputs are GBs).
+outputs are GBs). A candidate that runs out of GPU memory (or hits a CUDA
+error) while sharing its GPU is verified again alone, so a neighbour's
+memory never decides its verdict.
 
 Test: tests/verify/test_pool.py.
 """
@@ -20,11 +22,12 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from tritonrl.verify.result import Verdict
+from tritonrl.verify.result import ReasonCode, Verdict
 from tritonrl.verify.verifier import ReferenceRun, Verifier, VerifierSettings
 
 
@@ -37,6 +40,8 @@ class Task:
     responses: list[str]
 
 
+# Failures that sharing a GPU can cause; a candidate that got one is re-verified alone.
+_SHARING_FAILURES = {ReasonCode.OUT_OF_MEMORY, ReasonCode.CUDA_ERROR}
 DEFAULT_WORKERS_PER_GPU = 3  # enough to hide a candidate's start-up and transfers behind another's timing
 
 
@@ -47,6 +52,42 @@ def device_slots(device: str) -> int:
 
         return max(1, torch.cuda.device_count())
     return max(1, os.cpu_count() or 1)
+
+
+class GpuGate:
+    """Jobs share a GPU, or one job has it alone; a waiting exclusive job goes first (no starvation)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._shared = 0
+        self._exclusive = False
+        self._waiting = 0
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._exclusive and not self._waiting)
+            self._shared += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._shared -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        with self._cond:
+            self._waiting += 1
+            self._cond.wait_for(lambda: not self._exclusive and self._shared == 0)
+            self._waiting -= 1
+            self._exclusive = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._exclusive = False
+                self._cond.notify_all()
 
 
 class VerifierPool:
@@ -62,6 +103,8 @@ class VerifierPool:
         self._local = threading.local()
         self._verifiers: list[Verifier] = []
         self._lock = threading.Lock()
+        self._gates: dict[str, GpuGate] = {}
+        self._shares_gpu = settings.device == "cuda" and self.workers > self.slots
         self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="verifier")
 
     def _worker_env(self, index: int) -> dict[str, str]:
@@ -82,11 +125,24 @@ class VerifierPool:
             self._local.verifier = verifier
         return self._local.verifier
 
+    def _gate(self, verifier: Verifier) -> GpuGate:
+        with self._lock:
+            return self._gates.setdefault(verifier.gpu, GpuGate())
+
     def _reference(self, task: Task) -> ReferenceRun:
-        return self._verifier().prepare_reference(task.problem_source)
+        verifier = self._verifier()
+        with self._gate(verifier).shared():
+            return verifier.prepare_reference(task.problem_source)
 
     def _judge(self, reference: ReferenceRun, response: str) -> Verdict:
-        return self._verifier().verify_against(reference, response)
+        verifier = self._verifier()
+        gate = self._gate(verifier)
+        with gate.shared():
+            verdict = verifier.verify_against(reference, response)
+        if self._shares_gpu and _SHARING_FAILURES & {r.code for r in verdict.reasons}:
+            with gate.exclusive():
+                verdict = verifier.verify_against(reference, response)
+        return verdict
 
     def verify_tasks(
         self,

@@ -58,6 +58,7 @@ WARMUP_CALLS = 3
 MIN_REPS = 20
 HOST_EVERY = 4  # one host-clock repetition in four
 OVERHEAD_REPS = 50
+CLOCK_WARMUP_CYCLES = 100_000_000  # ~50 ms at boost clock
 MAX_REPS = 2000
 MIN_SPIN_MS = 0.05  # covers the host side of a plain launch
 MAX_SPIN_MS = 5.0  # a forward that takes longer to queue is timed with some host time in it
@@ -116,10 +117,15 @@ class Timer:
 
     @staticmethod
     def _calibrate_spin() -> float:
-        """GPU clock cycles per millisecond of `torch.cuda._sleep`, measured with events."""
+        """GPU clock cycles per millisecond of `torch.cuda._sleep`, measured with events.
+
+        A long spin first lifts an idle GPU out of its low clock (345 MHz
+        idle on the H200): the first timed calls of a fresh process measured
+        2× slow without it.
+        """
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
         cycles = 2_000_000
-        _spin(cycles // 10)
+        _spin(CLOCK_WARMUP_CYCLES)
         _record(start)
         _spin(cycles)
         _record(end)
