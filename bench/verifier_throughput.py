@@ -3,7 +3,8 @@
 Pool phase: G honest candidates per problem (a GRPO-sized group: block-size
 variants of the elementwise kernel, copies otherwise) through
 `VerifierPool` on every local GPU — references and baselines once per
-problem, several workers per GPU, timing exclusive per GPU. Reports
+problem, several workers per GPU sharing it, each timed run alone on its GPU
+(tritonrl/verify/gpu_lock.py). Reports
 candidates verified per minute, the per-stage time split (summed over
 sandboxed runs) and the GPU-busy share (nvidia-smi utilisation sampled
 every 200 ms during the phase).
@@ -104,6 +105,7 @@ def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict
         rows.append({"problem": task.key, "index": index, "correct": verdict.correct, "codes": verdict.codes,
                      "speedup": verdict.speedup, "candidate_ms": verdict.candidate_ms, "timing_cv": verdict.timing_cv,
                      "triton_time_share": verdict.triton_time_share, "seconds": round(verdict.seconds, 2),
+                     "stage_seconds": verdict.stage_seconds,
                      "at_s": round(time.perf_counter() - started, 2)})
         print(json.dumps(rows[-1]), flush=True)
         results["pool"]["verdicts"] = rows

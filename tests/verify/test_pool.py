@@ -23,37 +23,3 @@ def test_pool_verifies_many_problems_in_order_with_one_reference_each(builtin_pr
         assert [v.correct for v in results[name]] == [True, False, True], results[name]
         assert results[name][1].codes == ["no_code"]
 
-
-def test_gpu_gate_lets_an_exclusive_job_run_alone_and_first():
-    import threading
-    import time
-
-    from tritonrl.verify.pool import GpuGate
-
-    gate, events = GpuGate(), []
-    first_shared_in = threading.Event()
-
-    def shared_job(name, hold):
-        with gate.shared():
-            events.append(f"{name} in")
-            first_shared_in.set()
-            time.sleep(hold)
-            events.append(f"{name} out")
-
-    def exclusive_job():
-        with gate.exclusive():
-            events.append("exclusive in")
-            time.sleep(0.05)
-            events.append("exclusive out")
-
-    a = threading.Thread(target=shared_job, args=("a", 0.2))
-    a.start()
-    first_shared_in.wait()
-    x = threading.Thread(target=exclusive_job)
-    x.start()
-    time.sleep(0.05)  # the exclusive job is now waiting for `a`
-    b = threading.Thread(target=shared_job, args=("b", 0.0))
-    b.start()
-    for thread in (a, x, b):
-        thread.join(timeout=5)
-    assert events == ["a in", "a out", "exclusive in", "exclusive out", "b in", "b out"]

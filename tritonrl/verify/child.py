@@ -18,7 +18,6 @@ Test: tests/verify/test_verifier.py (through the sandbox).
 
 from __future__ import annotations
 
-import fcntl
 import json
 import threading
 import time
@@ -31,6 +30,7 @@ from typing import Any
 import torch
 
 from tritonrl.problems.shapes import ShapeError, shape_constants, with_shapes
+from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.runtime import (
     AtenTrace,
@@ -83,7 +83,6 @@ def _classify(exc: BaseException, default: ReasonCode) -> _Failed:
 
 
 # Bound before any candidate code runs, like the timing functions.
-_flock = fcntl.flock
 _monotonic = time.monotonic
 
 
@@ -115,19 +114,17 @@ class _Result:
         self.save()
 
 
-@contextmanager
-def _exclusive_gpu(lock_path: str | None):
-    """Hold the machine-wide timing lock of this GPU: timed runs never share a device.
+def _gpu_lock(job: dict):
+    """The GPU's sharing lock (gpu_lock.py) for cuda jobs; a no-op lock on CPU."""
+    return GpuLock(**job["gpu_lock"]) if job.get("gpu_lock") else _NoLock()
 
-    Correctness runs of several candidates may overlap on one GPU; timing
-    waits here for its turn. The lock dies with the process.
-    """
-    if not lock_path:
+
+class _NoLock:
+    @contextmanager
+    def shared(self):
         yield
-        return
-    with open(lock_path, "rb") as handle:
-        _flock(handle.fileno(), fcntl.LOCK_EX)
-        yield
+
+    exclusive = shared
 
 
 def _sync(device: str) -> None:
@@ -175,14 +172,16 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
     result.data["shapes"] = shape_constants(source)
     failure_code = ReasonCode.SHAPES_UNSUPPORTED if overrides else ReasonCode.REFERENCE_FAILED
     result.stage("reference")
+    lock = _gpu_lock(job)
     try:
-        problem = import_source(source, "problem", job_dir)
-        model = build_reference(problem, job["weight_seed"], device)
-        for index, seed in enumerate(job["input_seeds"]):
-            _save_trial(result, job_dir, index, seed, overrides, _reference_outputs(problem, model, seed, device))
+        with lock.shared():
+            problem = import_source(source, "problem", job_dir)
+            model = build_reference(problem, job["weight_seed"], device)
+            for index, seed in enumerate(job["input_seeds"]):
+                _save_trial(result, job_dir, index, seed, overrides, _reference_outputs(problem, model, seed, device))
         if job.get("timing"):
-            result.stage("wait for timing lock")
-            with _exclusive_gpu(job["timing"].get("lock")):
+            result.stage("wait for the GPU alone")
+            with lock.exclusive():
                 result.stage("baseline timing")
                 result.data["baseline"] = _time_model(model, problem, job["input_seeds"], device, job["timing"])
                 if job["timing"].get("compile"):
@@ -198,14 +197,16 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
 
     if job.get("alt_seed") is not None:
         result.stage("alternate shapes")
-        for variant in alternate_overrides(source):
-            try:
-                alt = import_source(with_shapes(source, variant), "problem", job_dir)
-                outputs = _reference_outputs(alt, build_reference(alt, job["weight_seed"], device), job["alt_seed"], device)
-            except Exception:  # the problem has constraints these shapes break: try the next set
-                continue
-            _save_trial(result, job_dir, len(job["input_seeds"]), job["alt_seed"], {**overrides, **variant}, outputs)
-            break
+        with lock.shared():
+            for variant in alternate_overrides(source):
+                try:
+                    alt = import_source(with_shapes(source, variant), "problem", job_dir)
+                    model = build_reference(alt, job["weight_seed"], device)
+                    outputs = _reference_outputs(alt, model, job["alt_seed"], device)
+                except Exception:  # the problem has constraints these shapes break: try the next set
+                    continue
+                _save_trial(result, job_dir, len(job["input_seeds"]), job["alt_seed"], {**overrides, **variant}, outputs)
+                break
 
 
 def _time_model(model, problem, seeds: list[int], device: str, settings: dict) -> dict:
@@ -272,39 +273,41 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
     primary = job["trials"][0]["problem_source"]
     timed_sets = [i for i, t in enumerate(job["trials"]) if t["problem_source"] == primary][:2]
     kept: dict[int, list[torch.Tensor]] = {}  # trial outputs the timed outputs are checked against
-    for index, spec in enumerate(job["trials"]):
-        problem, candidate = prepare(spec["problem_source"])
-        result.stage(f"trial {index}")
-        inputs = make_inputs(problem, spec["seed"], device)
-        pristine = clone_values(inputs)
-        _poison(device, spec.get("output_numels", []))
-        threads_before = threading.active_count()
-        trace = AtenTrace()
-        counter = LaunchCounter(trace)
-        try:
-            with torch.no_grad(), counter, trace:
-                output = candidate(*inputs)
-            _sync(device)
-        except BaseException as exc:
-            raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
-        trial = _observe(output, inputs, pristine, device, counter, trace, threads_before)
-        if not trial["non_tensor_outputs"]:
-            name = f"out_{index}.pt"
-            torch.save([o.detach().cpu() for o in flatten_outputs(output)], job_dir / name)
-            trial["outputs"] = name
-            if timed and index in timed_sets:
-                kept[index] = [o.detach().clone() for o in flatten_outputs(output)]
-        if index == 0:
-            trial["repeat_launches"] = _repeat_launches(candidate, pristine, device)
-        result.data["trials"].append(trial)
-        result.save()
+    lock = _gpu_lock(job)
+    with lock.shared():
+        for index, spec in enumerate(job["trials"]):
+            problem, candidate = prepare(spec["problem_source"])
+            result.stage(f"trial {index}")
+            inputs = make_inputs(problem, spec["seed"], device)
+            pristine = clone_values(inputs)
+            _poison(device, spec.get("output_numels", []))
+            threads_before = threading.active_count()
+            trace = AtenTrace()
+            counter = LaunchCounter(trace)
+            try:
+                with torch.no_grad(), counter, trace:
+                    output = candidate(*inputs)
+                _sync(device)
+            except BaseException as exc:
+                raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
+            trial = _observe(output, inputs, pristine, device, counter, trace, threads_before)
+            if not trial["non_tensor_outputs"]:
+                name = f"out_{index}.pt"
+                torch.save([o.detach().cpu() for o in flatten_outputs(output)], job_dir / name)
+                trial["outputs"] = name
+                if timed and index in timed_sets:
+                    kept[index] = [o.detach().clone() for o in flatten_outputs(output)]
+            if index == 0:
+                trial["repeat_launches"] = _repeat_launches(candidate, pristine, device)
+            result.data["trials"].append(trial)
+            result.save()
 
     if timed and len(kept) == len(timed_sets):
         problem, candidate = prepare(primary)
         seeds = [job["trials"][i]["seed"] for i in timed_sets]
         kernels = {name for t in result.data["trials"] for name in t["kernels"]}
-        result.stage("wait for timing lock")
-        with _exclusive_gpu(job["timing"].get("lock")):
+        result.stage("wait for the GPU alone")
+        with lock.exclusive():
             result.stage("timing")
             try:
                 result.data["timing"] = _time_candidate(

@@ -26,7 +26,8 @@ Covered:
 - private temp dir, Triton cache and HOME per job.
 Not covered:
 - kernel-level escapes and GPU-driver bugs; GPU memory is not limited per job
-  (one job per GPU at a time is the pool's rule);
+  (jobs on one GPU share it; timed runs have it alone, gpu_lock.py, and the
+  pool re-verifies alone a candidate that ran out of memory next to others);
 - a candidate that subverts the in-process instrumentation (trace, launch
   counter, result files) by means the static layer does not see: the
   comparison with the reference happens in the caller on saved tensors,

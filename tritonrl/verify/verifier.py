@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 import shutil
 import signal
 import tempfile
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +31,7 @@ import torch
 
 from tritonrl.problems.shapes import shape_constants, with_shapes
 from tritonrl.verify.baseline_cache import BaselineCache
+from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.judge import Judge
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import Reason, ReasonCode, Verdict
@@ -113,6 +114,7 @@ class Verifier:
         limits = Limits(timeout_s=settings.timeout_s, memory_bytes=settings.memory_bytes)
         self.server = ForkServer(limits, interpret=settings.device == "cpu", env=worker_env)
         self._root = Path(tempfile.mkdtemp(prefix="tritonrl-verify-", dir=job_root()))
+        self.gpu_lock = GpuLock(job_root(), self.gpu).create() if settings.device == "cuda" else None
         self._root.chmod(0o711)  # children may enter their own job dir, not list others
 
     def __enter__(self) -> Verifier:
@@ -142,6 +144,7 @@ class Verifier:
             "alt_seed": secrets.randbits(31) if self.settings.alternate_shapes else None,
             "shrink_budget": self.settings.cpu_element_budget if self.settings.device == "cpu" else 0,
             "timing": None if cached else timing,
+            "gpu_lock": self._job_lock(),
         }
         job_dir, outcome, result = self._run_job(job)
         try:
@@ -177,8 +180,7 @@ class Verifier:
         """(cache key, cached entry) when a baseline cache is configured and timing is on."""
         if timing is None or not self.settings.baseline_cache:
             return None, None
-        settings = {k: v for k, v in timing.items() if k != "lock"}
-        key = BaselineCache.key(problem_source, self._gpu_name(), settings)
+        key = BaselineCache.key(problem_source, self._gpu_name(), timing)
         return key, BaselineCache(self.settings.baseline_cache).get(key)
 
     def _gpu_name(self) -> str:
@@ -190,20 +192,10 @@ class Verifier:
     def _timing_job_settings(self) -> dict | None:
         if self.settings.device != "cuda" or not self.settings.timing:
             return None
-        return {
-            "budget_s": self.settings.timing_budget_s,
-            "compile": self.settings.compile_baseline,
-            "lock": str(self._timing_lock()),
-        }
+        return {"budget_s": self.settings.timing_budget_s, "compile": self.settings.compile_baseline}
 
-    def _timing_lock(self) -> Path:
-        """The machine-wide lock file that serialises timed runs on this verifier's GPU."""
-        path = job_root() / f"tritonrl-timing-gpu-{re.sub(r'[^A-Za-z0-9_-]', '_', self.gpu)}.lock"
-        if not path.exists():
-            handle = os.open(path, os.O_CREAT | os.O_WRONLY, 0o666)
-            os.fchmod(handle, 0o666)  # children that dropped privileges must open it too
-            os.close(handle)
-        return path
+    def _job_lock(self) -> dict | None:
+        return self.gpu_lock.to_job() if self.gpu_lock else None
 
     @staticmethod
     def _stage_seconds(result: dict, wall_s: float) -> dict[str, float]:
@@ -256,6 +248,7 @@ class Verifier:
             "device": self.settings.device,
             "weight_seed": reference.weight_seed,
             "timing": self._timing_job_settings(),
+            "gpu_lock": self._job_lock(),
             "trials": [
                 {"problem_source": t.source, "seed": t.seed, "output_numels": [o.numel() for o in t.outputs]}
                 for t in reference.trials
@@ -272,7 +265,8 @@ class Verifier:
             finished = result.get("stage") == "done"
             if not finished and not result.get("reasons"):
                 verdict.reasons.append(self._ending_reason(outcome, result, job_dir))
-            matched = self._compare(reference, trials, job_dir, verdict)
+            with self.gpu_lock.shared() if self.gpu_lock else nullcontext():  # comparing on the GPU uses it too
+                matched = self._compare(reference, trials, job_dir, verdict)
             verdict.matches_reference = finished and matched and len(trials) == len(reference.trials)
             if result.get("timing"):
                 self._judge_timing(reference, result["timing"], verdict)
