@@ -32,7 +32,7 @@ def test_side_stream_work_is_on_the_clock():
             torch.cuda._sleep(2_000_000)  # ~1 ms of device time the current stream's events do not see
         return x
 
-    timing, _, _ = timer.time(hidden, [[x]], [x.clone()])
+    timing, _, _ = timer.time(hidden, [[x]], [x.clone()], kernel_names=set())
     assert timing.escaped_current_stream
     assert timing.median_ms > 0.5
 
@@ -54,7 +54,7 @@ def test_side_stream_work_covered_by_host_busy_waiting_is_on_the_clock():
             pass
         return x
 
-    timing, _, _ = timer.time(hidden, [[x]], [x.clone()])
+    timing, _, _ = timer.time(hidden, [[x]], [x.clone()], kernel_names=set())
     assert timing.escaped_current_stream
     assert timing.median_ms > 0.5
 
@@ -64,7 +64,7 @@ def test_launch_bound_honest_kernel_is_timed_on_the_device_clock():
 
     timer = Timer("cuda", budget_s=0.5)
     x = torch.randn(1024, 4096, device="cuda")
-    timing, _, _ = timer.time(torch.relu, [[x]], [x.clone()])
+    timing, _, _ = timer.time(torch.relu, [[x]], [x.clone()], kernel_names=set())
     assert not timing.escaped_current_stream
     assert timing.median_ms == timing.event_median_ms
 
