@@ -128,3 +128,19 @@ def test_s3_output_gets_checkpoints_model_and_manifest_last(tritonrl_home, s3_en
     local = resolve_model_source(out, tritonrl_home, s3_endpoint)
     model, tokenizer = load_model_and_tokenizer(local, tritonrl_home)
     assert model.config.model_type == "qwen3" and tokenizer.chat_template
+
+
+def test_packed_batches_give_the_same_loss_as_padded_ones(tritonrl_home):
+    """Packing must keep sequences apart: attention across the seam would change the loss."""
+    from tritonrl.models import encode_example
+    from tritonrl.sft_worker import collator
+
+    model, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
+    problems = load_problems("builtin")[:2]
+    features = [{"input_ids": e.input_ids, "labels": e.labels} for e in
+                (encode_example(tokenizer, build_messages(p.source), p.reference_response) for p in problems)]
+    with torch.no_grad():
+        batches = [collator(tokenizer, packing)(features) for packing in (False, True)]
+        # no KV cache, as in training (sft_worker sets use_cache=False): with one, packing goes undetected
+        losses = [model(**{k: torch.as_tensor(v) for k, v in batch.items()}, use_cache=False).loss for batch in batches]
+    assert torch.allclose(losses[0], losses[1], atol=1e-4), losses
