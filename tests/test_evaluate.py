@@ -94,3 +94,29 @@ def test_cli_eval_json(responses_file):
     assert set(data["per_level"]) == {"none"} and len(data["per_problem"]) == 2
     missing = CliRunner().invoke(app, ["eval", "--problems", "builtin", "--responses", "/no/such.jsonl"])
     assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_eval_generates_responses_with_a_model_then_verifies_them(tmp_path):
+    out = tmp_path / "eval"
+    result = CliRunner().invoke(
+        app,
+        ["eval", "--problems", "builtin", "--model", "tiny-local", "--max-tokens", "8", "--out", str(out),
+         "--trials", "1", "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in (out / "responses.jsonl").read_text().splitlines()]
+    assert len(rows) == 18 and {row["problem"] for row in rows} == {p.name for p in load_builtin()}
+    assert all(row["model"].startswith("hf:") and row["error"] is None for row in rows)
+    metrics = json.loads(result.stdout)
+    assert metrics["overall"]["samples"] == 18
+    assert metrics["overall"]["correct"] == 0.0  # an untrained model writes no kernels
+
+
+def test_eval_needs_exactly_one_source_of_responses(responses_file):
+    runner = CliRunner()
+    both = runner.invoke(app, ["eval", "--problems", "builtin", "--responses", str(responses_file), "--model", "tiny-local"])
+    neither = runner.invoke(app, ["eval", "--problems", "builtin"])
+    for result in (both, neither):
+        assert result.exit_code == 2 and "exactly one of --responses" in result.output
+    bad_endpoint = runner.invoke(app, ["eval", "--problems", "builtin", "--endpoint", "localhost:8000"])
+    assert bad_endpoint.exit_code == 2 and "not an http(s) URL" in bad_endpoint.output

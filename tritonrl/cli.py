@@ -136,23 +136,49 @@ def verify(
 @app.command("eval")
 def evaluate(
     problems: str = typer.Option(..., "--problems", help="builtin, a directory, a KernelBench JSONL or a hub id."),
-    responses: Path = typer.Option(..., "--responses", help='JSONL, one {"problem": NAME, "response": TEXT} per line.'),
-    device: str = typer.Option("cpu", help="cpu (Triton interpreter, shrunk shapes, no timing) or cuda."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Directory for report.json, report.md and PNG plots."),
+    responses: Optional[Path] = typer.Option(
+        None, "--responses", help='JSONL, one {"problem": NAME, "response": TEXT} per line. Or use --model/--endpoint.'
+    ),
+    model: Optional[str] = typer.Option(
+        None, "--model",
+        help="Generate the responses with this model: a hub id, a local directory, tiny-local, or a training output URI "
+        "(file:// or s3://, as printed by sft/grpo).",
+    ),
+    endpoint: Optional[str] = typer.Option(
+        None, "--endpoint", help="Generate the responses through an OpenAI-compatible endpoint (base URL, e.g. http://localhost:8000/v1)."
+    ),
+    served_model: str = typer.Option("", "--served-model", help="The model name the --endpoint serves."),
+    samples: int = typer.Option(1, help="Responses to generate per problem (pass@k goes up to this k)."),
+    temperature: float = typer.Option(0.0, help="Sampling temperature for generation; 0 is greedy."),
+    max_tokens: int = typer.Option(2048, "--max-tokens", help="Longest generated response, in tokens."),
+    device: str = typer.Option("cpu", help="cpu (Triton interpreter, shrunk shapes, no timing) or cuda; --model generates here too."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory for report.json, report.md, PNG plots (and generated responses.jsonl)."),
     level: list[int] = typer.Option([], help="Evaluate only these KernelBench levels (repeatable)."),
-    workers: int = typer.Option(0, help="Verifier workers (0: one per CPU core, or per GPU on cuda)."),
+    workers: int = typer.Option(0, help="Verifier workers (0: one per CPU core, or 3 per GPU on cuda)."),
     trials: int = typer.Option(3, help="Correctness trials per candidate."),
     timeout: float = typer.Option(45.0, help="Seconds allowed to each sandboxed run."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (metrics overall and per level, per_problem)."),
 ) -> None:
-    """Evaluate model responses on a problem set: correctness, fast_p, pass@k, speed-ups, robust vs naive."""
+    """Evaluate model responses on a problem set: correctness, fast_p, pass@k, speed-ups, robust vs naive.
+
+    The responses come from a file (--responses) or are generated first by a
+    model (--model) or an endpoint (--endpoint); generated ones are saved as
+    responses.jsonl beside the report, to be re-verified later.
+    """
     if device not in ("cpu", "cuda"):
         raise _fail(f"--device must be cpu or cuda, not {device!r}")
+    if sum(x is not None for x in (responses, model, endpoint)) != 1:
+        raise _fail("give exactly one of --responses FILE, --model MODEL or --endpoint URL")
     if device == "cpu":
         os.environ.setdefault("TRITON_INTERPRET", "1")
     from rich.progress import Progress
 
     from tritonrl.evaluate import EvaluationError, load_responses, run as run_evaluation
+
+    if responses is None:
+        responses = _generate_eval_responses(
+            problems, model, endpoint, served_model, samples, temperature, max_tokens, device, out, level, as_json
+        )
     from tritonrl.verify.verifier import VerifierSettings
 
     try:
@@ -177,6 +203,68 @@ def evaluate(
     typer.echo(render_markdown(result["metrics"], [{k: v for k, v in r.items() if k != "verdicts"} for r in result["per_problem"]]))
     if result["report"]:
         typer.echo(f"\nreport written to {out}")
+
+
+def _library_logs_to_stderr() -> None:
+    """DeepSpeed (imported by accelerate when installed) logs to stdout, which --json reserves for the result.
+
+    Its logger takes `sys.stdout` when deepspeed is imported, and the import
+    itself already logs, so the import runs with stdout pointed at stderr.
+    """
+    import contextlib
+    import logging
+    import sys
+
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            import deepspeed  # noqa: F401
+        except ImportError:
+            return
+    for handler in logging.getLogger("DeepSpeed").handlers:
+        if isinstance(handler, logging.StreamHandler):
+            handler.stream = sys.stderr  # not setStream: it flushes the old stream, which may be closed
+
+
+def _generate_eval_responses(problems, model, endpoint, served_model, samples, temperature, max_tokens, device, out, level, quiet) -> Path:
+    """Generate the responses `tritonrl eval` verifies; returns the responses file."""
+    from datetime import datetime, timezone
+
+    from tritonrl.config import state_dir
+    from tritonrl.evaluate import EvaluationError, generate_responses
+    from tritonrl.teachers import HFTeacher, OpenAITeacher
+
+    try:
+        if model is not None:
+            _library_logs_to_stderr()
+            from tritonrl.models import ModelError, resolve_model_source
+
+            try:
+                generator = HFTeacher(resolve_model_source(model, state_dir()), device=device)
+            except ModelError as exc:
+                raise _fail(str(exc)) from exc
+        else:
+            generator = OpenAITeacher(endpoint, served_model)
+    except ValueError as exc:
+        raise _fail(str(exc)) from exc
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    path = (out or state_dir() / "eval" / stamp) / "responses.jsonl"
+    try:
+        count = len(load_problems(problems, level))
+    except ProblemError as exc:
+        raise _fail(str(exc)) from exc
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=quiet) as progress:
+        bar = progress.add_task(f"generating with {generator.id}", total=count)
+        try:
+            generate_responses(
+                problems, generator, path, samples, temperature, max_tokens, level, on_problem=lambda _: progress.advance(bar)
+            )
+        except EvaluationError as exc:
+            raise _fail(str(exc)) from exc
+    if not quiet:
+        console.print(f"responses written to {path}")
+    return path
 
 
 OutOption = typer.Option(None, "--out", help="Root URI for the output dataset (default: <artifact_root>/datasets).")

@@ -1,7 +1,10 @@
 """The evaluate stage: verify model responses for a problem set and report KernelBench metrics.
 
 Reads responses (JSONL: one `{"problem": NAME, "response": TEXT}` per line,
-NAME as in the problem source, e.g. `19_ReLU.py`), verifies every one
+NAME as in the problem source, e.g. `19_ReLU.py`) — or first asks a model
+for them (`generate_responses`: a checkpoint or hub model through
+transformers, or an OpenAI-compatible endpoint) and writes that file, so
+every evaluation can be re-verified later — then verifies every one
 through the verifier pool (each problem's reference runs once), turns the
 verdicts into records and aggregates them (tritonrl/metrics.py): valid,
 compiled, correct, naive-correct, fast_p, pass@k, speed-ups, overall and
@@ -21,6 +24,7 @@ from typing import Any
 
 from tritonrl.metrics import compute_metrics, per_problem_rows
 from tritonrl.problems import Problem, load_problems
+from tritonrl.prompts import build_messages
 from tritonrl.report import write_report
 from tritonrl.verify.pool import Task, VerifierPool
 from tritonrl.verify.result import Verdict
@@ -49,6 +53,37 @@ def load_responses(path: Path) -> list[tuple[str, str]]:
     if not rows:
         raise EvaluationError(f"{path} holds no responses")
     return rows
+
+
+def generate_responses(
+    problems_source: str,
+    model: Any,
+    path: Path,
+    samples: int = 1,
+    temperature: float = 0.0,
+    max_tokens: int = 2048,
+    levels: Iterable[int] = (),
+    on_problem: Callable[[Problem], None] = lambda p: None,
+) -> Path:
+    """Ask `model` (a `tritonrl.teachers` Teacher) for `samples` responses per problem; write them as JSONL.
+
+    A failed request is written as an empty response: it counts as a sample
+    without code (invalid), as it would for the user of the model.
+    """
+    if samples < 1:
+        raise EvaluationError(f"samples per problem must be >= 1, got {samples}")
+    problems = load_problems(problems_source, levels)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".partial")
+    with tmp.open("w") as out:
+        for problem in problems:
+            completions = model.generate(problem, build_messages(problem.source), samples, temperature, max_tokens)
+            for completion in completions:
+                out.write(json.dumps({"problem": problem.name, "response": completion.text or "", "model": model.id,
+                                      "error": completion.error}) + "\n")
+            on_problem(problem)
+    tmp.replace(path)  # a complete responses file or none
+    return path
 
 
 def _tasks(problems: dict[str, Problem], responses: list[tuple[str, str]], source: str) -> list[Task]:
