@@ -97,6 +97,34 @@ class SFTConfig:
 
 
 @dataclass(frozen=True)
+class GRPOConfig:
+    """HRD-GRPO (tritonrl/grpo.py, tritonrl/hrd.py): rollouts, verifier rewards, one policy update per step."""
+
+    group_size: int = 8  # G samples per task
+    tasks_per_step: int = 8
+    steps: int = 200
+    learning_rate: float = 1e-6
+    alpha: float = 0.1  # weight of the plan (reasoning) objective next to the code objective
+    clip_eps: float = 0.2
+    kl_coef: float = 0.0  # > 0 keeps a frozen reference model and adds a KL penalty
+    normalize_std: bool = True  # divide advantages by the group's reward std
+    leave_one_out: bool = False  # baseline = mean of the other samples instead of the group mean
+    uniform_reward: bool = False  # ablation: one reward beta*r_code + (1-beta)*r_plan on every token
+    beta: float = 0.5
+    speedup_cap: float = 10.0  # r_plan = min(speed-up, cap) for correct kernels
+    temperature: float = 1.0
+    top_p: float = 1.0
+    max_new_tokens: int = 4096
+    micro_batch: int = 4  # sequences per forward/backward pass
+    updates_per_batch: int = 1  # policy updates over each batch of rollouts
+    generation: Literal["hf", "openai"] = "hf"  # openai: an OpenAI-compatible server serving the current policy
+    endpoint: str = ""
+    served_model: str = ""
+    save_steps: int = 0  # 0: only the final model
+    seed: int = 0
+
+
+@dataclass(frozen=True)
 class VerifyConfig:
     device: Literal["cpu", "cuda"] = "cpu"
     trials: int = 3
@@ -123,6 +151,7 @@ class Config:
     augment: AugmentConfig = field(default_factory=AugmentConfig)
     student: StudentConfig = field(default_factory=StudentConfig)
     sft: SFTConfig = field(default_factory=SFTConfig)
+    grpo: GRPOConfig = field(default_factory=GRPOConfig)
     verify: VerifyConfig = field(default_factory=VerifyConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
@@ -154,6 +183,8 @@ _PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
             "grad_accumulation": 1, "packing": False, "eval_fraction": 0.1, "eval_steps": 10, "logging_steps": 5,
             "save_steps": 0, "deepspeed": "", "nproc_per_node": 1,
         },
+        # A few steps of small groups: the CPU verifier judges every sample in the interpreter.
+        "grpo": {"group_size": 4, "tasks_per_step": 2, "steps": 4, "learning_rate": 1e-3, "max_new_tokens": 1024},
     },
     "gpu": {
         "problems": {"source": "kernelbook:GPUMODE/KernelBook"},
