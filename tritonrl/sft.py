@@ -32,13 +32,12 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
-from urllib.parse import unquote, urlparse
 
 from tritonrl.config import Config, dump_config
 from tritonrl.datasets_io import DatasetError, code_version, read_dataset, read_manifest
 from tritonrl.models import MANIFEST_FILE, MODEL_DIR, encode_example, load_tokenizer, resolve_model_source
 from tritonrl.sft_worker import CHECKPOINT_MARKER
-from tritonrl.storage import ArtifactStore, join
+from tritonrl.storage import ArtifactStore, join, local_path, upload_tree
 
 INFRA_DEEPSPEED = Path(__file__).resolve().parents[1] / "infra" / "deepspeed"
 RESULT_FILE = "train-result.json"  # the worker's log history, read back by `run`
@@ -66,13 +65,6 @@ class SFTResult:
 
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
-
-
-def _local_dir(uri: str) -> Path | None:
-    parsed = urlparse(uri)
-    if parsed.scheme == "s3":
-        return None
-    return Path(unquote(parsed.path) if parsed.scheme == "file" else uri).resolve()
 
 
 def deepspeed_config_path(name: str) -> str:
@@ -144,13 +136,6 @@ def _run_worker(command: list[str], work: Path, on_log: Callable[[str], None]) -
         raise SFTError(f"training failed (launcher exit code {code}); nothing published. Last output:\n" + "\n".join(tail))
 
 
-def _upload_tree(store: ArtifactStore, local: Path, uri: str, skip: set[str]) -> None:
-    for path in sorted(p for p in local.rglob("*") if p.is_file()):
-        relative = path.relative_to(local).as_posix()
-        if relative.split("/")[0] not in skip:
-            store.write_bytes(join(uri, relative), path.read_bytes())
-
-
 def run(
     config: Config, input_uri: str, out_uri: str | None = None, on_log: Callable[[str], None] = _stderr
 ) -> SFTResult:
@@ -177,7 +162,7 @@ def run(
     out_uri = out_uri or join(config.artifact_root, "checkpoints", f"sft-{source_manifest['digest'][7:19]}-{stamp}")
     if store.exists(join(out_uri, MANIFEST_FILE)):
         raise SFTError(f"{out_uri} already holds a completed run; choose another --out")
-    local = _local_dir(out_uri)
+    local = local_path(out_uri)
     if local is not None and local.is_dir() and any(local.iterdir()):
         raise SFTError(f"{out_uri} holds files of an unfinished run; delete it or choose another --out")
     work = local or config.home / "runs" / out_uri.rstrip("/").rsplit("/", 1)[-1]
@@ -216,7 +201,7 @@ def run(
     checkpoints = sorted(p.name for p in work.glob("checkpoint-*") if (p / CHECKPOINT_MARKER).is_file())
     shutil.rmtree(data_dir)
     if local is None:  # checkpoints were uploaded by the worker as they were saved
-        _upload_tree(store, work, out_uri, skip={p.name for p in work.glob("checkpoint-*")})
+        upload_tree(store, work, out_uri, skip={p.name for p in work.glob("checkpoint-*")})
     summary = SFTResult(
         output_uri=out_uri,
         model_uri=join(out_uri, MODEL_DIR),

@@ -161,3 +161,19 @@ class ArtifactStore:
         except BotoCoreError as exc:
             endpoint = self.s3_endpoint_url or "the default AWS endpoint"
             raise StorageError(f"{uri}: cannot reach S3 at {endpoint}: {exc}") from exc
+
+
+def local_path(uri: str) -> Path | None:
+    """The local directory a file:// URI or plain path names; None for s3:// (stage locally, then upload)."""
+    parsed = urlparse(uri)
+    if parsed.scheme == "s3":
+        return None
+    return Path(unquote(parsed.path) if parsed.scheme == "file" else uri).resolve()
+
+
+def upload_tree(store: ArtifactStore, local: Path, uri: str, skip: set[str] = frozenset()) -> None:
+    """Copy every file under `local` to `uri`, leaving out top-level entries named in `skip`."""
+    for path in sorted(p for p in local.rglob("*") if p.is_file()):
+        relative = path.relative_to(local).as_posix()
+        if relative.split("/")[0] not in skip:
+            store.write_bytes(join(uri, relative), path.read_bytes())
