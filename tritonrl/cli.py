@@ -387,6 +387,42 @@ def sft(
                  "eval_curve": result.eval_curve, "seconds": result.seconds})
 
 
+@app.command("grpo")
+def grpo(
+    tasks_uri: str = typer.Option(..., "--tasks", help="URI of an augment-tasks dataset (columns problem, problem_source), as printed by `tritonrl augment`."),
+    model: Optional[str] = typer.Option(
+        None, "--model", help="Starting policy: an SFT output URI (as printed by `tritonrl sft`), a hub id or a local directory (default: student.base_model)."
+    ),
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+    out: Optional[str] = typer.Option(
+        None, "--out", help="Output URI or path for checkpoints and the final model (default: <artifact_root>/checkpoints/grpo-<time>)."
+    ),
+) -> None:
+    """HRD-GRPO: sample groups from the policy, reward them with the verifier, update plan and code tokens separately.
+
+    Settings are the `grpo.*` config keys (`tritonrl config show` lists them): group size G, tasks and steps,
+    learning rate, alpha (weight of the plan objective), clip_eps, kl_coef, advantage normalisation
+    (normalize_std, leave_one_out), the uniform-reward ablation (uniform_reward, beta), speedup_cap, sampling
+    (temperature, top_p, max_new_tokens), micro_batch, updates_per_batch, generation (hf, or openai with
+    endpoint and served_model) and save_steps. r_code = valid and correct; r_plan = the speed-up of a correct
+    kernel (on CPU, where timing is meaningless, r_plan = r_code). Progress goes to stderr, one line per step;
+    prints a JSON summary with the output URI.
+    """
+    from tritonrl import grpo as stage
+    from tritonrl.datasets_io import DatasetError
+    from tritonrl.models import ModelError
+
+    config, _ = _config(profile, config_file, overrides)
+    try:
+        result = stage.run(config, tasks_uri, model, out, on_log=lambda line: console.print(line, highlight=False, markup=False))
+    except (DatasetError, ModelError, stage.GRPOError) as exc:
+        raise _fail(str(exc)) from exc
+    _print_json({"output": result.output_uri, "model": result.model_uri, "steps": result.steps,
+                 "history": result.history, "seconds": result.seconds})
+
+
 @app.command("run")
 def run(
     profile: Optional[str] = ProfileOption,

@@ -1,0 +1,105 @@
+"""The GRPO stage: the update moves the policy toward rewarded samples; the reward pipeline runs end to end."""
+
+import json
+
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from tritonrl import grpo, hrd
+from tritonrl.cli import app
+from tritonrl.config import load_config
+from tritonrl.datasets_io import DatasetError, publish_dataset
+from tritonrl.models import MANIFEST_FILE, encode_example, load_model_and_tokenizer, resolve_model_source
+from tritonrl.problems.loaders import load_builtin
+from tritonrl.prompts import build_messages
+from tritonrl.storage import ArtifactStore
+
+from tests.teachers.test_openai_teacher import Reply, ScriptedServer, chat_body
+
+RELU = {p.name: p for p in load_builtin()}["01_relu.py"]
+
+
+def _tasks(config, problems=(RELU,)):
+    rows = [{"problem": p.name, "problem_source": p.source, "level": None} for p in problems]
+    return publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "augment-tasks", rows, {"stage": "test"}).uri
+
+
+def _rollout(tokenizer, task, text):
+    messages = build_messages(RELU.source)
+    example = encode_example(tokenizer, messages, text)
+    response = example.input_ids[example.prompt_tokens:]
+    return grpo.Rollout(task, example.input_ids[: example.prompt_tokens], response, text,
+                        hrd.token_classes(tokenizer, response, text))
+
+
+def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home):
+    config, _ = load_config("tiny", overrides=["grpo.learning_rate=0.01", "grpo.updates_per_batch=3"])
+    policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
+    good = _rollout(tokenizer, 0, RELU.reference_response)
+    bad = _rollout(tokenizer, 0, "I am not sure how to do this.")
+    good.r_code = good.r_plan = 1.0
+    with torch.no_grad():
+        before = [grpo._response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
+    optimizer = torch.optim.AdamW(policy.parameters(), lr=config.grpo.learning_rate)
+    stats = grpo.policy_update(policy, None, optimizer, [good, bad], config, tokenizer.pad_token_id)
+    with torch.no_grad():
+        after = [grpo._response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
+    assert after[0] > before[0] and after[1] < before[1]
+    assert stats["clip_fraction"] > 0  # three updates on one batch move ratios past 1 ± ε
+
+
+def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
+    """A policy server answers correctly every other time: half the group earns r_code = 1."""
+    server = ScriptedServer(lambda i: Reply(body=chat_body(RELU.reference_response if i % 2 == 0 else "no idea")))
+    try:
+        config, _ = load_config("tiny", overrides=[
+            "grpo.generation=openai", f"grpo.endpoint={server.endpoint}", "grpo.served_model=policy",
+            "grpo.steps=2", "grpo.group_size=2", "grpo.tasks_per_step=1", "grpo.save_steps=1", "verify.trials=1",
+        ])
+        lines = []
+        result = grpo.run(config, _tasks(config), model="tiny-local", out_uri=str(tmp_path / "grpo"), on_log=lines.append)
+    finally:
+        server.close()
+    assert result.steps == 2 and len(server.requests) == 4
+    for step in result.history:
+        assert step["reward_code"] == 0.5 and step["correct"] == 0.5
+        assert step["reward_plan"] == 0.5  # CPU: r_plan falls back to r_code
+        assert step["loss"] != 0 and 0 < step["plan_token_share"] < 1
+        assert {"generate_s", "verify_s", "update_s", "kl", "clip_fraction", "response_tokens"} <= set(step)
+    assert any("grpo step 2/2: r_code 0.50" in line for line in lines)
+    out = tmp_path / "grpo"
+    assert (out / "checkpoint-1" / "config.json").is_file()
+    assert len((out / grpo.HISTORY_FILE).read_text().splitlines()) == 2
+    manifest = json.loads((out / MANIFEST_FILE).read_text())
+    assert manifest["stage"] == "grpo" and manifest["steps"] == 2
+    model, _ = load_model_and_tokenizer(str(out), tritonrl_home)  # the output loads like any model
+    assert resolve_model_source(out.as_uri(), tritonrl_home).endswith("model")
+
+
+def test_grpo_with_local_generation_runs_a_step(tritonrl_home, tmp_path):
+    config, _ = load_config("tiny", overrides=["grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1",
+                                               "grpo.max_new_tokens=8"])
+    result = grpo.run(config, _tasks(config), out_uri=str(tmp_path / "g"), on_log=lambda line: None)
+    step = result.history[0]
+    assert step["reward_code"] == 0.0 and step["response_tokens"] <= 8  # an untrained model writes no kernel
+    assert step["loss"] == 0.0  # equal rewards: no advantage, no update signal
+
+
+def test_bad_settings_and_inputs_are_refused(tritonrl_home, tmp_path):
+    config, _ = load_config("tiny", overrides=["grpo.group_size=1", "grpo.generation=openai"])
+    with pytest.raises(grpo.GRPOError, match="group_size=1 must be >= 2.*needs grpo.endpoint"):
+        grpo.run(config, "unused", on_log=lambda line: None)
+    config, _ = load_config("tiny")
+    empty = publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "augment-tasks", [], {"stage": "t"})
+    with pytest.raises(DatasetError, match="has no tasks"):
+        grpo.run(config, empty.uri, on_log=lambda line: None)
+    result = CliRunner().invoke(app, ["grpo", "--tasks", str(tmp_path / "missing")])
+    assert result.exit_code == 2 and "missing" in result.output
+
+
+def test_grpo_help_explains_the_options():
+    result = CliRunner().invoke(app, ["grpo", "--help"])
+    assert result.exit_code == 0
+    for option in ("--tasks", "--model", "--out", "--set", "--profile"):
+        assert option in result.output

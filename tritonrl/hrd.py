@@ -1,0 +1,126 @@
+"""The HRD-GRPO mathematics: token classes, group-relative advantages per class, the clipped objective.
+
+TritonRL's hierarchical reward decomposition: a response is a plan
+(reasoning) followed by code. The code tokens are credited with `r_code`
+(the kernel is valid and correct) and the plan tokens with `r_plan` (how
+fast the correct kernel is), each through its own group-relative
+advantage; the objective is α·J_plan + J_code. The uniform-reward ablation
+gives every token one reward β·r_code + (1−β)·r_plan. Everything here is
+plain tensor code so it can be checked by hand (tests/test_hrd.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from tritonrl.verify.response import parse_response
+from tritonrl.verify.result import Verdict
+
+PLAN, CODE = 0, 1  # token classes
+
+
+def rewards(verdict: Verdict, device: str, speedup_cap: float) -> tuple[float, float]:
+    """(r_code, r_plan) for one sample.
+
+    r_code = valid ∧ correct. r_plan = the speed-up of a correct kernel
+    (capped), 0 when incorrect; on CPU, where timing means nothing, r_plan
+    falls back to r_code.
+    """
+    r_code = 1.0 if verdict.correct else 0.0
+    if device != "cuda" or not verdict.correct or verdict.speedup is None:
+        return r_code, r_code if device != "cuda" else 0.0
+    return r_code, min(float(verdict.speedup), speedup_cap)
+
+
+def token_classes(tokenizer, response_ids: list[int], text: str) -> list[int]:
+    """CODE for tokens inside the response's final Python block, PLAN for the rest.
+
+    Token positions come from decoding growing prefixes (the same decoding
+    that produced `text`), so the split follows what the parser saw. A stop
+    token after the text belongs to the code when there is code: ending the
+    answer is part of writing it.
+    """
+    parsed = parse_response(text)
+    if parsed.code is None:
+        return [PLAN] * len(response_ids)
+    classes = []
+    for index in range(len(response_ids)):
+        start = len(tokenizer.decode(response_ids[:index], skip_special_tokens=True))
+        inside = parsed.code_start <= start < parsed.code_end or start >= len(text)
+        classes.append(CODE if inside else PLAN)
+    return classes
+
+
+def group_advantages(group_rewards: torch.Tensor, normalize_std: bool, leave_one_out: bool) -> torch.Tensor:
+    """A = r − baseline for one group; baseline = group mean, or the mean of the other samples.
+
+    Divided by the group's reward std when asked (a group whose rewards are
+    all equal has zero advantage either way).
+    """
+    r = group_rewards.float()
+    g = r.numel()
+    baseline = (r.sum() - r) / (g - 1) if leave_one_out and g > 1 else r.mean().expand_as(r)
+    advantages = r - baseline
+    if normalize_std:
+        advantages = advantages / (r.std(unbiased=False) + 1e-6)
+    return advantages
+
+
+@dataclass(frozen=True)
+class TokenTargets:
+    """Per-token advantage and objective weight for one sequence's response tokens."""
+
+    advantages: list[float]
+    weights: list[float]
+
+
+def token_targets(
+    classes: list[int], a_code: float, a_plan: float, alpha: float, uniform: float | None = None
+) -> TokenTargets:
+    """HRD: code tokens get A_code with weight 1, plan tokens A_plan with weight α; uniform: one A, weight 1."""
+    if uniform is not None:
+        return TokenTargets([uniform] * len(classes), [1.0] * len(classes))
+    return TokenTargets(
+        [a_code if c == CODE else a_plan for c in classes],
+        [1.0 if c == CODE else alpha for c in classes],
+    )
+
+
+@dataclass(frozen=True)
+class LossTerms:
+    loss: torch.Tensor
+    clip_fraction: float
+    kl: float
+
+
+def clipped_objective(
+    logps: torch.Tensor,
+    old_logps: torch.Tensor,
+    advantages: torch.Tensor,
+    weights: torch.Tensor,
+    mask: torch.Tensor,
+    clip_eps: float,
+    ref_logps: torch.Tensor | None = None,
+    kl_coef: float = 0.0,
+) -> LossTerms:
+    """−Σ w·min(ρA, clip(ρ)A) / Σ mask, plus kl_coef × the k3 KL estimate to the reference model.
+
+    All tensors are [batch, response tokens]; `mask` is 1 on real response
+    tokens. Token-mean normalisation over the whole batch: long and short
+    responses weigh by their tokens.
+    """
+    mask = mask.float()
+    tokens = mask.sum().clamp(min=1.0)
+    ratio = torch.exp(logps - old_logps)
+    surrogate = torch.minimum(ratio * advantages, torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps) * advantages)
+    loss = -(weights * surrogate * mask).sum() / tokens
+    kl_value = 0.0
+    if ref_logps is not None and kl_coef > 0:
+        log_ratio = ref_logps - logps
+        kl = (torch.exp(log_ratio) - log_ratio - 1) * mask
+        loss = loss + kl_coef * kl.sum() / tokens
+        kl_value = float((kl.sum() / tokens).detach())
+    clipped = ((ratio - 1).abs() > clip_eps).float() * mask
+    return LossTerms(loss, float((clipped.sum() / tokens).detach()), kl_value)
