@@ -125,6 +125,19 @@ class GRPOConfig:
 
 
 @dataclass(frozen=True)
+class EvaluateConfig:
+    """The pipeline's evaluation of its final model, and the nightly one (generate, verify, report)."""
+
+    problems: str = "builtin"  # any problems.source; the gpu profile evaluates on KernelBench
+    levels: tuple[int, ...] = ()
+    limit: int = 0  # 0: every problem
+    samples: int = 1  # responses per problem (pass@k up to this k)
+    temperature: float = 0.0  # greedy: the model's best single answer
+    max_tokens: int = 2048
+    metric: str = "correct"  # overall metric a candidate must beat to become champion (fast_1 once timed on GPU)
+
+
+@dataclass(frozen=True)
 class VerifyConfig:
     device: Literal["cpu", "cuda"] = "cpu"
     trials: int = 3
@@ -152,6 +165,7 @@ class Config:
     student: StudentConfig = field(default_factory=StudentConfig)
     sft: SFTConfig = field(default_factory=SFTConfig)
     grpo: GRPOConfig = field(default_factory=GRPOConfig)
+    evaluate: EvaluateConfig = field(default_factory=EvaluateConfig)
     verify: VerifyConfig = field(default_factory=VerifyConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
@@ -185,6 +199,8 @@ _PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
         },
         # A few steps of small groups: the CPU verifier judges every sample in the interpreter.
         "grpo": {"group_size": 4, "tasks_per_step": 2, "steps": 4, "learning_rate": 1e-3, "max_new_tokens": 1024},
+        # Greedy answers of the tiny model stop well before 1024 tokens when it has learned the format.
+        "evaluate": {"max_tokens": 1024},
     },
     "gpu": {
         "problems": {"source": "kernelbook:GPUMODE/KernelBook"},
@@ -195,6 +211,7 @@ _PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
             "temperature": 0.7,
         },
         "student": {"base_model": "Qwen/Qwen3-8B"},
+        "evaluate": {"problems": "ScalingIntelligence/KernelBench", "levels": (1, 2, 3), "metric": "fast_1"},
         "verify": {"device": "cuda", "trials": 5, "timeout_s": 300.0},
     },
 }
