@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def parse_args() -> argparse.Namespace:
@@ -73,32 +73,18 @@ def main() -> None:
     args = parse_args()
     os.environ["TRITONRL_HOME"] = args.home or tempfile.mkdtemp(prefix="tritonrl-sft-bench-")
     os.environ.setdefault("TRITON_INTERPRET", "1")
-    import torch
-    import transformers
-
+    from bench.results_log import results_log
     from tritonrl import augment, distill, filter as filter_stage, sft
     from tritonrl.config import load_config
     from tritonrl.datasets_io import publish_dataset, read_dataset
     from tritonrl.models import resolve_model_source
     from tritonrl.storage import ArtifactStore, join
 
-    results = Path(args.results)
-    results.parent.mkdir(parents=True, exist_ok=True)
-
-    def record(line: str) -> None:
-        print(line, flush=True)
-        with results.open("a") as handle:
-            handle.write(line + "\n")
-
     overrides = [f"sft.max_steps={args.steps}", f"sft.learning_rate={args.lr}", f"sft.batch_size={args.batch_size}",
                  f"augment.variants_per_task={args.variants}", f"sft.eval_fraction={args.eval_fraction}",
                  "sft.eval_steps=50", "sft.logging_steps=25"]
     config, _ = load_config("tiny", overrides=overrides)
-    record(f"# SFT learning on CPU (tiny profile), {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC\n")
-    record(f"- machine: {platform.machine()}, {os.cpu_count()} CPU cores, {platform.platform()}")
-    record(f"- versions: python {platform.python_version()}, torch {torch.__version__}, transformers {transformers.__version__}")
-    record(f"- command: `{' '.join([sys.executable.rsplit('/', 1)[-1], *sys.argv])}`")
-    record(f"- overrides: {' '.join(overrides)}\n")
+    record = results_log(args.results, "SFT learning on CPU (tiny profile)", overrides)
 
     started = time.time()
     distilled = distill.run(config)
