@@ -1,0 +1,93 @@
+"""The whole pipeline as one Prefect flow named `tritonrl` (deployment `full`: `prefect deployment run tritonrl/full`).
+
+suite check → distill → filter → augment → SFT → HRD-GRPO → evaluate →
+register (`tritonrl-coder`, alias `candidate`; `champion` if it beats the
+current one). Each arrow passes URIs. With `gpu_deployments` the GPU stages
+(tritonrl.pipeline.GPU_STAGES) run as their `<stage>/cuda` deployments on the
+`cuda` work pool; without it (`tritonrl run`) everything runs in this process.
+
+One MLflow parent run per pipeline run, tagged with the config digest and
+the host/pid running it; a rerun after a kill closes the dead run's leftovers
+(status KILLED) and reuses every finished stage through the tasks' cache.
+
+Run: `tritonrl run --profile tiny` (in-process) or the `tritonrl/full`
+deployment. Test: tests/test_flows.py, tests/test_stack.py.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from datetime import datetime, timezone
+from typing import Any
+
+from prefect import flow, runtime
+
+from flows.stages import call_stage, stage_config
+from tritonrl import pipeline, tracking
+
+DIGEST_TAG, HOST_TAG, PID_TAG = "tritonrl.config_digest", "tritonrl.host", "tritonrl.pid"
+
+
+def _dead_here(run) -> bool:
+    """A run started by a process of this host that no longer exists (killed before it could end the run)."""
+    tags = run.data.tags
+    if tags.get(HOST_TAG) != socket.gethostname() or not tags.get(PID_TAG, "").isdigit():
+        return False
+    try:
+        os.kill(int(tags[PID_TAG]), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+@flow(name="tritonrl")
+def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
+                  gpu_deployments: bool = False) -> dict[str, Any]:
+    """The TritonRL pipeline; returns where everything went (stage summaries, tracking, registered model)."""
+    params = {"profile": profile, "config_file": config_file, "overrides": list(overrides or [])}
+    config = stage_config(**params)
+    tracker = tracking.Tracker(config)
+    digest = pipeline.config_digest(config)
+    closed = tracker.close_stale(DIGEST_TAG, digest, _dead_here)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    parent = tracker.start_pipeline(f"tritonrl-{config.profile}-{stamp}", tags={
+        DIGEST_TAG: digest, HOST_TAG: socket.gethostname(), PID_TAG: str(os.getpid()),
+        "prefect.flow_run_id": str(runtime.flow_run.id), "tritonrl.resumed_after": ",".join(closed),
+    })
+    summaries: dict[str, dict[str, Any]] = {}
+
+    def stage(name: str, **inputs: str) -> dict[str, str]:
+        summary = call_stage(name, config, params, parent, gpu_deployments, **inputs)
+        summaries[name] = summary
+        return summary["outputs"]
+
+    try:
+        stage("suite-check")
+        samples = stage("distill")["samples"]
+        accepted = stage("filter", samples=samples)["accepted"]
+        augmented = stage("augment", accepted=accepted)
+        sft_model = stage("sft", pairs=augmented["pairs"])["output"]
+        final_model = stage("grpo", tasks=augmented["tasks"], model=sft_model)["output"]
+        stage("evaluate", model=final_model)
+        registration = tracking.register_model(
+            config, final_model, parent, summaries["evaluate"]["metrics"], config.evaluate.metric
+        )
+    except BaseException as exc:
+        tracker.end_run(parent, "KILLED" if isinstance(exc, KeyboardInterrupt) else "FAILED")
+        raise
+    tracker.client.set_tag(parent, "tritonrl.registered_version", registration.version)
+    tracker.end_run(parent)
+    return {
+        "tracking_uri": config.tracking_uri,
+        "experiment": config.tracking.experiment,
+        "parent_run_id": parent,
+        "artifact_root": config.artifact_root,
+        "model": final_model,
+        "registered": {"name": tracking.MODEL_NAME, "version": registration.version,
+                       "aliases": list(registration.aliases), "metric": registration.metric,
+                       "value": registration.value, "champion_value_before": registration.champion_value},
+        "stages": summaries,
+    }

@@ -1,0 +1,366 @@
+"""MLflow tracking and model registry for pipeline runs, through MlflowClient (no fluent globals).
+
+Why a client and explicit run ids rather than `mlflow.start_run`: stages run
+in Prefect task threads, in other processes, or on other machines (workers
+of the `cuda` pool), so the parent run cannot live in a thread-local stack;
+it travels as a run id, like the data travels as URIs.
+
+The run tree: experiment `config.tracking.experiment` (`tritonrl`) → one
+parent run per pipeline run → one nested run per stage, named after it
+(tag `mlflow.parentRunId`). A stage run gets the stage's config section as
+params, its summary numbers as metrics, its input and output datasets via
+`log_inputs` (contexts `input` / `output`, digest from the dataset's
+manifest) and manifests and reports as artifacts. A stage whose outputs were
+reused from an earlier run (resume) still gets its run, tagged
+`tritonrl.reused=true`, so every parent run shows the whole pipeline.
+
+Registry: the final model becomes a version of `tritonrl-coder` (source: the
+training output URI; evaluation metrics as version tags) with alias
+`candidate`, and takes alias `champion` when its metric beats the current
+champion's. `resolve_model_uri("models:/tritonrl-coder@champion")` gives the
+training output URI back, for `tritonrl generate` and the nightly evaluation.
+
+Storage: the embedded default is SQLite (`sqlite:///$TRITONRL_HOME/mlflow.db`;
+MLflow ≥ 3.13 rejects the file store). With an S3 artifact root and
+endpoint configured, a newly created experiment keeps its artifacts under
+`<artifact_root>/mlflow`; against an MLflow server, the server's artifact
+proxy decides.
+
+Test: tests/test_tracking.py (a real SQLite store).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tritonrl.config import Config, dump_config
+from tritonrl.storage import join
+
+MODEL_NAME = "tritonrl-coder"
+CANDIDATE, CHAMPION = "candidate", "champion"
+REUSED_TAG = "tritonrl.reused"
+STAGE_TAG = "tritonrl.stage"
+METRIC_TAG_PREFIX = "metric."  # version tags holding evaluation metrics
+SOURCE_TAG = "tritonrl.model_uri"  # the training output URI of a registered version
+
+
+class TrackingError(RuntimeError):
+    """The tracking store or registry does not hold what was asked for."""
+
+
+def _mlflow_env(config: Config) -> None:
+    """boto3 inside MLflow reads the S3 endpoint from the environment, not from our config."""
+    if config.storage.s3_endpoint_url:
+        os.environ["MLFLOW_S3_ENDPOINT_URL"] = config.storage.s3_endpoint_url
+
+
+def _client(config: Config):
+    from mlflow import MlflowClient
+
+    _mlflow_env(config)
+    uri = config.tracking_uri
+    if uri.startswith("sqlite:///"):
+        Path(uri[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+    return MlflowClient(tracking_uri=uri, registry_uri=uri)
+
+
+def _flat_params(values: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    """Nested config values as `section.key` params (MLflow caps a value at 6000 characters)."""
+    flat = {}
+    for key, value in values.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            flat.update(_flat_params(value, f"{name}."))
+        else:
+            flat[name] = json.dumps(value) if isinstance(value, (list, tuple)) else str(value)
+    return {k: v[:6000] for k, v in flat.items()}
+
+
+def numeric_metrics(values: Mapping[str, Any], prefix: str = "") -> dict[str, float]:
+    """The finite numbers of a nested summary, keyed `a.b.c` (bools count as 0/1; None and text skipped)."""
+    out: dict[str, float] = {}
+    for key, value in values.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(numeric_metrics(value, f"{name}."))
+        elif isinstance(value, (int, float)) and not (isinstance(value, float) and not math.isfinite(value)):
+            out[name] = float(value)
+    return out
+
+
+class Tracker:
+    """Pipeline and stage runs in one experiment; see the module docstring."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.client = _client(config)
+        self.experiment_id = self._experiment()
+
+    def _experiment(self) -> str:
+        name = self.config.tracking.experiment
+        found = self.client.get_experiment_by_name(name)
+        if found is not None:
+            return found.experiment_id
+        location = None
+        if self.config.artifact_root.startswith("s3://") and self.config.tracking_uri.startswith("sqlite:"):
+            location = join(self.config.artifact_root, "mlflow")
+        from mlflow.exceptions import MlflowException
+
+        try:
+            return self.client.create_experiment(name, artifact_location=location)
+        except MlflowException:  # created meanwhile by another stage process
+            return self.client.get_experiment_by_name(name).experiment_id
+
+    def start_pipeline(self, run_name: str, tags: Mapping[str, str] = ()) -> str:
+        """A parent run holding the resolved config; returns its id (pass it to every stage)."""
+        run = self.client.create_run(self.experiment_id, run_name=run_name, tags=dict(tags or {}))
+        run_id = run.info.run_id
+        self.client.log_batch(run_id, params=_params(_flat_params(self.config.to_dict())))
+        self.client.log_text(run_id, dump_config(self.config), "config.yaml")
+        return run_id
+
+    def end_run(self, run_id: str, status: str = "FINISHED") -> None:
+        self.client.set_terminated(run_id, status=status)
+
+    @contextmanager
+    def stage(self, stage: str, parent_run_id: str = "", params: Mapping[str, Any] = ()) -> Iterator["StageRun"]:
+        """A run named `stage` (nested under `parent_run_id` when given); FAILED if the block raises."""
+        tags = {STAGE_TAG: stage}
+        if parent_run_id:
+            tags["mlflow.parentRunId"] = parent_run_id
+        run = self.client.create_run(self.experiment_id, run_name=stage, tags=tags)
+        stage_run = StageRun(self.client, run.info.run_id, self.config)
+        if params:
+            self.client.log_batch(run.info.run_id, params=_params(_flat_params(params)))
+        try:
+            yield stage_run
+        except BaseException as exc:
+            status = "KILLED" if isinstance(exc, KeyboardInterrupt) else "FAILED"
+            self.client.set_tag(run.info.run_id, "tritonrl.error", f"{type(exc).__name__}: {exc}"[:5000])
+            self.client.set_terminated(run.info.run_id, status=status)
+            raise
+        self.client.set_terminated(run.info.run_id, status="FINISHED")
+
+    def close_stale(self, tag: str, value: str, is_stale: Callable[[Any], bool]) -> list[str]:
+        """Mark RUNNING runs tagged `tag=value` for which `is_stale(run)` KILLED, with their RUNNING children.
+
+        A process killed mid-stage cannot end its runs; on resume the rerun
+        closes them, so no run claims to be running forever. Returns the ids closed.
+        """
+        runs = self.client.search_runs(
+            [self.experiment_id], filter_string=f"tags.`{tag}` = '{value}' and attributes.status = 'RUNNING'"
+        )
+        closed = []
+        for run in filter(is_stale, runs):
+            for child in self.client.search_runs(
+                [self.experiment_id],
+                filter_string=f"tags.`mlflow.parentRunId` = '{run.info.run_id}' and attributes.status = 'RUNNING'",
+            ):
+                self.client.set_terminated(child.info.run_id, status="KILLED")
+            self.client.set_terminated(run.info.run_id, status="KILLED")
+            closed.append(run.info.run_id)
+        return closed
+
+
+def _params(values: Mapping[str, str]):
+    from mlflow.entities import Param
+
+    return [Param(k, v) for k, v in values.items()]
+
+
+@dataclass
+class StageRun:
+    """What a stage logs: params, metrics, datasets, artifacts. Thin over MlflowClient, bound to one run."""
+
+    client: Any
+    run_id: str
+    config: Config
+
+    def params(self, values: Mapping[str, Any]) -> None:
+        self.client.log_batch(self.run_id, params=_params(_flat_params(values)))
+
+    def metrics(self, values: Mapping[str, Any], step: int = 0) -> None:
+        from mlflow.entities import Metric
+
+        stamp = int(time.time() * 1000)
+        numbers = numeric_metrics(values)
+        self.client.log_batch(self.run_id, metrics=[Metric(k, v, stamp, step) for k, v in numbers.items()])
+
+    def curve(self, name: str, points: list[tuple[int, float]]) -> None:
+        """A metric over steps, e.g. the training loss."""
+        from mlflow.entities import Metric
+
+        stamp = int(time.time() * 1000)
+        self.client.log_batch(self.run_id, metrics=[Metric(name, float(v), stamp, int(s)) for s, v in points])
+
+    def tag(self, key: str, value: str) -> None:
+        self.client.set_tag(self.run_id, key, value)
+
+    def dataset(self, uri: str, context: str, manifest: Mapping[str, Any]) -> None:
+        """Log a published dataset (or training output) by URI, with its manifest's digest and name."""
+        from mlflow.data.dataset_source_registry import resolve_dataset_source
+        from mlflow.data.meta_dataset import MetaDataset
+        from mlflow.entities import DatasetInput, InputTag
+
+        with warnings.catch_warnings():  # a file:// URI matches two equivalent local sources
+            warnings.simplefilter("ignore", UserWarning)
+            source = resolve_dataset_source(uri)
+        name = uri.rstrip("/").rsplit("/", 1)[-1]
+        digest = str(manifest.get("digest", ""))[-12:] or None
+        entity = MetaDataset(source=source, name=name, digest=digest)._to_mlflow_entity()
+        self.client.log_inputs(self.run_id, [DatasetInput(entity, [InputTag("mlflow.data.context", context)])])
+
+    def text(self, text: str, artifact_file: str) -> None:
+        self.client.log_text(self.run_id, text, artifact_file)
+
+    def json(self, value: Any, artifact_file: str) -> None:
+        self.client.log_text(self.run_id, json.dumps(value, indent=2, default=str), artifact_file)
+
+    def files(self, local_dir: Path, artifact_path: str) -> None:
+        """Upload a local directory's files (e.g. an evaluation report with its plots)."""
+        self.client.log_artifacts(self.run_id, str(local_dir), artifact_path)
+
+
+@dataclass(frozen=True)
+class Registration:
+    version: str
+    aliases: tuple[str, ...]
+    metric: str
+    value: float | None
+    champion_value: float | None  # the champion's metric before this registration; None if there was none
+    promoted: bool
+
+
+def register_model(
+    config: Config, model_uri: str, run_id: str, metrics: Mapping[str, Any], metric: str
+) -> Registration:
+    """Register `model_uri` as a new `tritonrl-coder` version, alias `candidate`; `champion` if it beats the current one.
+
+    `metrics` (flattened `a.b` keys) become `metric.*` version tags; `metric`
+    names the one compared. A model without that metric is never promoted
+    over an existing champion; with no champion yet, the first model is it.
+    """
+    from mlflow.exceptions import MlflowException
+
+    client = _client(config)
+    try:
+        client.get_registered_model(MODEL_NAME)
+    except MlflowException:
+        client.create_registered_model(
+            MODEL_NAME, description="TritonRL student: writes Triton kernels for PyTorch modules. Source: a training output URI."
+        )
+    numbers = numeric_metrics(metrics)
+    tags = {f"{METRIC_TAG_PREFIX}{k}": repr(v) for k, v in numbers.items()}
+    existing = [v for v in client.search_model_versions(f"name = '{MODEL_NAME}'") if v.tags.get(SOURCE_TAG) == model_uri]
+    if existing:  # a resumed pipeline whose stages were all reused: the same model, not a new version
+        version = existing[0]
+        for key, value in tags.items():
+            client.set_model_version_tag(MODEL_NAME, version.version, key, value)
+    else:
+        version = client.create_model_version(
+            MODEL_NAME, source=model_uri, run_id=run_id, tags={SOURCE_TAG: model_uri, **tags}
+        )
+    client.set_registered_model_alias(MODEL_NAME, CANDIDATE, version.version)
+    try:
+        champion = client.get_model_version_by_alias(MODEL_NAME, CHAMPION)
+    except MlflowException:  # no champion yet
+        champion = None
+    value = numbers.get(metric)
+    champion_value = None
+    if champion is None or str(champion.version) == str(version.version):
+        promoted = True  # the first model is the champion; a re-registered champion stays one
+    else:
+        raw = champion.tags.get(f"{METRIC_TAG_PREFIX}{metric}")
+        champion_value = float(raw) if raw is not None else None
+        promoted = value is not None and (champion_value is None or value > champion_value)
+    if promoted:
+        client.set_registered_model_alias(MODEL_NAME, CHAMPION, version.version)
+    aliases = (CANDIDATE, CHAMPION) if promoted else (CANDIDATE,)
+    return Registration(str(version.version), aliases, metric, value, champion_value, promoted)
+
+
+def resolve_model_uri(config: Config, uri: str) -> str:
+    """`models:/NAME@ALIAS` or `models:/NAME/VERSION` → the training output URI it was registered with.
+
+    Anything else is returned unchanged (a path, hub id or output URI).
+    """
+    if not uri.startswith("models:/"):
+        return uri
+    from mlflow.exceptions import MlflowException
+
+    client = _client(config)
+    ref = uri[len("models:/"):]
+    try:
+        if "@" in ref:
+            name, alias = ref.split("@", 1)
+            version = client.get_model_version_by_alias(name, alias)
+        else:
+            name, _, number = ref.partition("/")
+            version = client.get_model_version(name, number)
+    except MlflowException as exc:
+        raise TrackingError(
+            f"{uri} is not in the model registry at {config.tracking_uri}: {exc.message}; "
+            f"run the pipeline first (tritonrl run) or pass --set tracking.tracking_uri=<the URI it printed>"
+        ) from exc
+    return version.tags.get(SOURCE_TAG) or version.source
+
+
+def tag_version(config: Config, version: str, tags: Mapping[str, Any]) -> None:
+    """Set tags on a registered version, e.g. the nightly evaluation's metrics."""
+    client = _client(config)
+    for key, value in tags.items():
+        client.set_model_version_tag(MODEL_NAME, version, key, str(value))
+
+
+def registry_aliases(config: Config) -> dict[str, str]:
+    """Alias → version of `tritonrl-coder` (empty if nothing is registered yet)."""
+    from mlflow.exceptions import MlflowException
+
+    try:
+        return dict(_client(config).get_registered_model(MODEL_NAME).aliases)
+    except MlflowException:
+        return {}
+
+
+def log_summary(run: StageRun, summary, reused: bool) -> None:
+    """Everything a finished stage's `StageSummary` (tritonrl/pipeline.py) says, on its stage run.
+
+    Datasets among the inputs/outputs are logged with `log_inputs` (context
+    `input`/`output`) and their manifests as artifacts under `manifests/`; an
+    evaluation's report files are copied as artifacts under `report/`.
+    """
+    from tritonrl.pipeline import read_manifest_text
+    from tritonrl.storage import ArtifactStore
+
+    run.tag(REUSED_TAG, "true" if reused else "false")
+    run.metrics(summary.metrics)
+    for name, points in summary.curves.items():
+        if points:
+            run.curve(name, points)
+    for context, uris in (("input", summary.inputs), ("output", summary.outputs)):
+        for key, uri in uris.items():
+            manifest = read_manifest_text(run.config, uri) if "://" in uri else None
+            if manifest is None:
+                continue
+            if uri in summary.datasets:
+                run.dataset(uri, context, json.loads(manifest))
+            run.text(manifest, f"manifests/{context}-{key}.json")
+    run.json(summary.to_dict(), "summary.json")
+    report = summary.outputs.get("report", "")
+    if summary.stage == "evaluate" and report:
+        store = ArtifactStore(run.config.storage.s3_endpoint_url)
+        folder = report.rsplit("/", 1)[0]
+        with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
+            for uri in store.list(folder):
+                (Path(tmp) / uri.rsplit("/", 1)[-1]).write_bytes(store.read_bytes(uri))
+            run.files(Path(tmp), "report")
