@@ -429,56 +429,28 @@ def run(
     config_file: Optional[Path] = ConfigFileOption,
     overrides: list[str] = SetOption,
 ) -> None:
-    """Run the pipeline as far as it exists: suite check → distill → filter → augment → SFT."""
+    """Run the whole pipeline in this process (Prefect flow `tritonrl`, no server needed; MLflow tracking).
+
+    suite check → distill → filter → augment → SFT → HRD-GRPO → evaluate → register. Rerunning after an
+    interruption reuses every finished stage. Ends with where everything went.
+    """
     config, sources = _config(profile, config_file, overrides)
-    if config.verify.device == "cpu":
-        # Must be set before triton is first imported: kernels then run in its CPU interpreter.
-        os.environ.setdefault("TRITON_INTERPRET", "1")
-    from tritonrl import augment as augment_stage
-    from tritonrl import distill as distill_stage
-    from tritonrl import filter as filter_stage
-    from tritonrl import sft as sft_stage
-    from tritonrl import suite_check
-    from tritonrl.teachers import build_teacher
+    from tritonrl import pipeline
 
     console.print("[bold]TritonRL[/bold] resolved configuration:")
     for line in describe(config, sources):
         console.print(f"  {line}", highlight=False)
-
-    def show(check) -> None:
-        mark = "[green]ok[/green]" if check.correct else f"[red]FAIL[/red] {check.message}"
-        shapes = ", ".join(f"{k}={v}" for k, v in check.shapes.items())
-        console.print(f"  {check.problem:32s} {shapes:40s} {check.seconds:6.2f}s {mark}", highlight=False)
+    pipeline.prepare_environment(config)
+    pipeline.local_orchestration_env(config)
+    from flows.full import tritonrl_flow  # the CLI is the one door from the library into the orchestration layer
 
     try:
-        console.print("[bold]1. suite check[/bold]: every reference answer through the verifier")
-        report_uri, checks = suite_check.run(config, on_result=show)
-        passed = sum(c.correct for c in checks)
-        console.print(f"{passed}/{len(checks)} reference checks correct; report: {report_uri}", highlight=False)
-        if passed != len(checks):
-            raise typer.Exit(code=1)
-        console.print(f"[bold]2. distill[/bold]: teacher {config.teacher.kind}, {config.teacher.samples_per_task} samples per problem")
-        distilled = distill_stage.run(config, teacher=build_teacher(config.teacher))
-        console.print(f"   {distilled.samples} samples ({distilled.failures} failed) → {distilled.dataset.uri}", highlight=False)
-        console.print("[bold]3. filter[/bold]: every sample through the verifier pool")
-        filtered = filter_stage.run(config, distilled.dataset.uri)
-        console.print(
-            f"   {filtered.accepted.rows}/{filtered.samples} accepted ({filtered.acceptance_rate:.0%}); "
-            f"rejections by reason {filtered.reasons or '{}'} → {filtered.accepted.uri}", highlight=False,
-        )
-        console.print(f"[bold]4. augment[/bold]: {config.augment.variants_per_task} shape variants per task")
-        augmented = augment_stage.run(config, filtered.accepted.uri)
-        console.print(
-            f"   {augmented.variants_kept}/{augmented.variants_proposed} variants kept, {augmented.pairs.rows} SFT pairs "
-            f"→ {augmented.pairs.uri}; {augmented.tasks.rows} RL tasks → {augmented.tasks.uri}", highlight=False,
-        )
-        console.print(f"[bold]5. sft[/bold]: {config.student.base_model} on the SFT pairs")
-        trained = sft_stage.run(config, augmented.pairs.uri, on_log=lambda line: console.print(f"   {line}", highlight=False, markup=False))
-        (first, last) = (trained.loss_curve[0][1], trained.loss_curve[-1][1])
-        console.print(f"   {trained.steps} steps, loss {first:.3f} → {last:.3f} → {trained.model_uri}", highlight=False)
-    except (ProblemError, ValueError, sft_stage.SFTError) as exc:
-        raise _fail(str(exc)) from exc
-    console.print("[bold green]done[/bold green] (GRPO and evaluation stages arrive with their issues)")
+        result = tritonrl_flow(profile=config.profile, config_file=str(config_file or ""), overrides=list(overrides))
+    except (ProblemError, ValueError, RuntimeError, OSError) as exc:
+        raise _fail(f"{exc}\n(rerun the same command to resume: finished stages are reused)") from exc
+    console.print("[bold green]done[/bold green]")
+    for line in pipeline.render_result(result):
+        console.print(line, highlight=False, markup=False)
 
 
 def main() -> None:

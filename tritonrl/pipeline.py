@@ -325,3 +325,36 @@ def generate_kernel(config: Config, model_uri: str, problem, attempts: int = 1) 
             if last.verdict.correct:
                 break
     return last
+
+
+def local_orchestration_env(config: Config) -> dict[str, str]:
+    """Environment for running the flows in this process without a server (set before prefect is imported).
+
+    Prefect's state (its temporary server's database, cached task results)
+    goes under $TRITONRL_HOME/prefect unless PREFECT_HOME is set, so a rerun
+    finds the results of the killed run; PREFECT_API_URL is left alone (a
+    user pointing at a server keeps it). Telemetry is off: its heartbeat
+    contends for the temporary server's SQLite database.
+    """
+    home = Path(os.environ.get("PREFECT_HOME") or config.home / "prefect")
+    home.mkdir(parents=True, exist_ok=True)
+    values = {"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    os.environ.update(values)
+    return values
+
+
+def render_result(result: dict[str, Any]) -> list[str]:
+    """The closing summary of a pipeline run: every stage's line, where the outputs and runs went, how to look."""
+    lines = [f"{name:12s} {'(reused) ' if s.get('reused') else ''}{s['line']}" for name, s in result["stages"].items()]
+    registered = result["registered"]
+    lines += [
+        "",
+        f"model:        {result['model']}",
+        f"registered:   models:/{registered['name']}@{registered['aliases'][0]} (version {registered['version']}, "
+        f"aliases {', '.join(registered['aliases'])}; {registered['metric']} = {registered['value']})",
+        f"artifacts:    {result['artifact_root']}",
+        f"tracking:     {result['tracking_uri']} (experiment {result['experiment']}, run {result['parent_run_id']})",
+        f"MLflow UI:    mlflow ui --backend-store-uri {result['tracking_uri']}",
+        f"try it:       tritonrl generate --model models:/{registered['name']}@{registered['aliases'][0]} --problem FILE.py",
+    ]
+    return lines
