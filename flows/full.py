@@ -91,4 +91,3 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
                        "value": registration.value, "champion_value_before": registration.champion_value},
         "stages": summaries,
     }
-

@@ -216,7 +216,7 @@ class StageRun:
             warnings.simplefilter("ignore", UserWarning)
             source = resolve_dataset_source(uri)
         name = uri.rstrip("/").rsplit("/", 1)[-1]
-        digest = str(manifest.get("digest", ""))[-12:] or None
+        digest = str(manifest.get("digest", "")).removeprefix("sha256-")[:12] or None  # as in the URI's name
         entity = MetaDataset(source=source, name=name, digest=digest)._to_mlflow_entity()
         self.client.log_inputs(self.run_id, [DatasetInput(entity, [InputTag("mlflow.data.context", context)])])
 
