@@ -204,6 +204,8 @@ def policy_update(policy, reference, optimizer, rollouts: list[Rollout], config:
     g = config.grpo
     usable = [r for r in rollouts if r.response_ids]
     targets = _targets(usable, config)
+    if g.kl_coef == 0 and not any(a for t in targets for a in t.advantages):
+        return {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0}  # every group's rewards are equal: no signal
     chunks = [list(range(i, min(i + g.micro_batch, len(usable)))) for i in range(0, len(usable), g.micro_batch)]
     with torch.no_grad():
         policy.eval()

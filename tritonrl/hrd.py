@@ -37,20 +37,30 @@ def rewards(verdict: Verdict, device: str, speedup_cap: float) -> tuple[float, f
 def token_classes(tokenizer, response_ids: list[int], text: str) -> list[int]:
     """CODE for tokens inside the response's final Python block, PLAN for the rest.
 
-    Token positions come from decoding growing prefixes (the same decoding
-    that produced `text`), so the split follows what the parser saw. A stop
+    A token's position is the length of the decoded prefix before it (the
+    same decoding that produced `text`), so the split follows what the
+    parser saw. Positions grow with the prefix, so the class boundaries are
+    found by binary search: a few dozen decodes, not one per token. A stop
     token after the text belongs to the code when there is code: ending the
     answer is part of writing it.
     """
     parsed = parse_response(text)
     if parsed.code is None:
         return [PLAN] * len(response_ids)
-    classes = []
-    for index in range(len(response_ids)):
-        start = len(tokenizer.decode(response_ids[:index], skip_special_tokens=True))
-        inside = parsed.code_start <= start < parsed.code_end or start >= len(text)
-        classes.append(CODE if inside else PLAN)
-    return classes
+
+    def first_at(offset: int) -> int:
+        """The first token index whose decoded prefix reaches `offset` characters."""
+        low, high = 0, len(response_ids)
+        while low < high:
+            middle = (low + high) // 2
+            if len(tokenizer.decode(response_ids[:middle], skip_special_tokens=True)) >= offset:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    code_from, code_to, text_end = first_at(parsed.code_start), first_at(parsed.code_end), first_at(len(text))
+    return [CODE if code_from <= i < code_to or i >= text_end else PLAN for i in range(len(response_ids))]
 
 
 def group_advantages(group_rewards: torch.Tensor, normalize_std: bool, leave_one_out: bool) -> torch.Tensor:
