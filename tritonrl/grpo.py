@@ -21,6 +21,7 @@ Test: tests/test_grpo.py; learning evidence: bench/grpo_learning.py.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import shutil
@@ -122,6 +123,10 @@ class _Sampler:
             from tritonrl.teachers import OpenAITeacher
 
             self.server = OpenAITeacher(config.grpo.endpoint, config.grpo.served_model)
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
 
     def __call__(self, tasks: list[dict]) -> list[Rollout]:
         g = self.config.grpo
@@ -296,7 +301,7 @@ def run(
 
     rng = random.Random(g.seed)
     history: list[dict] = []
-    with VerifierPool(verifier_settings(config)) as pool:
+    with VerifierPool(verifier_settings(config)) as pool, contextlib.closing(sampler):
         for step in range(1, g.steps + 1):
             chosen = rng.sample(tasks, min(g.tasks_per_step, len(tasks)))
             t0 = time.perf_counter()
