@@ -453,6 +453,44 @@ def run(
         console.print(line, highlight=False, markup=False)
 
 
+@app.command("generate")
+def generate(
+    model: str = typer.Option(
+        ..., "--model", help="models:/tritonrl-coder@champion (or @candidate, /VERSION), a training output URI, a hub id or a directory."
+    ),
+    problem: Path = typer.Option(..., "--problem", help="A PyTorch module in KernelBench format (Model, get_inputs, get_init_inputs)."),
+    attempts: int = typer.Option(1, help="Answers to try; after the first (greedy by default) they are sampled."),
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+) -> None:
+    """Write a Triton kernel for a PyTorch module with a trained model; print it only if the verifier accepts it.
+
+    Otherwise the verdict report goes to stderr and the exit code is 1. Registry URIs resolve through
+    tracking.tracking_uri (default: the SQLite store `tritonrl run` wrote).
+    """
+    config = _stage_config(profile, config_file, overrides)
+    if not problem.is_file():
+        raise _fail(f"problem file {problem} does not exist")
+    try:
+        (loaded,) = load_problems(str(problem))
+    except ProblemError as exc:
+        raise _fail(str(exc)) from exc
+    _library_logs_to_stderr()
+    from tritonrl import pipeline, tracking
+    from tritonrl.models import ModelError
+    from tritonrl.verify.report import render_verdict
+
+    try:
+        kernel = pipeline.generate_kernel(config, tracking.resolve_model_uri(config, model), loaded, attempts)
+    except (tracking.TrackingError, ModelError, pipeline.PipelineError) as exc:
+        raise _fail(str(exc)) from exc
+    if not kernel.verdict.correct:
+        console.print(render_verdict(kernel.verdict, loaded.name, f"{model}'s answer"), highlight=False, markup=False)
+        raise typer.Exit(code=1)
+    typer.echo(kernel.response)
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,115 @@
+"""The full flow through `tritonrl run`: kill it in the middle of SFT, rerun, and the finished stages are reused.
+
+Also checks what a user would look for afterwards: a coherent MLflow run tree
+(the killed run closed as KILLED, the rerun's parent with all seven stage
+runs, reused ones tagged), the logged datasets, the registered model with
+its aliases, no half-written training output published; then the nightly
+evaluation flow on the registered model.
+
+Slow: two pipeline runs on tiny settings, a few minutes on 2 cores.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from mlflow import MlflowClient
+
+from tritonrl.config import load_config
+
+REPO = Path(__file__).resolve().parents[1]
+TRITONRL = Path(sys.executable).parent / "tritonrl"
+SMALL = [
+    "verify.trials=1", "problems.limit=1", "teacher.samples_per_task=1", "augment.variants_per_task=1",
+    "sft.max_steps=2", "sft.eval_steps=1", "grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1",
+    "grpo.max_new_tokens=64", "evaluate.limit=1", "evaluate.max_tokens=64",
+]
+STAGES = {"suite-check", "distill", "filter", "augment", "sft", "grpo", "evaluate"}
+
+
+@pytest.fixture
+def env(tritonrl_home, monkeypatch):
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.setenv("PREFECT_HOME", str(tritonrl_home / "prefect"))
+    return {**os.environ}
+
+
+def _run_command():
+    return [str(TRITONRL), "run", "--profile", "tiny", *(a for item in SMALL for a in ("--set", item))]
+
+
+def _kill_when(log: Path, proc: subprocess.Popen, marker: str, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while marker not in log.read_text(errors="replace"):
+        assert proc.poll() is None, f"the run ended before {marker!r}:\n{log.read_text()[-3000:]}"
+        assert time.monotonic() < deadline, f"no {marker!r} within {timeout_s}s:\n{log.read_text()[-3000:]}"
+        time.sleep(0.5)
+    time.sleep(2)  # into the stage: its torchrun worker is starting
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()  # reaped, so the rerun sees the process gone
+
+
+@pytest.mark.slow
+def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tmp_path):
+    log = tmp_path / "first.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(_run_command(), cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        _kill_when(log, proc, "sft: torchrun", timeout_s=400)
+    checkpoints = tritonrl_home / "artifacts" / "checkpoints"
+    assert not list(checkpoints.glob("*/manifest.json")), "a killed SFT run must not publish a complete output"
+
+    second = subprocess.run(_run_command(), cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert second.returncode == 0, second.stderr[-4000:]
+    output = second.stdout + second.stderr
+    for stage in ("suite-check", "distill", "filter", "augment"):
+        assert f"stage {stage}: reused:" in output, stage
+    for stage in ("sft", "grpo", "evaluate"):
+        assert f"stage {stage}: reused:" not in output, stage
+    assert "registered:   models:/tritonrl-coder@candidate" in output
+    assert "mlflow ui --backend-store-uri sqlite:///" in output
+    (sft_output,) = [p.parent for p in checkpoints.glob("sft-*/manifest.json")]
+    assert (sft_output / "model" / "config.json").is_file()
+
+    config, _ = load_config("tiny", None, SMALL)
+    client = MlflowClient(config.tracking_uri, config.tracking_uri)
+    experiment = client.get_experiment_by_name("tritonrl")
+    runs = client.search_runs([experiment.experiment_id])
+    parents = [r for r in runs if "mlflow.parentRunId" not in r.data.tags]
+    assert sorted(r.info.status for r in parents) == ["FINISHED", "KILLED"]
+    (killed,) = [r for r in parents if r.info.status == "KILLED"]
+    (finished,) = [r for r in parents if r.info.status == "FINISHED"]
+    assert finished.data.tags["tritonrl.resumed_after"] == killed.info.run_id
+    children = {r.info.run_name: r for r in runs if r.data.tags.get("mlflow.parentRunId") == finished.info.run_id}
+    assert set(children) == STAGES
+    assert all(r.info.status == "FINISHED" for r in children.values())
+    reused = {name for name, r in children.items() if r.data.tags["tritonrl.reused"] == "true"}
+    assert reused == {"suite-check", "distill", "filter", "augment"}
+    killed_children = [r for r in runs if r.data.tags.get("mlflow.parentRunId") == killed.info.run_id]
+    assert {r.info.run_name: r.info.status for r in killed_children}["sft"] == "KILLED"
+    datasets = {(d.dataset.name.rsplit("-", 1)[0], t.value) for d in children["filter"].inputs.dataset_inputs for t in d.tags}
+    assert datasets == {("distill", "input"), ("filter-accepted", "output"), ("filter-rejected", "output")}
+    assert children["sft"].data.metrics["steps"] == 2.0
+    report = [a.path for a in client.list_artifacts(children["evaluate"].info.run_id, "report")]
+    assert "report/report.md" in report and "report/responses.jsonl" in report
+
+    version = client.get_model_version_by_alias("tritonrl-coder", "candidate")
+    assert version.source.startswith((tritonrl_home / "artifacts" / "checkpoints").as_uri() + "/grpo-")
+    assert version.run_id == finished.info.run_id
+    assert "metric.correct" in version.tags
+
+    nightly = subprocess.run(
+        [sys.executable, "-c", "import json, sys; from flows.nightly import nightly_evaluation_flow as f; "
+         "print('RESULT ' + json.dumps(f(overrides=sys.argv[1:])))", *SMALL],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert nightly.returncode == 0, nightly.stderr[-4000:]
+    result = json.loads(nightly.stdout.split("RESULT ", 1)[1])
+    assert result["champion"]["version"] == result["candidate"]["version"] == str(version.version)
+    tagged = client.get_model_version("tritonrl-coder", version.version).tags
+    assert tagged["nightly.correct"] == repr(float(result["champion"]["metrics"]["correct"]))
