@@ -491,6 +491,56 @@ def generate(
     typer.echo(kernel.response)
 
 
+stack_app = typer.Typer(help="The local stack: Prefect server, MLflow server, S3 endpoint, one worker per pool (loopback).",
+                        no_args_is_help=True)
+app.add_typer(stack_app, name="stack")
+
+
+@stack_app.command("up")
+def stack_up() -> None:
+    """Start the stack under $TRITONRL_HOME/stack (or show the one running); prints the URLs and the environment."""
+    from tritonrl import stack
+
+    try:
+        state = stack.up(on_log=lambda line: console.print(f"  {line}", highlight=False))
+    except (stack.StackError, OSError) as exc:
+        raise _fail(str(exc)) from exc
+    typer.echo(f"Prefect UI {state['prefect_ui']}\nMLflow UI  {state['mlflow_url']}\nS3         {state['s3_endpoint_url']} "
+               f"(bucket {state['bucket']})\nconfig     {state['config_file']}\nclient environment:")
+    typer.echo("\n".join(f"  export {k}={v}" for k, v in stack.environment(state).items()))
+
+
+@stack_app.command("down")
+def stack_down() -> None:
+    """Stop every process of the stack."""
+    from tritonrl import stack
+
+    typer.echo("stopped" if stack.down() else "no stack recorded under $TRITONRL_HOME/stack")
+
+
+@stack_app.command("status")
+def stack_status() -> None:
+    """Each service: up or down, and where. Exit 1 unless all are up."""
+    from tritonrl import stack
+
+    rows = stack.status()
+    for name, state, where in rows:
+        typer.echo(f"{name:12s} {state:5s} {where}")
+    if not rows or any(state != "up" for _, state, _ in rows):
+        raise typer.Exit(code=1)
+
+
+@app.command("deploy")
+def deploy() -> None:
+    """Apply infra/prefect.yaml to the running stack: tritonrl/full, <stage>/cuda, nightly-evaluation/nightly."""
+    from tritonrl import stack
+
+    try:
+        typer.echo(stack.deploy())
+    except stack.StackError as exc:
+        raise _fail(str(exc)) from exc
+
+
 def main() -> None:
     app()
 
