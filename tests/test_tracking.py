@@ -124,3 +124,11 @@ def test_summary_json_is_logged_as_an_artifact(config, tmp_path):
     local = _client(config).download_artifacts(run.run_id, "summary.json", str(tmp_path))
     assert json.loads(open(local).read())["line"] == "3 samples"
     assert _client(config).get_run(run.run_id).data.tags[tracking.REUSED_TAG] == "true"
+
+
+def test_artifacts_go_under_the_artifact_root_not_the_working_directory(config, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    tracker = tracking.Tracker(config)
+    assert tracker.client.get_experiment(tracker.experiment_id).artifact_location == join(config.artifact_root, "mlflow")
+    tracker.start_pipeline("p")
+    assert not (tmp_path / "mlruns").exists()

@@ -21,10 +21,9 @@ champion's. `resolve_model_uri("models:/tritonrl-coder@champion")` gives the
 training output URI back, for `tritonrl generate` and the nightly evaluation.
 
 Storage: the embedded default is SQLite (`sqlite:///$TRITONRL_HOME/mlflow.db`;
-MLflow ≥ 3.13 rejects the file store). With an S3 artifact root and
-endpoint configured, a newly created experiment keeps its artifacts under
-`<artifact_root>/mlflow`; against an MLflow server, the server's artifact
-proxy decides.
+MLflow ≥ 3.13 rejects the file store), and a newly created experiment keeps
+its artifacts under `<artifact_root>/mlflow` (on S3 when the artifact root
+is); against an MLflow server, the server's artifact proxy decides.
 
 Test: tests/test_tracking.py (a real SQLite store).
 """
@@ -111,9 +110,9 @@ class Tracker:
         found = self.client.get_experiment_by_name(name)
         if found is not None:
             return found.experiment_id
-        location = None
-        if self.config.artifact_root.startswith("s3://") and self.config.tracking_uri.startswith("sqlite:"):
-            location = join(self.config.artifact_root, "mlflow")
+        # Without a server MLflow would put artifacts in ./mlruns of whatever directory the process runs in;
+        # they belong beside the pipeline's other artifacts (S3 when the artifact root is). A server decides itself.
+        location = join(self.config.artifact_root, "mlflow") if self.config.tracking_uri.startswith("sqlite:") else None
         from mlflow.exceptions import MlflowException
 
         try:

@@ -1,0 +1,88 @@
+"""End to end through the stack: `tritonrl stack up`, `tritonrl deploy`, `prefect deployment run tritonrl/full`.
+
+The full flow runs on the `cpu` worker and sends every GPU stage to its
+`<stage>/cuda` deployment, picked up by the `cuda` worker; artifacts go to the
+stack's S3 endpoint and runs to its MLflow server. Asserts what issue 7's
+"Done when" lists: every stage completed, the MLflow parent and stage runs,
+logged datasets, a `tritonrl-coder` version with alias `candidate`, the S3
+bucket's datasets, checkpoints and report, and the nightly schedule.
+
+Slow and integration: starts real servers on loopback; a few minutes on 2 cores.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import boto3
+import pytest
+from mlflow import MlflowClient
+
+from tests.test_flows import SMALL, STAGES
+from tritonrl import stack
+
+TRITONRL = Path(sys.executable).parent / "tritonrl"
+PREFECT = Path(sys.executable).parent / "prefect"
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def running_stack(tritonrl_home, monkeypatch):
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    up = subprocess.run([str(TRITONRL), "stack", "up"], capture_output=True, text=True, timeout=300)
+    try:
+        assert up.returncode == 0, up.stderr[-3000:]
+        yield stack.read_state()
+    finally:
+        subprocess.run([str(TRITONRL), "stack", "down"], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+def test_full_deployment_through_the_workers(running_stack, tritonrl_home):
+    state = running_stack
+    status = subprocess.run([str(TRITONRL), "stack", "status"], capture_output=True, text=True, timeout=60)
+    assert status.returncode == 0, status.stdout
+    assert {line.split()[0] for line in status.stdout.splitlines()} == {"s3", "mlflow", "prefect", "worker-cpu", "worker-cuda"}
+
+    deployed = subprocess.run([str(TRITONRL), "deploy"], capture_output=True, text=True, timeout=300)
+    assert deployed.returncode == 0, deployed.stderr[-3000:]
+    env = {**os.environ, **stack.environment(state)}
+    run = subprocess.run(
+        [str(PREFECT), "deployment", "run", "tritonrl/full", "--params", json.dumps({"overrides": SMALL}), "--watch",
+         "--watch-timeout", "900"],
+        capture_output=True, text=True, timeout=960, env=env, cwd=REPO,
+    )
+    assert run.returncode == 0 and "Completed" in run.stdout, run.stdout[-3000:] + run.stderr[-3000:]
+
+    client = MlflowClient(state["mlflow_url"], state["mlflow_url"])
+    experiment = client.get_experiment_by_name("tritonrl")
+    runs = client.search_runs([experiment.experiment_id])
+    (parent,) = [r for r in runs if "mlflow.parentRunId" not in r.data.tags]
+    assert parent.info.status == "FINISHED"
+    children = {r.info.run_name: r for r in runs if r.data.tags.get("mlflow.parentRunId") == parent.info.run_id}
+    assert set(children) == STAGES and all(r.info.status == "FINISHED" for r in children.values())
+    logged = {d.dataset.name.rsplit("-", 1)[0] for r in children.values() for d in r.inputs.dataset_inputs}
+    assert logged == {"distill", "filter-accepted", "filter-rejected", "augment-pairs", "augment-tasks"}
+    version = client.get_model_version_by_alias("tritonrl-coder", "candidate")
+    assert version.source.startswith("s3://tritonrl/artifacts/checkpoints/grpo-")
+    assert "report/report.md" in [a.path for a in client.list_artifacts(children["evaluate"].info.run_id, "report")]
+
+    s3 = boto3.client("s3", endpoint_url=state["s3_endpoint_url"], region_name="us-east-1",
+                      aws_access_key_id=stack.S3_ENV["AWS_ACCESS_KEY_ID"],
+                      aws_secret_access_key=stack.S3_ENV["AWS_SECRET_ACCESS_KEY"])
+    keys = [o["Key"] for page in s3.get_paginator("list_objects_v2").paginate(Bucket="tritonrl")
+            for o in page.get("Contents", [])]
+    datasets = {k.split("/")[2].rsplit("-", 1)[0] for k in keys if k.startswith("artifacts/datasets/") and k.endswith("manifest.json")}
+    assert datasets == {"distill", "filter-accepted", "filter-rejected", "augment-pairs", "augment-tasks"}
+    assert any(k.startswith("artifacts/checkpoints/sft-") and k.endswith("/model/config.json") for k in keys)
+    assert f"{version.source.removeprefix('s3://tritonrl/')}/manifest.json" in keys
+    assert any(k.startswith("artifacts/evaluations/") and k.endswith("/report.json") for k in keys)
+    assert any(k.startswith("mlflow/") for k in keys), "MLflow artifacts belong in the bucket"
+
+    nightly = subprocess.run([str(PREFECT), "deployment", "inspect", "nightly-evaluation/nightly"],
+                             capture_output=True, text=True, timeout=120, env=env)
+    assert nightly.returncode == 0, nightly.stderr[-2000:]
+    assert "'cron': '0 2 * * *'" in nightly.stdout and "'timezone': 'UTC'" in nightly.stdout
