@@ -35,6 +35,7 @@ STAGES = {"suite-check", "distill", "filter", "augment", "sft", "grpo", "evaluat
 @pytest.fixture
 def env(tritonrl_home, monkeypatch):
     monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    (tritonrl_home / "prefect").mkdir(parents=True)  # the temporary server's database goes there
     monkeypatch.setenv("PREFECT_HOME", str(tritonrl_home / "prefect"))
     return {**os.environ}
 
@@ -60,7 +61,7 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
     with log.open("w") as out:
         proc = subprocess.Popen(_run_command(), cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True)
-        _kill_when(log, proc, "sft: torchrun", timeout_s=400)
+        _kill_when(log, proc, "torch.distributed.run", timeout_s=400)
     checkpoints = tritonrl_home / "artifacts" / "checkpoints"
     assert not list(checkpoints.glob("*/manifest.json")), "a killed SFT run must not publish a complete output"
 
@@ -113,3 +114,21 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
     assert result["champion"]["version"] == result["candidate"]["version"] == str(version.version)
     tagged = client.get_model_version("tritonrl-coder", version.version).tags
     assert tagged["nightly.correct"] == repr(float(result["champion"]["metrics"]["correct"]))
+
+
+def test_a_cached_stage_whose_output_was_deleted_is_recomputed(env):
+    import shutil
+
+    from flows.stages import distill_flow
+
+    overrides = ["problems.limit=1", "teacher.samples_per_task=1"]
+    first = distill_flow(overrides=overrides)
+    assert first["reused"] is False
+    again = distill_flow(overrides=overrides)
+    assert again["reused"] is True and again["outputs"] == first["outputs"]
+    dataset = Path(first["outputs"]["samples"].removeprefix("file://"))
+    shutil.rmtree(dataset)
+    third = distill_flow(overrides=overrides)
+    assert third["reused"] is False and (dataset / "manifest.json").is_file()
+    changed = distill_flow(overrides=[*overrides, "teacher.samples_per_task=2"])
+    assert changed["reused"] is False and changed["metrics"]["samples"] == 2
