@@ -197,8 +197,9 @@ _PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
             "grad_accumulation": 1, "packing": False, "eval_fraction": 0.1, "eval_steps": 10, "logging_steps": 5,
             "save_steps": 0, "deepspeed": "", "nproc_per_node": 1,
         },
-        # A few steps of small groups: the CPU verifier judges every sample in the interpreter.
-        "grpo": {"group_size": 4, "tasks_per_step": 2, "steps": 4, "learning_rate": 1e-3, "max_new_tokens": 1024},
+        # Two steps of small groups keep the main job under 15 minutes on 2 cores (generation dominates);
+        # bench/grpo_learning.py runs the longer learning evidence.
+        "grpo": {"group_size": 4, "tasks_per_step": 2, "steps": 2, "learning_rate": 1e-3, "max_new_tokens": 512},
         # Six problems whose reference answers are 314-394 tokens: room to answer, and a model that has not
         # learned to stop costs 6 x 512 tokens (a minute or two on 2 cores), not 18 x 1024 (measured: 9 minutes).
         "evaluate": {"limit": 6, "max_tokens": 512},
