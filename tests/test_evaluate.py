@@ -96,18 +96,22 @@ def test_cli_eval_json(responses_file):
     assert missing.exit_code == 2 and "does not exist" in missing.output
 
 
-def test_eval_generates_responses_with_a_model_then_verifies_them(tmp_path):
+def test_eval_generates_responses_with_a_model_then_verifies_them(tmp_path, tritonrl_home):
+    """The real command in its own process, as a user runs it: stdout must be one JSON object."""
+    import os
+    import subprocess
+    import sys
+
     out = tmp_path / "eval"
-    result = CliRunner().invoke(
-        app,
-        ["eval", "--problems", "builtin", "--model", "tiny-local", "--max-tokens", "8", "--out", str(out),
-         "--trials", "1", "--json"],
-    )
-    assert result.exit_code == 0, result.output
+    command = [sys.executable, "-m", "tritonrl.cli", "eval", "--problems", "builtin", "--model", "tiny-local",
+               "--max-tokens", "8", "--out", str(out), "--trials", "1", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "TRITONRL_HOME": str(tritonrl_home)})
+    assert done.returncode == 0, done.stderr[-2000:]
     rows = [json.loads(line) for line in (out / "responses.jsonl").read_text().splitlines()]
     assert len(rows) == 18 and {row["problem"] for row in rows} == {p.name for p in load_builtin()}
     assert all(row["model"].startswith("hf:") and row["error"] is None for row in rows)
-    metrics = json.loads(result.stdout)
+    metrics = json.loads(done.stdout)
     assert metrics["overall"]["samples"] == 18
     assert metrics["overall"]["correct"] == 0.0  # an untrained model writes no kernels
 
