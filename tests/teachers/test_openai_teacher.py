@@ -394,8 +394,10 @@ def test_rate_limit_spaces_requests(serve, teacher_for, problem):
     assert [c.error for c in completions] == [None] * 5
     arrivals = sorted(seen.at for seen in server.requests)
     gaps = [b - a for a, b in zip(arrivals, arrivals[1:])]
-    # Slots are 1/10 s apart; arrivals add connection set-up jitter (tens of ms), but no burst gets through.
-    assert min(gaps) >= 0.05, gaps
+    # Slots are 1/10 s apart. Arrivals add connection set-up jitter (tens of ms; more on a loaded machine, where
+    # a late request can land just before the next one), but no burst gets through: any three requests span
+    # at least one full slot.
+    assert all(c - a >= 0.1 for a, c in zip(arrivals, arrivals[2:])), gaps
     assert arrivals[-1] - arrivals[0] >= 0.35, gaps
 
 
