@@ -44,12 +44,18 @@ def test_yaml_file_then_overrides_win_in_that_order(tmp_path):
         (["teachr.kind=openai"], "unknown section 'teachr'"),
         (["teacher.kind=gpt"], "is not one of"),
         (["verify.trials=many"], "should be of type int"),
+        (["grpo.learning_rate=fast"], "grpo.learning_rate='fast' should be a number"),
         (["verify.trials"], "should look like section.key=value"),
     ],
 )
 def test_bad_overrides_fail_fast_with_the_offending_key(overrides, message):
     with pytest.raises(ConfigError, match=message):
         load_config("tiny", None, overrides)
+
+
+def test_exponent_floats_without_a_dot_are_numbers():
+    config, _ = load_config("tiny", None, ["grpo.learning_rate=2e-05", "sft.learning_rate=1e-3"])
+    assert config.grpo.learning_rate == 2e-05 and config.sft.learning_rate == 1e-3
 
 
 def test_unknown_profile_and_missing_file_are_named(tmp_path):

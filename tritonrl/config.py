@@ -241,6 +241,12 @@ def _coerce(value: Any, annotation: Any, key: str) -> Any:
         return tuple(_coerce(v, item_type, key) for v in items)
     if annotation is float and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
+    if annotation is float and isinstance(value, str):
+        # YAML 1.1 reads `2e-05` (no dot) as a string; it is plainly a number.
+        try:
+            return float(value)
+        except ValueError:
+            raise ConfigError(f"{key}={value!r} should be a number") from None
     if annotation is str and isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     if not isinstance(value, annotation) or (annotation is int and isinstance(value, bool)):
