@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -36,10 +35,9 @@ import torch
 
 from tritonrl import hrd
 from tritonrl.config import Config, dump_config
-from tritonrl.datasets_io import DatasetError, code_version, read_dataset, read_manifest
+from tritonrl.datasets_io import DatasetError, read_dataset, read_manifest
 from tritonrl.filter import verifier_settings
 from tritonrl.models import (
-    MANIFEST_FILE,
     MODEL_DIR,
     encode_example,
     generate,
@@ -49,7 +47,8 @@ from tritonrl.models import (
 )
 from tritonrl.problems import Problem
 from tritonrl.prompts import build_messages
-from tritonrl.storage import ArtifactStore, join, local_path, upload_tree
+from tritonrl.storage import ArtifactStore, join
+from tritonrl.training_output import prepare_output, publish_output
 from tritonrl.verify.pool import Task, VerifierPool
 
 HISTORY_FILE = "history.jsonl"
@@ -287,14 +286,7 @@ def run(
 
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out_uri = out_uri or join(config.artifact_root, "checkpoints", f"grpo-{stamp}")
-    if store.exists(join(out_uri, MANIFEST_FILE)):
-        raise GRPOError(f"{out_uri} already holds a completed run; choose another --out")
-    local = local_path(out_uri)
-    if local is not None and local.is_dir() and any(local.iterdir()):
-        raise GRPOError(f"{out_uri} holds files of an unfinished run; delete it or choose another --out")
-    work = local or config.home / "runs" / out_uri.rstrip("/").rsplit("/", 1)[-1]
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
+    local, work = prepare_output(config, store, out_uri, GRPOError)
     (work / "config.yaml").write_text(dump_config(config))
     on_log(f"grpo: {len(tasks)} tasks, {g.steps} steps × {g.tasks_per_step} tasks × {g.group_size} samples, "
            f"policy {model_name} on {device}, verifier on {config.verify.device}")
@@ -333,8 +325,6 @@ def run(
                 _save_model(policy, tokenizer, work / f"checkpoint-{step}")
 
     _save_model(policy, tokenizer, work / MODEL_DIR)
-    if local is None:
-        upload_tree(store, work, out_uri)
     result = GRPOResult(out_uri, join(out_uri, MODEL_DIR), len(history), history, round(time.time() - started, 1))
     manifest = {
         "stage": "grpo",
@@ -342,12 +332,7 @@ def run(
         "tasks_digest": read_manifest(store, tasks_uri).get("digest"),
         "start_model": model_name,
         **{k: v for k, v in asdict(result).items() if k != "output_uri"},
-        "code_version": code_version(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "config": config.to_dict(),
     }
-    store.write_text(join(out_uri, MANIFEST_FILE), json.dumps(manifest, indent=2, default=str))
-    if local is None:
-        shutil.rmtree(work)
+    publish_output(config, store, out_uri, local, work, manifest)
     on_log(f"grpo: done in {result.seconds:.0f}s; model → {result.model_uri}")
     return result

@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import Callable
 
 from tritonrl.config import Config, dump_config
-from tritonrl.datasets_io import DatasetError, code_version, read_dataset, read_manifest
-from tritonrl.models import MANIFEST_FILE, MODEL_DIR, encode_example, load_tokenizer, resolve_model_source
+from tritonrl.datasets_io import DatasetError, read_dataset, read_manifest
+from tritonrl.models import MODEL_DIR, encode_example, load_tokenizer, resolve_model_source
 from tritonrl.sft_worker import CHECKPOINT_MARKER
-from tritonrl.storage import ArtifactStore, join, local_path, upload_tree
+from tritonrl.storage import ArtifactStore, join
+from tritonrl.training_output import prepare_output, publish_output
 
 INFRA_DEEPSPEED = Path(__file__).resolve().parents[1] / "infra" / "deepspeed"
 RESULT_FILE = "train-result.json"  # the worker's log history, read back by `run`
@@ -160,14 +161,7 @@ def run(
 
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out_uri = out_uri or join(config.artifact_root, "checkpoints", f"sft-{source_manifest['digest'][7:19]}-{stamp}")
-    if store.exists(join(out_uri, MANIFEST_FILE)):
-        raise SFTError(f"{out_uri} already holds a completed run; choose another --out")
-    local = local_path(out_uri)
-    if local is not None and local.is_dir() and any(local.iterdir()):
-        raise SFTError(f"{out_uri} holds files of an unfinished run; delete it or choose another --out")
-    work = local or config.home / "runs" / out_uri.rstrip("/").rsplit("/", 1)[-1]
-    shutil.rmtree(work, ignore_errors=True)  # a staging directory left by an interrupted s3 run
-    work.mkdir(parents=True)
+    local, work = prepare_output(config, store, out_uri, SFTError)
 
     import datasets
 
@@ -200,8 +194,6 @@ def run(
     eval_curve = [(h["step"], h["eval_loss"]) for h in history if "eval_loss" in h]
     checkpoints = sorted(p.name for p in work.glob("checkpoint-*") if (p / CHECKPOINT_MARKER).is_file())
     shutil.rmtree(data_dir)
-    if local is None:  # checkpoints were uploaded by the worker as they were saved
-        upload_tree(store, work, out_uri, skip={p.name for p in work.glob("checkpoint-*")})
     summary = SFTResult(
         output_uri=out_uri,
         model_uri=join(out_uri, MODEL_DIR),
@@ -224,12 +216,8 @@ def run(
         **{k: v for k, v in asdict(summary).items() if k not in ("output_uri",)},
         "bf16": result["bf16"],
         "gradient_checkpointing": result["gradient_checkpointing"],
-        "code_version": code_version(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "config": config.to_dict(),
     }
-    store.write_text(join(out_uri, MANIFEST_FILE), json.dumps(manifest, indent=2, default=str))
-    if local is None:
-        shutil.rmtree(work)
+    # Checkpoints were uploaded by the worker as they were saved.
+    publish_output(config, store, out_uri, local, work, manifest, skip={p.name for p in work.glob("checkpoint-*")})
     on_log(f"sft: done in {summary.seconds:.0f}s; model → {summary.model_uri}")
     return summary
