@@ -144,3 +144,16 @@ def test_packed_batches_give_the_same_loss_as_padded_ones(tritonrl_home):
         # no KV cache, as in training (sft_worker sets use_cache=False): with one, packing goes undetected
         losses = [model(**{k: torch.as_tensor(v) for k, v in batch.items()}, use_cache=False).loss for batch in batches]
     assert torch.allclose(losses[0], losses[1], atol=1e-4), losses
+
+
+def test_tokenized_examples_round_trip_with_loss_only_on_responses(tmp_path):
+    from tritonrl.models import IGNORE_INDEX, Example
+    from tritonrl.token_store import TokenizedExamples, save_examples
+
+    examples = [Example([5, 6, 7, 8], [IGNORE_INDEX, IGNORE_INDEX, 7, 8], 2), Example([9, 10, 11], [IGNORE_INDEX, 10, 11], 1)]
+    save_examples(examples, tmp_path / "train")
+    data = TokenizedExamples(tmp_path / "train")
+    assert len(data) == 2
+    assert [data[i] for i in range(2)] == [{"input_ids": e.input_ids, "labels": e.labels} for e in examples]
+    with pytest.raises(FileNotFoundError, match="save_examples"):
+        TokenizedExamples(tmp_path)

@@ -1,4 +1,4 @@
-"""Publish and read stage datasets: Hugging Face parquet plus a manifest, named by content digest.
+"""Publish and read stage datasets: parquet (readable by `datasets.load_dataset("parquet")`) plus a manifest, named by content digest.
 
 Every data stage hands the next one a URI. A dataset lives at
 `<root>/<name>-<digest12>/` with `data.parquet` and `manifest.json`; the
@@ -73,9 +73,9 @@ def publish_dataset(
     store: ArtifactStore, root_uri: str, name: str, records: list[dict[str, Any]], manifest: dict[str, Any]
 ) -> PublishedDataset:
     """Write records as `<root>/<name>-<digest12>/`; returns its URI. Manifest last: complete or absent."""
-    import datasets
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-    datasets.disable_progress_bars()  # stage output is the summary, not per-file bars
     digest = records_digest(records)
     uri = join(root_uri, f"{name}-{digest[:12]}")
     if store.exists(join(uri, MANIFEST_FILE)):
@@ -87,10 +87,7 @@ def publish_dataset(
         json_columns |= columns
     with tempfile.TemporaryDirectory(prefix="tritonrl-dataset-") as tmp:
         path = Path(tmp) / DATA_FILE
-        if flat:
-            datasets.Dataset.from_list(flat).to_parquet(str(path))
-        else:
-            datasets.Dataset.from_dict({}).to_parquet(str(path))
+        pq.write_table(pa.Table.from_pylist(flat), path)
         data = path.read_bytes()
     store.write_bytes(join(uri, DATA_FILE), data)
     full_manifest = {

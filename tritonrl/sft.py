@@ -35,9 +35,10 @@ from typing import Callable
 
 from tritonrl.config import Config, dump_config
 from tritonrl.datasets_io import DatasetError, read_dataset, read_manifest
-from tritonrl.models import MODEL_DIR, encode_example, load_tokenizer, resolve_model_source
+from tritonrl.models import MODEL_DIR, Example, encode_example, load_tokenizer, resolve_model_source
 from tritonrl.sft_worker import CHECKPOINT_MARKER
 from tritonrl.storage import ArtifactStore, join
+from tritonrl.token_store import save_examples
 from tritonrl.training_output import prepare_output, publish_output
 
 INFRA_DEEPSPEED = Path(__file__).resolve().parents[1] / "infra" / "deepspeed"
@@ -78,7 +79,7 @@ def deepspeed_config_path(name: str) -> str:
     return str(path.resolve())
 
 
-def tokenize_pairs(tokenizer, rows: list[dict], max_seq_len: int) -> tuple[list[dict], int]:
+def tokenize_pairs(tokenizer, rows: list[dict], max_seq_len: int) -> tuple[list[Example], int]:
     """Rows with `prompt` (chat messages) and `response` to training examples; returns them and the dropped count."""
     examples, dropped = [], 0
     for row in rows:
@@ -86,11 +87,11 @@ def tokenize_pairs(tokenizer, rows: list[dict], max_seq_len: int) -> tuple[list[
         if len(example.input_ids) > max_seq_len:
             dropped += 1
             continue
-        examples.append({"input_ids": example.input_ids, "labels": example.labels})
+        examples.append(example)
     return examples, dropped
 
 
-def split_eval(examples: list[dict], fraction: float, seed: int) -> tuple[list[dict], list[dict]]:
+def split_eval(examples: list[Example], fraction: float, seed: int) -> tuple[list[Example], list[Example]]:
     """A seeded random hold-out; at least one eval row when asked for any and two rows exist."""
     if fraction <= 0 or len(examples) < 2:
         return examples, []
@@ -163,14 +164,10 @@ def run(
     out_uri = out_uri or join(config.artifact_root, "checkpoints", f"sft-{source_manifest['digest'][7:19]}-{stamp}")
     local, work = prepare_output(config, store, out_uri, SFTError)
 
-    import datasets
-
-    datasets.disable_progress_bars()
     data_dir = work / "tokenized"
-    splits = {"train": datasets.Dataset.from_list(train)}
+    save_examples(train, data_dir / "train")
     if held_out:
-        splits["eval"] = datasets.Dataset.from_list(held_out)
-    datasets.DatasetDict(splits).save_to_disk(str(data_dir))
+        save_examples(held_out, data_dir / "eval")
     (work / "config.yaml").write_text(dump_config(config))
     spec = {
         "model_source": model_source,
@@ -201,7 +198,7 @@ def run(
         train_rows=len(train),
         eval_rows=len(held_out),
         dropped_rows=dropped,
-        train_tokens=sum(len(e["input_ids"]) for e in train),
+        train_tokens=sum(len(e.input_ids) for e in train),
         steps=result["global_step"],
         world_size=result["world_size"],
         loss_curve=loss_curve,

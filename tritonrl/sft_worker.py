@@ -2,7 +2,7 @@
 
 tritonrl/sft.py prepares everything that needs the project (dataset,
 tokenization, eval split, output layout) and writes a JSON spec; every rank
-runs this module on that spec. It imports only torch, transformers, datasets
+runs this module on that spec. It imports only torch, transformers, numpy
 and tritonrl.models, so it runs on the GPU machine without the orchestration
 stack. Rank 0 prints progress lines and writes the log history for the
 parent; checkpoints get a completion marker (and, for an s3:// output, are
@@ -26,6 +26,7 @@ from typing import Any
 
 from tritonrl.config import SFTConfig
 from tritonrl.models import IGNORE_INDEX, load_model, load_tokenizer
+from tritonrl.token_store import TokenizedExamples
 
 CHECKPOINT_MARKER = "tritonrl-complete.json"
 
@@ -133,13 +134,12 @@ def collator(tokenizer, packing: bool):
 
 
 def train(spec: dict[str, Any]) -> None:
-    import datasets
     import torch
     from transformers import PrinterCallback, Trainer
 
     sft = SFTConfig(**spec["sft"])
     cuda = torch.cuda.is_available()
-    data = datasets.load_from_disk(spec["data_dir"])
+    data = {split.name: TokenizedExamples(split) for split in Path(spec["data_dir"]).iterdir()}
     tokenizer = load_tokenizer(spec["model_source"])
     model = load_model(spec["model_source"], attn_implementation=sft.attn_implementation)
     model.config.use_cache = False  # no KV cache while training (and required with checkpointing)
