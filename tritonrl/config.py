@@ -83,6 +83,10 @@ class SFTConfig:
     bf16: Literal["auto", True, False] = "auto"
     gradient_checkpointing: Literal["auto", True, False] = "auto"
     attn_implementation: str = "sdpa"
+    # Fused Triton kernels (RMSNorm, RoPE, SwiGLU, linear+cross-entropy without materialized logits) from the
+    # liger-kernel package (`pip install .[gpu]`); auto: on with CUDA when the package is installed.
+    liger_kernel: Literal["auto", True, False] = "auto"
+    torch_compile: bool = False
     eval_fraction: float = 0.02  # rows held out for the eval loss
     eval_steps: int = 100
     logging_steps: int = 10
@@ -145,6 +149,25 @@ class VerifyConfig:
 
 
 @dataclass(frozen=True)
+class ShardsConfig:
+    """How many shards filter and evaluate split their problems into (tritonrl/shards.py).
+
+    With `gpu_deployments` each shard is a flow run on the `cuda` pool, so set
+    these to the number of `cuda` workers (GPU hosts): one host already uses
+    all its GPUs for one shard, and a shard beyond the hosts only queues.
+    In-process (`tritonrl run`) shards run one after another. 1: unsharded.
+    """
+
+    filter: int = 1
+    evaluate: int = 1
+
+    def __post_init__(self) -> None:
+        for stage in ("filter", "evaluate"):
+            if getattr(self, stage) < 1:
+                raise ConfigError(f"shards.{stage}={getattr(self, stage)}: must be >= 1 (1 runs the stage unsharded)")
+
+
+@dataclass(frozen=True)
 class StorageConfig:
     artifact_root: str = ""  # URI; empty: file://<state dir>/artifacts
     s3_endpoint_url: str = ""  # empty: AWS default resolution (env, profile)
@@ -167,6 +190,7 @@ class Config:
     grpo: GRPOConfig = field(default_factory=GRPOConfig)
     evaluate: EvaluateConfig = field(default_factory=EvaluateConfig)
     verify: VerifyConfig = field(default_factory=VerifyConfig)
+    shards: ShardsConfig = field(default_factory=ShardsConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
 

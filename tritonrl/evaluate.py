@@ -9,7 +9,9 @@ through the verifier pool (each problem's reference runs once), turns the
 verdicts into records and aggregates them (tritonrl/metrics.py): valid,
 compiled, correct, naive-correct, fast_p, pass@k, speed-ups, overall and
 per level. Writes report.json, report.md and PNG plots when given a
-directory (tritonrl/report.py).
+directory (tritonrl/report.py). `run` is `verify` then `summarize`; they
+are apart so a sharded evaluation (tritonrl/pipeline.py, tritonrl/shards.py)
+verifies in several shards and summarizes once.
 
 Run: `tritonrl eval --problems builtin --responses responses.jsonl --out DIR`.
 Test: tests/test_evaluate.py.
@@ -113,6 +115,44 @@ def _record(problem: Problem, sample: int, verdict: Verdict) -> dict[str, Any]:
     }
 
 
+def verify(
+    problems_source: str,
+    responses_path: Path,
+    settings: VerifierSettings,
+    levels: Iterable[int] = (),
+    workers: int | None = None,
+    on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+) -> list[dict[str, Any]]:
+    """One `{"record", "verdict"}` per response (problems in first-appearance order, then sample order).
+
+    The record is what metrics aggregate; the verdict (a dict) is the full
+    detail the report keeps. Plain data, so a shard can publish it and a
+    merge can `summarize` several shards' rows as one evaluation.
+    """
+    problems = {p.name: p for p in load_problems(problems_source, levels)}
+    tasks = _tasks(problems, load_responses(responses_path), problems_source)
+    with VerifierPool(settings, workers) as pool:
+        verdicts = pool.verify_tasks(tasks, on_verdict)
+    return [
+        {"record": _record(problems[task.key], sample, verdict), "verdict": verdict.to_dict()}
+        for task in tasks
+        for sample, verdict in enumerate(verdicts[task.key])
+    ]
+
+
+def summarize(rows: list[dict[str, Any]], out_dir: Path | None = None) -> dict[str, Any]:
+    """Aggregate `verify` rows and write the report; returns {"metrics", "per_problem", "report"}."""
+    records = [row["record"] for row in rows]
+    verdicts: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        verdicts.setdefault(row["record"]["problem"], []).append(row["verdict"])
+    metrics = compute_metrics(records)
+    table = per_problem_rows(records)
+    per_problem = [{**row, "verdicts": verdicts[row["problem"]]} for row in table]
+    report = {name: str(path) for name, path in write_report(metrics, table, out_dir).items()} if out_dir else {}
+    return {"metrics": metrics, "per_problem": per_problem, "report": report}
+
+
 def run(
     problems_source: str,
     responses_path: Path,
@@ -123,20 +163,4 @@ def run(
     on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
 ) -> dict[str, Any]:
     """Verify, aggregate, report. Returns {"metrics", "per_problem", "report"}."""
-    problems = {p.name: p for p in load_problems(problems_source, levels)}
-    tasks = _tasks(problems, load_responses(responses_path), problems_source)
-    with VerifierPool(settings, workers) as pool:
-        verdicts = pool.verify_tasks(tasks, on_verdict)
-
-    records = [
-        _record(problems[task.key], sample, verdict)
-        for task in tasks
-        for sample, verdict in enumerate(verdicts[task.key])
-    ]
-    metrics = compute_metrics(records)
-    rows = per_problem_rows(records)
-    per_problem = [
-        {**row, "verdicts": [verdict.to_dict() for verdict in verdicts[row["problem"]]]} for row in rows
-    ]
-    report = {name: str(path) for name, path in write_report(metrics, rows, out_dir).items()} if out_dir else {}
-    return {"metrics": metrics, "per_problem": per_problem, "report": report}
+    return summarize(verify(problems_source, responses_path, settings, levels, workers, on_verdict), out_dir)

@@ -7,6 +7,10 @@ messages. Samples whose teacher request failed are rejected as
 `teacher_error` without being run. The summary gives the acceptance rate
 and counts per reason.
 
+Sharded (tritonrl/shards.py): `run_shard` verifies one shard's problems and
+publishes its judged rows; `merge` publishes, from all shards, the same
+accepted and rejected records as `run` (same content, so the same URIs).
+
 Run: `tritonrl filter --input <distill dataset URI>`. Test: tests/test_data_stages.py.
 """
 
@@ -16,8 +20,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from tritonrl import shards
 from tritonrl.config import Config
 from tritonrl.datasets_io import PublishedDataset, publish_dataset, read_dataset, read_manifest
+from tritonrl.shards import Shard
 from tritonrl.storage import ArtifactStore, join
 from tritonrl.verify.pool import Task, VerifierPool
 from tritonrl.verify.result import Verdict
@@ -38,6 +44,13 @@ class FilterResult:
         return self.accepted.rows / self.samples if self.samples else 0.0
 
 
+@dataclass(frozen=True)
+class FilterShard:
+    dataset: PublishedDataset  # the shard's judged rows (tritonrl/shards.py), input to `merge`
+    problems: int
+    accepted: int
+
+
 def verifier_settings(config: Config) -> VerifierSettings:
     return VerifierSettings(device=config.verify.device, trials=config.verify.trials, timeout_s=config.verify.timeout_s)
 
@@ -52,47 +65,91 @@ def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
     }
 
 
+def judge(config: Config, samples: list[dict[str, Any]],
+          on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None) -> list[tuple[bool, dict[str, Any]]]:
+    """(accepted, record) per sample, in order: verdict fields added, or `teacher_error` for a failed request."""
+    tasks: dict[str, Task] = {}
+    for sample in samples:
+        if sample.get("response") is not None:
+            task = tasks.setdefault(sample["problem"], Task(sample["problem"], sample["problem_source"], []))
+            task.responses.append(sample["response"])
+    with VerifierPool(verifier_settings(config)) as pool:
+        verdicts = pool.verify_tasks(tasks.values(), on_verdict)
+    judged = []
+    position = Counter()
+    for sample in samples:
+        if sample.get("response") is None:
+            judged.append((False, {**sample, "reasons": [TEACHER_ERROR],
+                                   "messages": [sample.get("error") or "no response"]}))
+            continue
+        verdict = verdicts[sample["problem"]][position[sample["problem"]]]
+        position[sample["problem"]] += 1
+        judged.append((verdict.correct, {**sample, **_verdict_fields(verdict)}))
+    return judged
+
+
+def _publish(config: Config, store: ArtifactStore, input_uri: str, judged: list[tuple[bool, dict[str, Any]]],
+             out_root: str | None, provenance: dict[str, Any]) -> FilterResult:
+    """The accepted and rejected datasets of the whole input; the same records whether or not it was sharded."""
+    accepted = [record for ok, record in judged if ok]
+    rejected = [record for ok, record in judged if not ok]
+    reasons = Counter(code for sample in rejected for code in set(sample["reasons"]))
+    root = out_root or join(config.artifact_root, "datasets")
+    manifest = {
+        "stage": "filter",
+        "input": input_uri,
+        "input_digest": read_manifest(store, input_uri)["digest"],
+        "counts": {"samples": len(judged), "accepted": len(accepted), "rejected": len(rejected)},
+        "reasons": dict(reasons),
+        "verifier": {"device": config.verify.device, "trials": config.verify.trials},
+        "config": config.to_dict(),
+        **provenance,
+    }
+    return FilterResult(
+        accepted=publish_dataset(store, root, "filter-accepted", accepted, manifest),
+        rejected=publish_dataset(store, root, "filter-rejected", rejected, manifest),
+        samples=len(judged),
+        reasons=dict(reasons),
+    )
+
+
 def run(
     config: Config,
     input_uri: str,
     out_root: str | None = None,
     on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
 ) -> FilterResult:
+    """Verify every sample of the dataset at `input_uri`; publish the accepted and rejected datasets."""
     store = ArtifactStore(config.storage.s3_endpoint_url)
-    source_manifest = read_manifest(store, input_uri)
+    return _publish(config, store, input_uri, judge(config, read_dataset(store, input_uri), on_verdict), out_root, {})
+
+
+def run_shard(
+    config: Config,
+    input_uri: str,
+    shard: Shard,
+    on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+) -> FilterShard:
+    """Verify the samples of this shard's problems (tritonrl.shards.assign); publish them as a shard dataset."""
+    store = ArtifactStore(config.storage.s3_endpoint_url)
     samples = read_dataset(store, input_uri)
-    runnable = [s for s in samples if s.get("response") is not None]
-    tasks: dict[str, Task] = {}
-    for sample in runnable:
-        task = tasks.setdefault(sample["problem"], Task(sample["problem"], sample["problem_source"], []))
-        task.responses.append(sample["response"])
-    with VerifierPool(verifier_settings(config)) as pool:
-        verdicts = pool.verify_tasks(tasks.values(), on_verdict)
-
-    accepted, rejected = [], []
-    position = Counter()
+    weights = Counter()
     for sample in samples:
-        if sample.get("response") is None:
-            rejected.append({**sample, "reasons": [TEACHER_ERROR], "messages": [sample.get("error") or "no response"]})
-            continue
-        verdict = verdicts[sample["problem"]][position[sample["problem"]]]
-        position[sample["problem"]] += 1
-        (accepted if verdict.correct else rejected).append({**sample, **_verdict_fields(verdict)})
+        weights[sample["problem"]] += sample.get("response") is not None
+    mine = shards.assign(weights, shard.count)[shard.index]
+    chosen = set(mine)
+    picked = [(position, sample) for position, sample in enumerate(samples) if sample["problem"] in chosen]
+    judged = judge(config, [sample for _, sample in picked], on_verdict)
+    rows = [{"position": position, "accepted": ok, "record": record}
+            for (position, _), (ok, record) in zip(picked, judged)]
+    dataset = shards.publish_shard(store, config.artifact_root, "filter", shard, input_uri,
+                                   read_manifest(store, input_uri)["digest"], mine, len(weights), rows)
+    return FilterShard(dataset, len(mine), sum(ok for ok, _ in judged))
 
-    reasons = Counter(code for sample in rejected for code in set(sample["reasons"]))
-    root = out_root or join(config.artifact_root, "datasets")
-    manifest = {
-        "stage": "filter",
-        "input": input_uri,
-        "input_digest": source_manifest["digest"],
-        "counts": {"samples": len(samples), "accepted": len(accepted), "rejected": len(rejected)},
-        "reasons": dict(reasons),
-        "verifier": {"device": config.verify.device, "trials": config.verify.trials},
-        "config": config.to_dict(),
-    }
-    return FilterResult(
-        accepted=publish_dataset(store, root, "filter-accepted", accepted, manifest),
-        rejected=publish_dataset(store, root, "filter-rejected", rejected, manifest),
-        samples=len(samples),
-        reasons=dict(reasons),
-    )
+
+def merge(config: Config, input_uri: str, shard_uris: list[str], out_root: str | None = None) -> FilterResult:
+    """The filter's outputs from a complete set of its shard datasets: the records `run` would publish."""
+    store = ArtifactStore(config.storage.s3_endpoint_url)
+    rows = shards.read_shards(store, "filter", input_uri, shard_uris)
+    return _publish(config, store, input_uri, [(row["accepted"], row["record"]) for row in rows], out_root,
+                    {"merged_from": list(shard_uris)})

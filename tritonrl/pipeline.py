@@ -13,6 +13,11 @@ Also here, because they are pipeline steps without a stage module of their
 own: `evaluate` (generate with a trained model, verify, report — uploaded to
 the artifact store) and `generate_kernel` (`tritonrl generate`).
 
+Filter and evaluate also come as shard steps (`filter_shard`,
+`evaluate_shard`: one shard of the problems → a shard dataset) and merge
+steps (`filter_merge`, `evaluate_merge`: all shard URIs → the stage's usual
+summary and outputs); tritonrl/shards.py says why and how they split.
+
 Never imports prefect. Test: tests/test_flows.py runs these through the flows;
 tests/test_tracking.py covers the logging of summaries.
 """
@@ -34,16 +39,20 @@ from tritonrl.storage import ArtifactStore, join, upload_tree
 
 STAGES = ("suite-check", "distill", "filter", "augment", "sft", "grpo", "evaluate")
 # Stages that need the accelerator on a real run: the verifier (filter, augment, evaluate) and training.
-GPU_STAGES = ("suite-check", "filter", "augment", "sft", "grpo", "evaluate")
+GPU_STAGES = ("suite-check", "filter", "augment", "sft", "grpo", "evaluate", "filter-shard", "evaluate-shard")
+# Stages that can split their problems into shards (`shards.<stage>`), and the step that runs one shard.
+SHARD_STAGES = {"filter": "filter-shard", "evaluate": "evaluate-shard"}
 # The config sections each stage reads, logged as its MLflow params.
 STAGE_SECTIONS = {
     "suite-check": ("problems", "verify"),
     "distill": ("problems", "teacher"),
-    "filter": ("verify",),
+    "filter": ("verify", "shards"),
+    "filter-shard": ("verify",),
     "augment": ("augment", "verify"),
     "sft": ("student", "sft"),
     "grpo": ("grpo",),
-    "evaluate": ("evaluate", "verify"),
+    "evaluate": ("evaluate", "verify", "shards"),
+    "evaluate-shard": ("evaluate", "verify"),
 }
 
 Log = Callable[[str], None]
@@ -90,6 +99,11 @@ def _store(config: Config) -> ArtifactStore:
     return ArtifactStore(config.storage.s3_endpoint_url)
 
 
+def shard_count(config: Config, stage: str) -> int:
+    """How many shards `stage` runs in (1 for a stage that does not shard)."""
+    return getattr(config.shards, stage) if stage in SHARD_STAGES else 1
+
+
 def outputs_exist(config: Config, summary: StageSummary) -> bool:
     """Whether every output a (possibly cached) summary names is still complete in the store."""
     store = _store(config)
@@ -134,11 +148,38 @@ def distill(config: Config, on_log: Log) -> StageSummary:
 def filter(config: Config, samples_uri: str, on_log: Log) -> StageSummary:  # noqa: A001 - the stage's name
     from tritonrl import filter as stage
 
-    result = stage.run(config, samples_uri)
+    return _filter_summary(samples_uri, stage.run(config, samples_uri), {})
+
+
+def filter_shard(config: Config, samples_uri: str, shard: int, shards: int, on_log: Log) -> StageSummary:
+    """Verify one shard's problems of the samples dataset → a shard dataset (input to `filter_merge`)."""
+    from tritonrl import filter as stage
+    from tritonrl.shards import Shard
+
+    part = Shard(shard, shards)
+    result = stage.run_shard(config, samples_uri, part)
+    uri = result.dataset.uri
+    return StageSummary(
+        "filter-shard", {"samples": samples_uri}, {"shard": uri},
+        {"shard": part.index + 1, "shards": part.count, "problems": result.problems, "samples": result.dataset.rows,
+         "accepted": result.accepted},
+        f"shard {part.label}: {result.accepted}/{result.dataset.rows} accepted over {result.problems} problems → {uri}",
+        datasets=(samples_uri, uri),
+    )
+
+
+def filter_merge(config: Config, samples_uri: str, shard_uris: list[str], on_log: Log) -> StageSummary:
+    """The filter's summary and datasets from all its shard datasets (what `filter` would publish)."""
+    from tritonrl import filter as stage
+
+    return _filter_summary(samples_uri, stage.merge(config, samples_uri, shard_uris), {"shards": len(shard_uris)})
+
+
+def _filter_summary(samples_uri: str, result, extra_metrics: dict[str, Any]) -> StageSummary:
     return StageSummary(
         "filter", {"samples": samples_uri}, {"accepted": result.accepted.uri, "rejected": result.rejected.uri},
         {"samples": result.samples, "accepted": result.accepted.rows, "acceptance_rate": result.acceptance_rate,
-         "rejected_by_reason": result.reasons},
+         "rejected_by_reason": result.reasons, **extra_metrics},
         f"{result.accepted.rows}/{result.samples} accepted ({result.acceptance_rate:.0%}); "
         f"rejections {result.reasons or '{}'} → {result.accepted.uri}",
         datasets=(samples_uri, result.accepted.uri, result.rejected.uri),
@@ -202,34 +243,100 @@ def evaluate(config: Config, model_uri: str, on_log: Log, label: str = "") -> St
     The report (report.json/.md, plots, responses.jsonl) goes to
     `<artifact_root>/evaluations/<model hash>-<time>/`; metrics are the overall block.
     """
-    from tritonrl.evaluate import generate_responses, run as run_evaluation
-    from tritonrl.filter import verifier_settings
-    from tritonrl.models import resolve_model_source
+    rows = _answer_and_verify(config, model_uri, list(enumerate(_evaluation_problems(config))), on_log)
+    return _publish_evaluation(config, model_uri, rows, on_log, label, {})
+
+
+def evaluate_shard(config: Config, model_uri: str, shard: int, shards: int, on_log: Log) -> StageSummary:
+    """Generate and verify answers for one shard's evaluation problems → a shard dataset (for `evaluate_merge`)."""
+    from tritonrl.shards import Shard, assign, publish_shard
+
+    part = Shard(shard, shards)
+    problems = _evaluation_problems(config)
+    mine = assign({p.name: config.evaluate.samples for p in problems}, part.count)[part.index]
+    chosen = set(mine)
+    rows = _answer_and_verify(config, model_uri, [(i, p) for i, p in enumerate(problems) if p.name in chosen], on_log)
+    digest = hashlib.sha256(json.dumps([model_uri, [p.name for p in problems], config.to_dict()["evaluate"]],
+                                       sort_keys=True).encode()).hexdigest()
+    dataset = publish_shard(_store(config), config.artifact_root, "evaluate", part, model_uri, digest, mine,
+                            len(problems), rows)
+    correct = sum(row["record"]["correct"] for row in rows)
+    return StageSummary(
+        "evaluate-shard", {"model": model_uri, "problems": config.evaluate.problems}, {"shard": dataset.uri},
+        {"shard": part.index + 1, "shards": part.count, "problems": len(mine), "samples": len(rows),
+         "correct": correct},
+        f"shard {part.label}: {correct}/{len(rows)} answers correct over {len(mine)} problems → {dataset.uri}",
+        datasets=(dataset.uri,),
+    )
+
+
+def evaluate_merge(config: Config, model_uri: str, shard_uris: list[str], on_log: Log, label: str = "") -> StageSummary:
+    """The evaluation report and summary from all its shard datasets (what `evaluate` would publish)."""
+    from tritonrl.shards import read_shards
+
+    rows = read_shards(_store(config), "evaluate", model_uri, shard_uris)
+    return _publish_evaluation(config, model_uri, rows, on_log, label, {"shards": len(shard_uris)})
+
+
+def _evaluation_problems(config: Config) -> list:
     from tritonrl.problems import load_problems
-    from tritonrl.teachers import HFTeacher
 
     settings = config.evaluate
-    problems = load_problems(settings.problems, settings.levels, settings.limit)
+    return load_problems(settings.problems, settings.levels, settings.limit)
+
+
+def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int, Any]], on_log: Log) -> list[dict]:
+    """Answers for (position, Problem) pairs, generated and verified: one row per answer.
+
+    A row is `{"position": [problem position, sample], "line": <its
+    responses.jsonl line, verbatim>, "record", "verdict"}` (tritonrl.evaluate.verify):
+    plain data that a shard publishes and `_publish_evaluation` turns into the report.
+    """
+    from tritonrl.evaluate import generate_responses, verify
+    from tritonrl.filter import verifier_settings
+    from tritonrl.models import resolve_model_source
+    from tritonrl.teachers import HFTeacher
+
+    if not problems:
+        return []
+    settings = config.evaluate
     source = resolve_model_source(model_uri, config.home, config.storage.s3_endpoint_url)
     generator = HFTeacher(source, device=config.verify.device)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    name = f"{hashlib.sha256(model_uri.encode()).hexdigest()[:12]}-{stamp}"
-    out_uri = join(config.artifact_root, "evaluations", name)
     with tempfile.TemporaryDirectory(prefix="tritonrl-evaluate-") as tmp:
-        out = Path(tmp)
-        responses = out / "responses.jsonl"
-        subset = _problem_subset(problems, out / "problems")
+        responses = Path(tmp) / "responses.jsonl"
+        subset = _problem_subset([p for _, p in problems], Path(tmp) / "problems")
         on_log(f"generating {settings.samples} answer(s) for each of {len(problems)} problems with {model_uri}")
         generate_responses(subset, generator, responses, settings.samples, settings.temperature, settings.max_tokens,
                            on_problem=lambda p: on_log(f"generated {p.name}"))
-        result = run_evaluation(subset, responses, verifier_settings(config), out_dir=out / "report")
-        (out / "report" / "responses.jsonl").write_bytes(responses.read_bytes())
-        upload_tree(_store(config), out / "report", out_uri)
+        lines: dict[str, list[str]] = {}
+        for line in responses.read_text().splitlines():
+            lines.setdefault(json.loads(line)["problem"], []).append(line)
+        verified = verify(subset, responses, verifier_settings(config))
+    position = {p.name: i for i, p in problems}
+    return sorted(({"position": [position[row["record"]["problem"]], row["record"]["sample"]],
+                    "line": lines[row["record"]["problem"]][row["record"]["sample"]], **row} for row in verified),
+                  key=lambda row: row["position"])
+
+
+def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log: Log, label: str,
+                        extra_metrics: dict[str, Any]) -> StageSummary:
+    """Report (tritonrl.evaluate.summarize) and responses.jsonl from answer rows, uploaded; the evaluate summary."""
+    from tritonrl.evaluate import summarize
+
+    settings = config.evaluate
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    name = f"{hashlib.sha256(model_uri.encode()).hexdigest()[:12]}-{stamp}"
+    out_uri = join(config.artifact_root, "evaluations", name)
+    with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
+        out = Path(tmp) / "report"
+        result = summarize(rows, out)
+        (out / "responses.jsonl").write_text("".join(row["line"] + "\n" for row in rows))
+        upload_tree(_store(config), out, out_uri)
     overall = result["metrics"]["overall"]
     on_log(f"correct {overall['correct']}, fast_1 {overall.get('fast_1')}")
     return StageSummary(
         "evaluate", {"model": model_uri, "problems": settings.problems}, {"report": join(out_uri, "report.json")},
-        {k: v for k, v in overall.items() if k != "speedups"},
+        {**{k: v for k, v in overall.items() if k != "speedups"}, **extra_metrics},
         f"{label + ': ' if label else ''}correct {overall['correct']:.0%} of {overall['samples']} answers "
         f"({overall['problems']} problems); report {join(out_uri, 'report.md')}",
     )
