@@ -50,8 +50,13 @@ def held_out_problems():
     return [(p.name, with_shapes(p.source, p.alt_shapes)) for p in load_problems("builtin")]
 
 
-def correctness(config, model_source: str, problems, max_new_tokens: int) -> tuple[int, list[str]]:
-    """Greedy responses (batched generation) verified on CPU; returns solved count and the failures' reasons."""
+def correctness(
+    config, model_source: str, problems, max_new_tokens: int, samples: int = 1, temperature: float = 0.0
+) -> tuple[int, list[str]]:
+    """`samples` responses per problem (greedy by default; batched generation) verified on CPU.
+
+    Returns how many responses are correct (problems solved, when greedy) and the failures' reasons.
+    """
     from tritonrl.filter import verifier_settings
     from tritonrl.models import generate, load_model, load_tokenizer
     from tritonrl.prompts import build_messages
@@ -61,12 +66,13 @@ def correctness(config, model_source: str, problems, max_new_tokens: int) -> tup
     responses = []
     for start in range(0, len(problems), 6):
         batch = problems[start:start + 6]
-        responses += [g.text for g in generate(model, tokenizer, [build_messages(s) for _, s in batch], max_new_tokens)]
-    tasks = [Task(name, source, [response]) for (name, source), response in zip(problems, responses)]
+        responses += [g.text for g in generate(model, tokenizer, [build_messages(s) for _, s in batch], max_new_tokens,
+                                               temperature, samples)]
+    tasks = [Task(name, source, responses[i * samples:(i + 1) * samples]) for i, (name, source) in enumerate(problems)]
     with VerifierPool(verifier_settings(config)) as pool:
         verdicts = pool.verify_tasks(tasks)
-    failures = [f"{t.key}: {','.join(verdicts[t.key][0].codes) or 'incorrect'}" for t in tasks if not verdicts[t.key][0].correct]
-    return sum(verdicts[t.key][0].correct for t in tasks), failures
+    failures = [f"{t.key}: {','.join(v.codes) or 'incorrect'}" for t in tasks for v in verdicts[t.key] if not v.correct]
+    return sum(v.correct for t in tasks for v in verdicts[t.key]), failures
 
 
 def main() -> None:

@@ -49,6 +49,18 @@ def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home
     assert stats["clip_fraction"] > 0  # three updates on one batch move ratios past 1 ± ε
 
 
+def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
+    policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
+    rollout = _rollout(tokenizer, 0, RELU.reference_response)
+    start, n = len(rollout.prompt_ids), len(rollout.response_ids)
+    with torch.no_grad():
+        logits = policy(input_ids=torch.tensor([rollout.prompt_ids + rollout.response_ids])).logits[0]
+        scaled, mask = grpo._response_logps(policy, [rollout], tokenizer.pad_token_id, temperature=0.5)
+    expected = (logits[start - 1 : start - 1 + n] / 0.5).log_softmax(-1).gather(-1, torch.tensor(rollout.response_ids)[:, None])
+    assert mask.sum() == n
+    assert torch.allclose(scaled[0], expected.squeeze(-1), atol=1e-4)
+
+
 def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
     """A policy server answers correctly every other time: half the group earns r_code = 1."""
     server = ScriptedServer(lambda i: Reply(body=chat_body(RELU.reference_response if i % 2 == 0 else "no idea")))

@@ -151,8 +151,15 @@ class _Sampler:
         return rollouts
 
 
-def _response_logps(model, rollouts: list[Rollout], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Log-probabilities of each rollout's response tokens under `model`: ([B, R], mask [B, R])."""
+def _response_logps(
+    model, rollouts: list[Rollout], pad_id: int, temperature: float = 1.0
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Log-probabilities of each rollout's response tokens under `model` at `temperature`: ([B, R], mask [B, R]).
+
+    The update scores the responses under the distribution they were sampled
+    from (logits / grpo.temperature), so the ratio, its clipping and the KL
+    are about the sampling policy.
+    """
     device = next(model.parameters()).device
     width = max(len(r.prompt_ids) + len(r.response_ids) for r in rollouts)
     longest = max(len(r.response_ids) for r in rollouts)
@@ -167,7 +174,7 @@ def _response_logps(model, rollouts: list[Rollout], pad_id: int) -> tuple[torch.
     mask = torch.zeros((len(rollouts), longest), device=device)
     for row, r in enumerate(rollouts):
         start, n = len(r.prompt_ids), len(r.response_ids)
-        predicted = logits[row, start - 1 : start - 1 + n].float().log_softmax(-1)
+        predicted = (logits[row, start - 1 : start - 1 + n].float() / temperature).log_softmax(-1)
         targets = torch.tensor(r.response_ids, device=device).unsqueeze(-1)
         logps[row, :n] = predicted.gather(-1, targets).squeeze(-1)
         mask[row, :n] = 1
@@ -211,10 +218,12 @@ def policy_update(policy, reference, optimizer, rollouts: list[Rollout], config:
     if g.kl_coef == 0 and not any(a for t in targets for a in t.advantages):
         return {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0}  # every group's rewards are equal: no signal
     chunks = [list(range(i, min(i + g.micro_batch, len(usable)))) for i in range(0, len(usable), g.micro_batch)]
+    temperature = g.temperature if g.temperature > 0 else 1.0  # greedy sampling: score at the plain logits
     with torch.no_grad():
         policy.eval()
-        old = [_response_logps(policy, [usable[i] for i in chunk], pad_id)[0] for chunk in chunks]
-        ref = [_response_logps(reference, [usable[i] for i in chunk], pad_id)[0] for chunk in chunks] if reference else None
+        old = [_response_logps(policy, [usable[i] for i in chunk], pad_id, temperature)[0] for chunk in chunks]
+        ref = ([_response_logps(reference, [usable[i] for i in chunk], pad_id, temperature)[0] for chunk in chunks]
+               if reference else None)
     total_tokens = sum(len(r.response_ids) for r in usable)
     stats = {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0}
     policy.train()
@@ -222,7 +231,7 @@ def policy_update(policy, reference, optimizer, rollouts: list[Rollout], config:
         optimizer.zero_grad(set_to_none=True)
         for c, chunk in enumerate(chunks):
             batch = [usable[i] for i in chunk]
-            logps, mask = _response_logps(policy, batch, pad_id)
+            logps, mask = _response_logps(policy, batch, pad_id, temperature)
             width = logps.shape[1]
             terms = hrd.clipped_objective(
                 logps, old[c], _padded([targets[i].advantages for i in chunk], width, logps.device),
