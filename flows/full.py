@@ -5,6 +5,8 @@ register (`tritonrl-coder`, alias `candidate`; `champion` if it beats the
 current one). Each arrow passes URIs. With `gpu_deployments` the GPU stages
 (tritonrl.pipeline.GPU_STAGES) run as their `<stage>/cuda` deployments on the
 `cuda` work pool; without it (`tritonrl run`) everything runs in this process.
+Filter and evaluate with `shards.<stage>` > 1 fan out one flow run per shard
+instead (flows/stages.py `run_shards`).
 
 One MLflow parent run per pipeline run, tagged with the config digest and
 the host/pid running it; a rerun after a kill closes the dead run's leftovers

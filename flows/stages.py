@@ -11,15 +11,27 @@ machine reads it back after `run_deployment`.
 A cached result is trusted only while its outputs still exist in the store;
 otherwise the stage is recomputed (someone cleaned the artifact root).
 
-Deployments (infra/prefect.yaml): `<stage>/cuda` for the GPU stages.
+Filter and evaluate shard when `shards.filter` / `shards.evaluate` > 1
+(tritonrl/shards.py): the stage flow stays where it was called (with
+`gpu_deployments`, the full flow's `cpu` worker), opens the stage's MLflow
+run, starts one `<stage>-shard` flow run per shard — all at once on the
+`cuda` pool through `run_deployment`, or one after another in this process
+without it — waits for every one, and merges their output URIs into the
+stage's usual outputs. Shard runs nest under the stage's MLflow run.
+
+Deployments (infra/prefect.yaml): `<stage>/cuda` for the GPU stages and the
+shard flows (`filter-shard/cuda`, `evaluate-shard/cuda`).
 Test: tests/test_flows.py.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from prefect import flow, runtime
+from prefect.client.orchestration import get_client
 from prefect.deployments import run_deployment
 from prefect.logging import get_run_logger
 
@@ -29,6 +41,7 @@ from tritonrl.config import Config, load_config
 from tritonrl.tracking import Tracker, log_summary
 
 CUDA_DEPLOYMENT = "cuda"  # every GPU stage flow's deployment on the cuda pool: `<stage>/cuda`
+SHARD_POLL_S = 2  # how often a sharded stage asks the server whether its shard flow runs have finished
 
 
 def stage_config(profile: str, config_file: str, overrides: list[str]) -> Config:
@@ -38,9 +51,18 @@ def stage_config(profile: str, config_file: str, overrides: list[str]) -> Config
     return config
 
 
-def run_stage(stage: str, config: Config, parent_run_id: str, task, **inputs: str) -> dict[str, Any]:
-    """Run one stage's task inside its MLflow stage run; returns the summary dict."""
-    with Tracker(config).stage(stage, parent_run_id, params=pipeline.stage_params(config, stage)) as run:
+def run_stage(stage: str, config: Config, parent_run_id: str, task, run_name: str = "",
+              fan_out: Callable[[str], list[dict[str, Any]]] | None = None, **inputs: Any) -> dict[str, Any]:
+    """Run one stage's task inside its MLflow stage run (named `run_name`, default the stage); returns the summary dict.
+
+    `fan_out`, for a sharded stage, runs the shards given this stage run's id
+    (their parent) and returns their summaries; `task` is then the merge
+    step and gets their output URIs as `shard_uris`.
+    """
+    with Tracker(config).stage(run_name or stage, parent_run_id, params=pipeline.stage_params(config, stage)) as run:
+        shard_summaries = fan_out(run.run_id) if fan_out else []
+        if fan_out:
+            inputs = {**inputs, "shard_uris": [s["outputs"]["shard"] for s in shard_summaries]}
         state = task(config, **inputs, return_state=True)
         summary = pipeline.StageSummary.from_dict(state.result())
         reused = state.name == "Cached"
@@ -49,6 +71,8 @@ def run_stage(stage: str, config: Config, parent_run_id: str, task, **inputs: st
             summary, reused = pipeline.StageSummary.from_dict(state.result()), False
         log_summary(run, summary, reused)
     result = {**summary.to_dict(), "reused": reused}
+    if fan_out:
+        result["shards"] = [{"line": s["line"], "reused": s["reused"], "outputs": s["outputs"]} for s in shard_summaries]
     pipeline.publish_summary(config, str(runtime.flow_run.id), result)
     return result
 
@@ -71,10 +95,21 @@ def distill_flow(profile: str = "tiny", config_file: str = "", overrides: list[s
 
 @flow(name="filter")
 def filter_flow(samples: str, profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                parent_run_id: str = "") -> dict[str, Any]:
-    """Execution filtering: accepted and rejected datasets from the raw samples."""
+                parent_run_id: str = "", gpu_deployments: bool = False) -> dict[str, Any]:
+    """Execution filtering: accepted and rejected datasets from the raw samples (sharded: see the module docstring)."""
+    params = {"profile": profile, "config_file": config_file, "overrides": list(overrides or [])}
+    config = stage_config(**params)
+    return run_maybe_sharded("filter", config, params, parent_run_id, gpu_deployments, stage_tasks.filter_samples,
+                             stage_tasks.filter_merge, samples=samples)
+
+
+@flow(name="filter-shard")
+def filter_shard_flow(samples: str, shard: int, shards: int, profile: str = "tiny", config_file: str = "",
+                      overrides: list[str] | None = None, parent_run_id: str = "") -> dict[str, Any]:
+    """One shard of execution filtering: its problems' samples verified → a shard dataset."""
     config = stage_config(profile, config_file, overrides or [])
-    return run_stage("filter", config, parent_run_id, stage_tasks.filter_samples, samples=samples)
+    return run_stage("filter-shard", config, parent_run_id, stage_tasks.filter_shard,
+                     run_name=f"filter-shard-{shard + 1}of{shards}", samples=samples, shard=shard, shards=shards)
 
 
 @flow(name="augment")
@@ -103,21 +138,107 @@ def grpo_flow(tasks: str, model: str, profile: str = "tiny", config_file: str = 
 
 @flow(name="evaluate")
 def evaluate_flow(model: str, profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                  parent_run_id: str = "", fresh: bool = False) -> dict[str, Any]:
+                  parent_run_id: str = "", fresh: bool = False, gpu_deployments: bool = False) -> dict[str, Any]:
     """Generate with a model, verify, report; `fresh` ignores a cached evaluation (the nightly run)."""
+    params = {"profile": profile, "config_file": config_file, "overrides": list(overrides or [])}
+    config = stage_config(**params)
+    task, merge = stage_tasks.evaluate, stage_tasks.evaluate_merge
+    if fresh:
+        task, merge = task.with_options(refresh_cache=True), merge.with_options(refresh_cache=True)
+    return run_maybe_sharded("evaluate", config, params, parent_run_id, gpu_deployments, task, merge,
+                             shard_inputs={"fresh": fresh}, model=model)
+
+
+@flow(name="evaluate-shard")
+def evaluate_shard_flow(model: str, shard: int, shards: int, profile: str = "tiny", config_file: str = "",
+                        overrides: list[str] | None = None, parent_run_id: str = "", fresh: bool = False) -> dict[str, Any]:
+    """One shard of the evaluation: answers for its problems generated and verified → a shard dataset."""
     config = stage_config(profile, config_file, overrides or [])
-    task = stage_tasks.evaluate.with_options(refresh_cache=True) if fresh else stage_tasks.evaluate
-    return run_stage("evaluate", config, parent_run_id, task, model=model)
+    task = stage_tasks.evaluate_shard.with_options(refresh_cache=True) if fresh else stage_tasks.evaluate_shard
+    return run_stage("evaluate-shard", config, parent_run_id, task, run_name=f"evaluate-shard-{shard + 1}of{shards}",
+                     model=model, shard=shard, shards=shards)
 
 
 STAGE_FLOWS = {
     "suite-check": suite_check_flow, "distill": distill_flow, "filter": filter_flow, "augment": augment_flow,
     "sft": sft_flow, "grpo": grpo_flow, "evaluate": evaluate_flow,
+    "filter-shard": filter_shard_flow, "evaluate-shard": evaluate_shard_flow,
 }
 
 
 class PipelineRunFailed(RuntimeError):
-    """A stage sent to the cuda pool did not complete."""
+    """A stage (or a shard of one) sent to the cuda pool or run as a subflow did not complete."""
+
+
+def _failure(what: str, flow_run, advice: str = "") -> PipelineRunFailed | None:
+    """The error for a remote flow run that did not complete, or None when it did."""
+    if flow_run.state and flow_run.state.is_completed():
+        return None
+    state = flow_run.state.name if flow_run.state else "unknown"
+    return PipelineRunFailed(f"{what} (flow run {flow_run.id}) ended {state}; see its logs in the Prefect UI or "
+                             f"`prefect flow-run logs {flow_run.id}`{advice}")
+
+
+def run_maybe_sharded(stage: str, config: Config, config_params: dict[str, Any], parent_run_id: str,
+                      gpu_deployments: bool, task, merge_task, shard_inputs: dict[str, Any] | None = None,
+                      **inputs: str) -> dict[str, Any]:
+    """`task` as the stage, or with `shards.<stage>` > 1 its shards (see `run_shards`) and then `merge_task`."""
+    if pipeline.shard_count(config, stage) == 1:
+        return run_stage(stage, config, parent_run_id, task, **inputs)
+    return run_stage(stage, config, parent_run_id, merge_task, **inputs, fan_out=lambda stage_run_id: run_shards(
+        stage, config, config_params, stage_run_id, gpu_deployments, **inputs, **(shard_inputs or {})))
+
+
+def run_shards(stage: str, config: Config, config_params: dict[str, Any], stage_run_id: str, gpu_deployments: bool,
+               **inputs: Any) -> list[dict[str, Any]]:
+    """Every shard of `stage` as a `<stage>-shard` flow run; returns their summaries, in shard order.
+
+    With `gpu_deployments` all shard runs start at once on the cuda pool
+    (`run_deployment`), so each idle `cuda` worker takes one; otherwise they
+    run here one after another (the verifier pool already fills this machine).
+    Any shard that does not complete fails the stage, naming the shard; its
+    finished siblings are cached, so a rerun repeats only the failed ones.
+    """
+    count = pipeline.shard_count(config, stage)
+    shard_stage = pipeline.SHARD_STAGES[stage]
+    logger = get_run_logger()
+    parameters = [{**config_params, "parent_run_id": stage_run_id, **inputs, "shard": index, "shards": count}
+                  for index in range(count)]
+    advice = "; rerun the pipeline: finished shards are reused, only failed ones run again"
+    if not gpu_deployments:
+        summaries = []
+        for index, shard_parameters in enumerate(parameters):
+            try:
+                summaries.append(STAGE_FLOWS[shard_stage](**shard_parameters))
+            except Exception as exc:
+                raise PipelineRunFailed(f"stage {stage}: shard {index + 1}/{count} failed "
+                                        f"({type(exc).__name__}: {exc}){advice}") from exc
+            logger.info("stage %s: %s", stage, summaries[-1]["line"])
+        return summaries
+    deployment = f"{shard_stage}/{CUDA_DEPLOYMENT}"
+    started = [run_deployment(deployment, parameters=shard_parameters, timeout=0,
+                              flow_run_name=f"{shard_stage}-{index + 1}of{count}")
+               for index, shard_parameters in enumerate(parameters)]
+    logger.info("stage %s: %d shard runs of %s started", stage, count, deployment)
+    finished = _wait_for(started)
+    failures = [error for index, run in enumerate(finished)
+                if (error := _failure(f"stage {stage}: shard {index + 1}/{count} (deployment {deployment})", run))]
+    if failures:
+        raise PipelineRunFailed("\n".join(str(error) for error in failures) + advice)
+    summaries = [pipeline.read_summary(config, str(run.id)) for run in finished]
+    for summary in summaries:
+        logger.info("stage %s: %s", stage, summary["line"])
+    return summaries
+
+
+def _wait_for(flow_runs: list) -> list:
+    """The flow runs, read again once every one is in a final state (completed, failed, crashed, cancelled)."""
+    with get_client(sync_client=True) as client:
+        while True:
+            current = [client.read_flow_run(run.id) for run in flow_runs]
+            if all(run.state and run.state.is_final() for run in current):
+                return current
+            time.sleep(SHARD_POLL_S)
 
 
 def call_stage(stage: str, config: Config, config_params: dict[str, Any], parent_run_id: str, gpu_deployments: bool,
@@ -125,21 +246,27 @@ def call_stage(stage: str, config: Config, config_params: dict[str, Any], parent
     """Run `stage` in this process (a subflow) or, for GPU stages with `gpu_deployments`, on the cuda pool.
 
     Remote stages go through `run_deployment("<stage>/cuda")` with URIs as
-    parameters; their summary comes back through the artifact store.
+    parameters; their summary comes back through the artifact store. A
+    sharded stage runs here and sends its shards instead (`run_shards`).
     """
     parameters = {**config_params, "parent_run_id": parent_run_id, **inputs}
     logger = get_run_logger()
-    where = f"deployment {stage}/{CUDA_DEPLOYMENT}" if gpu_deployments and stage in pipeline.GPU_STAGES else "in-process"
+    shards = pipeline.shard_count(config, stage)
+    remote = gpu_deployments and stage in pipeline.GPU_STAGES and shards == 1
+    if shards > 1:
+        where = f"{shards} shards " + (f"on deployment {pipeline.SHARD_STAGES[stage]}/{CUDA_DEPLOYMENT}"
+                                       if gpu_deployments else "in-process, one after another")
+    else:
+        where = f"deployment {stage}/{CUDA_DEPLOYMENT}" if remote else "in-process"
     logger.info("stage %s: starting (%s)", stage, where)
-    if gpu_deployments and stage in pipeline.GPU_STAGES:
+    if remote:
         flow_run = run_deployment(f"{stage}/{CUDA_DEPLOYMENT}", parameters=parameters, timeout=None)
-        if not flow_run.state or not flow_run.state.is_completed():
-            state = flow_run.state.name if flow_run.state else "unknown"
-            raise PipelineRunFailed(
-                f"stage {stage} (deployment {stage}/{CUDA_DEPLOYMENT}, flow run {flow_run.id}) ended {state}; "
-                "see its logs in the Prefect UI or `prefect flow-run logs <id>`"
-            )
+        error = _failure(f"stage {stage} (deployment {stage}/{CUDA_DEPLOYMENT})", flow_run)
+        if error:
+            raise error
         summary = pipeline.read_summary(config, str(flow_run.id))
+    elif stage in pipeline.SHARD_STAGES:
+        summary = STAGE_FLOWS[stage](**parameters, gpu_deployments=gpu_deployments)
     else:
         summary = STAGE_FLOWS[stage](**parameters)
     logger.info("stage %s: %s%s", stage, "reused: " if summary.get("reused") else "", summary["line"])

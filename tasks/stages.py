@@ -78,6 +78,16 @@ def filter_samples(config: Config, samples: str) -> dict[str, Any]:
     return _finish(pipeline.filter(config, samples, get_run_logger().info))
 
 
+@_stage_task("filter-shard")
+def filter_shard(config: Config, samples: str, shard: int, shards: int) -> dict[str, Any]:
+    return _finish(pipeline.filter_shard(config, samples, shard, shards, get_run_logger().info))
+
+
+@_stage_task("filter-merge")
+def filter_merge(config: Config, samples: str, shard_uris: list[str]) -> dict[str, Any]:
+    return _finish(pipeline.filter_merge(config, samples, shard_uris, get_run_logger().info))
+
+
 @_stage_task("augment")
 def augment(config: Config, accepted: str) -> dict[str, Any]:
     return _finish(pipeline.augment(config, accepted, get_run_logger().info))
@@ -96,3 +106,13 @@ def grpo(config: Config, tasks: str, model: str) -> dict[str, Any]:
 @_stage_task("evaluate")
 def evaluate(config: Config, model: str) -> dict[str, Any]:
     return _finish(pipeline.evaluate(config, model, get_run_logger().info))
+
+
+@_stage_task("evaluate-shard")
+def evaluate_shard(config: Config, model: str, shard: int, shards: int) -> dict[str, Any]:
+    return _finish(pipeline.evaluate_shard(config, model, shard, shards, get_run_logger().info))
+
+
+@_stage_task("evaluate-merge")
+def evaluate_merge(config: Config, model: str, shard_uris: list[str]) -> dict[str, Any]:
+    return _finish(pipeline.evaluate_merge(config, model, shard_uris, get_run_logger().info))

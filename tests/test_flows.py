@@ -132,3 +132,25 @@ def test_a_cached_stage_whose_output_was_deleted_is_recomputed(env):
     assert third["reused"] is False and (dataset / "manifest.json").is_file()
     changed = distill_flow(overrides=[*overrides, "teacher.samples_per_task=2"])
     assert changed["reused"] is False and changed["metrics"]["samples"] == 2
+
+
+def test_a_sharded_filter_runs_its_shards_in_process_nested_under_the_stage_run(env):
+    from flows.stages import distill_flow, filter_flow
+
+    overrides = ["problems.limit=2", "teacher.samples_per_task=1", "verify.trials=1", "shards.filter=2"]
+    samples = distill_flow(overrides=overrides)["outputs"]["samples"]
+    first = filter_flow(samples=samples, overrides=overrides)
+    assert first["metrics"]["shards"] == 2 and first["metrics"]["accepted"] == 2 and not first["reused"]
+    assert [s["line"].split(":")[0] for s in first["shards"]] == ["shard 1/2", "shard 2/2"]
+    again = filter_flow(samples=samples, overrides=overrides)
+    assert again["reused"] and all(s["reused"] for s in again["shards"]) and again["outputs"] == first["outputs"]
+
+    config, _ = load_config("tiny", None, overrides)
+    client = MlflowClient(config.tracking_uri, config.tracking_uri)
+    runs = client.search_runs([client.get_experiment_by_name("tritonrl").experiment_id])
+    stage_runs = [r for r in runs if r.info.run_name == "filter"]
+    assert len(stage_runs) == 2
+    for stage_run in stage_runs:
+        shard_runs = {r.info.run_name: r.info.status for r in runs
+                      if r.data.tags.get("mlflow.parentRunId") == stage_run.info.run_id}
+        assert shard_runs == {"filter-shard-1of2": "FINISHED", "filter-shard-2of2": "FINISHED"}

@@ -56,24 +56,26 @@ def samples(tmp_path_factory):
 def test_merged_filter_shards_publish_the_unsharded_datasets(samples):
     config, uri = samples
     unsharded = pipeline.filter(config, uri, _quiet)
-    parts = [pipeline.filter_shard(config, uri, index, 2, _quiet) for index in range(2)]
-    assert sorted(p.metrics["problems"] for p in parts) == [1, 2]
+    # Five shards for three problems: two shards are empty and must still be told apart.
+    parts = [pipeline.filter_shard(config, uri, index, 5, _quiet) for index in range(5)]
+    assert [p.metrics["problems"] for p in parts] == [1, 1, 1, 0, 0]
     assert sum(p.metrics["samples"] for p in parts) == 6
+    assert len({p.outputs["shard"] for p in parts}) == 5
     merged = pipeline.filter_merge(config, uri, [p.outputs["shard"] for p in reversed(parts)], _quiet)
     assert merged.outputs == unsharded.outputs  # same records, so the same content-addressed URIs
-    assert merged.metrics == {**unsharded.metrics, "shards": 2}
+    assert merged.metrics == {**unsharded.metrics, "shards": 5}
     assert unsharded.metrics["rejected_by_reason"] == {"teacher_error": 2}
 
     store = ArtifactStore()
     assert [r["problem"] for r in read_dataset(store, merged.outputs["accepted"])] == [
         "01_relu.py", "01_relu.py", "03_silu.py", "03_silu.py"]
-    with pytest.raises(ShardError, match=r"missing \[2\]"):
+    with pytest.raises(ShardError, match=r"missing \[2, 3, 4, 5\]"):
         pipeline.filter_merge(config, uri, [parts[0].outputs["shard"]], _quiet)
     with pytest.raises(ShardError, match=r"repeated \[1\]"):
-        pipeline.filter_merge(config, uri, [parts[0].outputs["shard"]] * 2, _quiet)
+        pipeline.filter_merge(config, uri, [p.outputs["shard"] for p in parts[:4]] + [parts[0].outputs["shard"]], _quiet)
     with pytest.raises(ShardError, match="was made from"):
         pipeline.filter_merge(config, "file:///elsewhere/distill-0", [p.outputs["shard"] for p in parts], _quiet)
-    assert read_manifest(store, parts[1].outputs["shard"])["shards"] == 2
+    assert read_manifest(store, parts[1].outputs["shard"])["shards"] == 5
 
 
 def test_merged_evaluate_shards_report_what_the_unsharded_evaluation_reports():

@@ -6,7 +6,9 @@ verifies with all its GPUs; more hosts add throughput only when each takes
 a part of the work. A shard run reads the whole stage input, takes the
 problems `assign` gives its index, does the stage's work on them and
 publishes its rows as one shard dataset (`<artifact_root>/shards/
-<stage>-shard-<digest>/`, manifest last like every dataset). The merge
+<stage>-<input key>/shard-<k>of<n>-<digest>/`, manifest last like every
+dataset; the input key and shard name keep shards of different inputs, or
+two empty shards of one, from sharing a content-addressed URI). The merge
 step reads the shard datasets by URI, checks that they are exactly the
 shards of one input (every index once, problems disjoint and complete), puts
 the rows back in the unsharded order and hands them to the same code that
@@ -24,6 +26,7 @@ Never imports prefect. Test: tests/test_shards.py.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -87,7 +90,9 @@ def publish_shard(
         "stage": f"{stage}-shard", "input": input_uri, "input_digest": input_digest,
         "shard": shard.index, "shards": shard.count, "keys": list(keys), "total_keys": total_keys,
     }
-    return publish_dataset(store, join(artifact_root, SHARDS_DIR), f"{stage}-shard", rows, manifest)
+    input_key = hashlib.sha256(f"{input_uri}\n{input_digest}".encode()).hexdigest()[:12]
+    root = join(artifact_root, SHARDS_DIR, f"{stage}-{input_key}")
+    return publish_dataset(store, root, f"shard-{shard.index + 1}of{shard.count}", rows, manifest)
 
 
 def read_shards(store: ArtifactStore, stage: str, input_uri: str, uris: list[str]) -> list[dict[str, Any]]:
