@@ -6,6 +6,9 @@ stack's S3 endpoint and runs to its MLflow server. Asserts what issue 7's
 "Done when" lists: every stage completed, the MLflow parent and stage runs,
 logged datasets, a `tritonrl-coder` version with alias `candidate`, the S3
 bucket's datasets, checkpoints and report, and the nightly schedule.
+Filter and evaluate run in two shards each (scale-out): their shard flow runs
+go through `run_deployment` to the `cuda` worker, nest under the stage's
+MLflow run, and their shard datasets are merged into the usual outputs.
 
 Slow and integration: starts real servers on loopback; a few minutes on 2 cores.
 """
@@ -26,6 +29,8 @@ from tritonrl import stack
 TRITONRL = Path(sys.executable).parent / "tritonrl"
 PREFECT = Path(sys.executable).parent / "prefect"
 REPO = Path(__file__).resolve().parents[1]
+# Two evaluation problems, so each evaluate shard has one; the single filter problem leaves one filter shard empty.
+SHARDED = [*SMALL, "shards.filter=2", "shards.evaluate=2", "evaluate.limit=2"]
 
 
 @pytest.fixture
@@ -51,7 +56,7 @@ def test_full_deployment_through_the_workers(running_stack, tritonrl_home):
     assert deployed.returncode == 0, deployed.stderr[-3000:]
     env = {**os.environ, **stack.environment(state)}
     run = subprocess.run(
-        [str(PREFECT), "deployment", "run", "tritonrl/full", "--params", json.dumps({"overrides": SMALL}), "--watch",
+        [str(PREFECT), "deployment", "run", "tritonrl/full", "--params", json.dumps({"overrides": SHARDED}), "--watch",
          "--watch-timeout", "900"],
         capture_output=True, text=True, timeout=960, env=env, cwd=REPO,
     )
@@ -69,6 +74,17 @@ def test_full_deployment_through_the_workers(running_stack, tritonrl_home):
     version = client.get_model_version_by_alias("tritonrl-coder", "candidate")
     assert version.source.startswith("s3://tritonrl/artifacts/checkpoints/grpo-")
     assert "report/report.md" in [a.path for a in client.list_artifacts(children["evaluate"].info.run_id, "report")]
+    assert children["evaluate"].data.metrics["shards"] == 2.0 and children["evaluate"].data.metrics["samples"] == 2.0
+    for stage in ("filter", "evaluate"):
+        shard_runs = {r.info.run_name: r.info.status for r in runs
+                      if r.data.tags.get("mlflow.parentRunId") == children[stage].info.run_id}
+        assert shard_runs == {f"{stage}-shard-1of2": "FINISHED", f"{stage}-shard-2of2": "FINISHED"}
+        listed = subprocess.run([str(PREFECT), "flow-run", "ls", "--flow-name", f"{stage}-shard", "-o", "json"],
+                                capture_output=True, text=True, timeout=120, env=env)
+        assert listed.returncode == 0, listed.stderr[-2000:]
+        shard_flow_runs = json.loads(listed.stdout)
+        assert sorted(r["name"] for r in shard_flow_runs) == [f"{stage}-shard-1of2", f"{stage}-shard-2of2"]
+        assert all(r["work_pool_name"] == "cuda" and r["state"]["type"] == "COMPLETED" for r in shard_flow_runs)
 
     s3 = boto3.client("s3", endpoint_url=state["s3_endpoint_url"], region_name="us-east-1",
                       aws_access_key_id=stack.S3_ENV["AWS_ACCESS_KEY_ID"],
@@ -80,6 +96,9 @@ def test_full_deployment_through_the_workers(running_stack, tritonrl_home):
     assert any(k.startswith("artifacts/checkpoints/sft-") and k.endswith("/model/config.json") for k in keys)
     assert f"{version.source.removeprefix('s3://tritonrl/')}/manifest.json" in keys
     assert any(k.startswith("artifacts/evaluations/") and k.endswith("/report.json") for k in keys)
+    shard_manifests = [k.split("/")[2:4] for k in keys if k.startswith("artifacts/shards/") and k.endswith("manifest.json")]
+    assert sorted((stage.rsplit("-", 1)[0], shard.rsplit("-", 1)[0]) for stage, shard in shard_manifests) == [
+        ("evaluate", "shard-1of2"), ("evaluate", "shard-2of2"), ("filter", "shard-1of2"), ("filter", "shard-2of2")]
     assert any(k.startswith("mlflow/") for k in keys), "MLflow artifacts belong in the bucket"
 
     nightly = subprocess.run([str(PREFECT), "deployment", "inspect", "nightly-evaluation/nightly"],

@@ -97,16 +97,23 @@ def test_unknown_registry_uri_names_the_store_and_what_to_do(config):
     assert tracking.resolve_model_uri(config, "s3://bucket/run") == "s3://bucket/run"
 
 
-def test_close_stale_kills_leftover_runs_and_their_children_only(config):
+def test_close_stale_kills_leftover_runs_and_their_descendants_only(config):
     tracker = tracking.Tracker(config)
     dead = tracker.start_pipeline("dead", tags={"k": "v", "who": "dead"})
     tracker.client.create_run(tracker.experiment_id, run_name="sft", tags={"mlflow.parentRunId": dead})
+    stage = tracker.client.create_run(tracker.experiment_id, run_name="filter", tags={"mlflow.parentRunId": dead})
+    tracker.client.create_run(tracker.experiment_id, run_name="filter-shard-1of2",
+                              tags={"mlflow.parentRunId": stage.info.run_id})
+    done = tracker.client.create_run(tracker.experiment_id, run_name="filter-shard-2of2",
+                                     tags={"mlflow.parentRunId": stage.info.run_id})
+    tracker.client.set_terminated(done.info.run_id, status="FINISHED")
     alive = tracker.start_pipeline("alive", tags={"k": "v", "who": "alive"})
     closed = tracker.close_stale("k", "v", lambda run: run.data.tags["who"] == "dead")
     assert closed == [dead]
     client = _client(config)
     statuses = {r.info.run_name: r.info.status for r in client.search_runs([tracker.experiment_id])}
-    assert statuses == {"dead": "KILLED", "sft": "KILLED", "alive": "RUNNING"}
+    assert statuses == {"dead": "KILLED", "sft": "KILLED", "filter": "KILLED", "filter-shard-1of2": "KILLED",
+                        "filter-shard-2of2": "FINISHED", "alive": "RUNNING"}
     assert alive not in closed
 
 

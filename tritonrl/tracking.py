@@ -151,24 +151,30 @@ class Tracker:
         self.client.set_terminated(run.info.run_id, status="FINISHED")
 
     def close_stale(self, tag: str, value: str, is_stale: Callable[[Any], bool]) -> list[str]:
-        """Mark RUNNING runs tagged `tag=value` for which `is_stale(run)` KILLED, with their RUNNING children.
+        """Mark RUNNING runs tagged `tag=value` for which `is_stale(run)` KILLED, with their RUNNING descendants.
 
         A process killed mid-stage cannot end its runs; on resume the rerun
-        closes them, so no run claims to be running forever. Returns the ids closed.
+        closes them, so no run claims to be running forever. Descendants, not
+        only children: a sharded stage's shard runs nest under its stage run.
+        Returns the ids closed.
         """
         runs = self.client.search_runs(
             [self.experiment_id], filter_string=f"tags.`{tag}` = '{value}' and attributes.status = 'RUNNING'"
         )
         closed = []
         for run in filter(is_stale, runs):
-            for child in self.client.search_runs(
-                [self.experiment_id],
-                filter_string=f"tags.`mlflow.parentRunId` = '{run.info.run_id}' and attributes.status = 'RUNNING'",
-            ):
-                self.client.set_terminated(child.info.run_id, status="KILLED")
+            self._kill_running_below(run.info.run_id)
             self.client.set_terminated(run.info.run_id, status="KILLED")
             closed.append(run.info.run_id)
         return closed
+
+    def _kill_running_below(self, run_id: str) -> None:
+        for child in self.client.search_runs(
+            [self.experiment_id], filter_string=f"tags.`mlflow.parentRunId` = '{run_id}'"
+        ):
+            self._kill_running_below(child.info.run_id)
+            if child.info.status == "RUNNING":
+                self.client.set_terminated(child.info.run_id, status="KILLED")
 
 
 def _params(values: Mapping[str, str]):
