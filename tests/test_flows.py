@@ -135,7 +135,7 @@ def test_a_cached_stage_whose_output_was_deleted_is_recomputed(env):
 
 
 def test_a_sharded_filter_runs_its_shards_in_process_nested_under_the_stage_run(env):
-    from flows.stages import distill_flow, filter_flow
+    from flows.stages import PipelineRunFailed, distill_flow, filter_flow
 
     overrides = ["problems.limit=2", "teacher.samples_per_task=1", "verify.trials=1", "shards.filter=2"]
     samples = distill_flow(overrides=overrides)["outputs"]["samples"]
@@ -154,3 +154,6 @@ def test_a_sharded_filter_runs_its_shards_in_process_nested_under_the_stage_run(
         shard_runs = {r.info.run_name: r.info.status for r in runs
                       if r.data.tags.get("mlflow.parentRunId") == stage_run.info.run_id}
         assert shard_runs == {"filter-shard-1of2": "FINISHED", "filter-shard-2of2": "FINISHED"}
+
+    with pytest.raises(PipelineRunFailed, match=r"stage filter: shard 1/2 failed \(DatasetError.*finished shards are reused"):
+        filter_flow(samples=samples.replace("distill-", "distill-gone-"), overrides=overrides)
