@@ -8,11 +8,18 @@ trainer's own runtime, MFU = (6·N + 12·L·d·T) FLOPs per token × tokens/s
 over the measured ~790 TFLOP/s bf16 peak of an H200. Then a few
 `tritonrl.grpo.run` steps on the built-in tasks give the generate / verify /
 update split (random weights write no kernels, so verification is the
-cheap path; bench/verifier_throughput.py measures real verdicts).
+cheap path — bench/verifier_throughput.py measures real verdicts — and
+every reward is 0; a KL penalty, grpo.kl_coef=0.01, keeps the update from
+being skipped for lack of signal, so the update is timed in full).
 `--small` swaps in a tiny shape to check the script on a CPU.
 
-GPU host (needs the `datasets` package; carry its wheels):
-    PYTHONPATH=. python3 bench/train_throughput_gpu.py --out results.json [--nproc 2 --deepspeed zero3]
+Throughput is the steady state: tokens between the first logged step after
+`--warmup` and the last, over the time between them (the progress lines'
+clock), so start-up, first-step compilation and autotuning are not counted.
+
+GPU host (needs pyarrow; carry its wheel, and deepspeed's for --deepspeed):
+    PYTHONPATH=. python3 bench/train_throughput_gpu.py --out results.json [--liger true] [--nproc 2 --deepspeed zero3]
+bench/train_throughput_h200.sh runs the recorded set of configurations.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -64,16 +72,34 @@ def long_pairs(seq_len: int, tokenizer) -> list[dict]:
     return rows
 
 
+STEP_LINE = re.compile(r"sft: step (\d+)/\d+ .*\(([\d.]+)s\)$")
+
+
+def steady_state(lines: list[str], warmup: int) -> tuple[int, float]:
+    """(steps, seconds) between the first logged step at or after `warmup` and the last logged step."""
+    points = [(int(m.group(1)), float(m.group(2))) for m in map(STEP_LINE.search, lines) if m]
+    points = sorted({step: t for step, t in points}.items())
+    start = next((p for p in points if p[0] >= warmup), None)
+    if start is None or points[-1][0] <= start[0]:
+        raise SystemExit(f"too few logged steps after --warmup {warmup}: {points}")
+    return points[-1][0] - start[0], points[-1][1] - start[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True)
-    parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--steps", type=int, default=60)
+    parser.add_argument("--warmup", type=int, default=10, help="steps left out of the steady-state throughput")
     parser.add_argument("--seq", type=int, default=4096, help="tokens per packed row (sft.max_seq_len)")
     parser.add_argument("--batch", type=int, default=4, help="sft.batch_size per process")
     parser.add_argument("--nproc", type=int, default=1)
     parser.add_argument("--deepspeed", default="", help="'', zero2 or zero3")
     parser.add_argument("--checkpointing", default="false", help="sft.gradient_checkpointing: auto, true, false")
-    parser.add_argument("--grpo-steps", type=int, default=3)
+    parser.add_argument("--packing", default="true", help="sft.packing: true (padding-free flattening) or false")
+    parser.add_argument("--liger", default="false", help="sft.liger_kernel: auto, true, false")
+    parser.add_argument("--compile", action="store_true", help="sft.torch_compile")
+    parser.add_argument("--attn", default="sdpa", help="sft.attn_implementation")
+    parser.add_argument("--grpo-steps", type=int, default=0, help="GRPO steps after SFT for the step time split (0: none)")
     parser.add_argument("--small", action="store_true", help="a tiny shape, to check the script on CPU")
     args = parser.parse_args()
 
@@ -94,40 +120,51 @@ def main() -> None:
     profile = "tiny" if args.small or not torch.cuda.is_available() else "gpu"
     overrides = [
         f"student.base_model={model_dir}", f"sft.max_steps={args.steps}", f"sft.max_seq_len={args.seq}",
-        f"sft.batch_size={args.batch}", "sft.grad_accumulation=1", "sft.packing=true", "sft.eval_fraction=0",
+        f"sft.batch_size={args.batch}", "sft.grad_accumulation=1", f"sft.packing={args.packing}", "sft.eval_fraction=0",
         "sft.save_steps=0", "sft.logging_steps=5", f"sft.deepspeed={args.deepspeed}", f"sft.nproc_per_node={args.nproc}",
         f"sft.gradient_checkpointing={args.checkpointing}", "sft.lr_scheduler=constant", "sft.warmup_ratio=0",
+        f"sft.liger_kernel={args.liger}", f"sft.torch_compile={str(args.compile).lower()}", f"sft.attn_implementation={args.attn}",
         f"grpo.steps={args.grpo_steps}", "grpo.group_size=8", "grpo.tasks_per_step=4", "grpo.max_new_tokens=1024",
-        "grpo.micro_batch=8", "problems.source=builtin", "teacher.kind=reference",
+        "grpo.micro_batch=8", "grpo.kl_coef=0.01", "problems.source=builtin", "teacher.kind=reference",
     ]
     config, _ = load_config(profile, overrides=overrides)
     store = ArtifactStore()
     pairs = publish_dataset(store, f"{config.artifact_root}/datasets", "augment-pairs", long_pairs(args.seq, load_tokenizer(str(model_dir))),
                             {"stage": "bench"})
-    started = time.time()
-    result = sft.run(config, pairs.uri, on_log=lambda line: print(line, flush=True))
-    history = json.loads((local_path(result.output_uri) / sft.RESULT_FILE).read_text())["log_history"]
-    runtime = next(h["train_runtime"] for h in history if "train_runtime" in h)
-    rows_per_step = args.batch * args.nproc
-    tokens = result.train_tokens / result.train_rows * rows_per_step * result.steps
-    flops_per_token = 6 * params + 12 * shape["num_hidden_layers"] * shape["hidden_size"] * args.seq
-    tokens_per_s = tokens / runtime
+    started, lines = time.time(), []
+
+    def log(line: str) -> None:
+        lines.append(line)
+        print(line, flush=True)
+
+    result = sft.run(config, pairs.uri, on_log=log)
+    manifest = json.loads((local_path(result.output_uri) / "manifest.json").read_text())
+    steps, seconds = steady_state(lines, args.warmup)
+    tokens_per_step = result.train_tokens / result.train_rows * args.batch * args.nproc
+    tokens_per_s = tokens_per_step * steps / seconds
+    attention_width = shape["num_attention_heads"] * shape["head_dim"]
+    flops_per_token = 6 * params + 12 * shape["num_hidden_layers"] * attention_width * result.train_tokens / result.train_rows
     report = {
         "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu",
-        "torch": torch.__version__, "params": params, "shape": shape, "args": vars(args),
-        "sft": {"steps": result.steps, "tokens": round(tokens), "train_runtime_s": runtime,
-                "tokens_per_s": round(tokens_per_s), "mfu": flops_per_token * tokens_per_s / PEAK_FLOPS / args.nproc,
+        "gpus": args.nproc, "torch": torch.__version__, "params": params, "shape": shape, "args": vars(args),
+        "sft": {"steps": result.steps, "tokens_per_step": round(tokens_per_step), "steady_steps": steps,
+                "steady_seconds": seconds, "tokens_per_s": round(tokens_per_s),
+                "tokens_per_s_per_gpu": round(tokens_per_s / args.nproc),
+                "mfu": round(flops_per_token * tokens_per_s / PEAK_FLOPS / args.nproc, 4),
+                "flops_per_token": flops_per_token, "bf16": manifest["bf16"], "liger_kernel": manifest["liger_kernel"],
+                "gradient_checkpointing": manifest["gradient_checkpointing"],
                 "stage_seconds": round(time.time() - started, 1), "loss_curve": result.loss_curve},
     }
-    print(json.dumps(report["sft"]), flush=True)
-    tasks = publish_dataset(store, f"{config.artifact_root}/datasets", "augment-tasks", [
-        {"problem": p.name, "problem_source": p.source} for p in load_problems("builtin")], {"stage": "bench"})
-    trained = grpo.run(config, tasks.uri, model=result.output_uri, on_log=lambda line: print(line, flush=True))
-    report["grpo"] = [{k: h[k] for k in ("step", "generate_s", "verify_s", "update_s", "response_tokens")}
-                      for h in trained.history]
     Path(args.out).write_text(json.dumps(report, indent=2))
-    print(json.dumps(report["grpo"]), flush=True)
-
+    print(json.dumps(report["sft"]), flush=True)
+    if args.grpo_steps:
+        tasks = publish_dataset(store, f"{config.artifact_root}/datasets", "augment-tasks", [
+            {"problem": p.name, "problem_source": p.source} for p in load_problems("builtin")], {"stage": "bench"})
+        trained = grpo.run(config, tasks.uri, model=result.output_uri, on_log=lambda line: print(line, flush=True))
+        report["grpo"] = [{k: h[k] for k in ("step", "generate_s", "verify_s", "update_s", "response_tokens")}
+                          for h in trained.history]
+        Path(args.out).write_text(json.dumps(report, indent=2))
+        print(json.dumps(report["grpo"]), flush=True)
 
 if __name__ == "__main__":
     main()

@@ -213,6 +213,7 @@ def run(
         **{k: v for k, v in asdict(summary).items() if k not in ("output_uri",)},
         "bf16": result["bf16"],
         "gradient_checkpointing": result["gradient_checkpointing"],
+        "liger_kernel": result["liger_kernel"],
     }
     # Checkpoints were uploaded by the worker as they were saved.
     publish_output(config, store, out_uri, local, work, manifest, skip={p.name for p in work.glob("checkpoint-*")})

@@ -9,7 +9,8 @@ parent; checkpoints get a completion marker (and, for an s3:// output, are
 uploaded) only after the Trainer has written them whole.
 
 `auto` settings: bf16 and gradient checkpointing are on with CUDA (bf16 only
-where the GPU supports it) and off on CPU, where bf16 autocast is slow and
+where the GPU supports it; Liger's fused kernels where the package is
+installed) and off on CPU, where bf16 autocast is slow and
 memory is not the constraint. On CPU with several processes DDP uses gloo.
 
 Run: `python -m torch.distributed.run --nproc_per_node N -m tritonrl.sft_worker --spec SPEC.json`
@@ -35,6 +36,12 @@ def _resolve_auto(value: Any, cuda: bool, supported: bool = True) -> bool:
     return (cuda and supported) if value == "auto" else bool(value)
 
 
+def liger_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("liger_kernel") is not None
+
+
 def _progress_callback(checkpoint_uri: str, s3_endpoint_url: str):
     """Progress lines on rank 0, and a completion marker (plus upload) for each saved checkpoint."""
     from transformers import TrainerCallback
@@ -52,7 +59,7 @@ def _progress_callback(checkpoint_uri: str, s3_endpoint_url: str):
             if shown:
                 values = "  ".join(f"{k} {v:.4g}" for k, v in shown.items())
                 print(f"sft: step {state.global_step}/{state.max_steps}  {values}  "
-                      f"({time.time() - self.started:.0f}s)", flush=True)
+                      f"({time.time() - self.started:.1f}s)", flush=True)
 
         def on_save(self, args, state, control, **kwargs):
             if not state.is_world_process_zero:
@@ -81,6 +88,10 @@ def training_arguments(sft: SFTConfig, output_dir: str, deepspeed_config: str, h
 
     bf16 = _resolve_auto(sft.bf16, cuda, cuda and torch.cuda.is_bf16_supported())
     checkpointing = _resolve_auto(sft.gradient_checkpointing, cuda)
+    liger = _resolve_auto(sft.liger_kernel, cuda, liger_installed())
+    if liger and not liger_installed():
+        raise RuntimeError("sft.liger_kernel=true but the liger-kernel package is not installed: "
+                           "`pip install .[gpu]` on this host, or set sft.liger_kernel=auto")
     fields = {f.name for f in dataclasses.fields(TrainingArguments)}
     # Option names moved between transformers 5.x releases; use whichever this one has.
     version_dependent = {}
@@ -120,6 +131,8 @@ def training_arguments(sft: SFTConfig, output_dir: str, deepspeed_config: str, h
         use_cpu=not cuda,
         ddp_backend=None if cuda else "gloo",
         ddp_find_unused_parameters=False,
+        use_liger_kernel=liger,
+        torch_compile=sft.torch_compile,
         **version_dependent,
     )
 
@@ -164,6 +177,7 @@ def train(spec: dict[str, Any]) -> None:
             "world_size": args.world_size,
             "bf16": args.bf16,
             "gradient_checkpointing": _resolve_auto(sft.gradient_checkpointing, cuda),
+            "liger_kernel": args.use_liger_kernel,
         }
         Path(spec["result_file"]).write_text(json.dumps(result, indent=2))
 
