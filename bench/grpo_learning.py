@@ -6,8 +6,13 @@ short SFT (weak on purpose: it should solve some tasks, not all), then runs
 `tritonrl.grpo` on the augment-tasks set with the CPU verifier as the reward.
 Records the per-step mean reward (r_code; on CPU r_plan = r_code), the
 greedy correctness on the built-in problems at held-out shapes before and
-after GRPO, and plots the reward curve. Every number is appended to the
-results file as soon as it exists.
+after GRPO, and plots the reward curve. The probe adds a less noisy curve:
+the sampled mean reward (at the GRPO temperature) on one fixed set — the
+built-in problems at held-out shapes — for the start model, every
+`--probe-every` steps' checkpoint and the final model. Every number is
+appended to the results file as soon as it exists. A run prints the SFT
+output and tasks URIs; `--sft-model … --tasks-data …` starts the next run
+from them instead of rebuilding the data and retraining.
 
     .venv/bin/python bench/grpo_learning.py --results bench/results/<date>-grpo-learning-cpu.md
 """
@@ -88,9 +93,10 @@ def main() -> None:
     from tritonrl.config import load_config
     from tritonrl.models import resolve_model_source
 
+    sft_overrides = [] if args.sft_model else [
+        f"sft.max_steps={args.sft_steps}", "sft.eval_fraction=0", "sft.learning_rate=0.004"]
     overrides = [
-        f"sft.max_steps={args.sft_steps}", "sft.eval_fraction=0", "sft.learning_rate=0.004",
-        f"grpo.steps={args.steps}", f"grpo.group_size={args.group}", f"grpo.tasks_per_step={args.tasks}",
+        *sft_overrides, f"grpo.steps={args.steps}", f"grpo.group_size={args.group}", f"grpo.tasks_per_step={args.tasks}",
         f"grpo.learning_rate={args.lr}", f"grpo.temperature={args.temperature}",
         f"grpo.max_new_tokens={args.max_new_tokens}", "verify.trials=2",
         *([f"grpo.save_steps={args.probe_every}"] if args.probe_samples else []), *args.extra,
