@@ -98,7 +98,7 @@ def main() -> None:
     parser.add_argument("--packing", default="true", help="sft.packing: true (padding-free flattening) or false")
     parser.add_argument("--liger", default="false", help="sft.liger_kernel: auto, true, false")
     parser.add_argument("--compile", action="store_true", help="sft.torch_compile")
-    parser.add_argument("--attn", default="sdpa", help="sft.attn_implementation")
+    parser.add_argument("--attn", default="auto", help="sft.attn_implementation")
     parser.add_argument("--grpo-steps", type=int, default=0, help="GRPO steps after SFT for the step time split (0: none)")
     parser.add_argument("--small", action="store_true", help="a tiny shape, to check the script on CPU")
     args = parser.parse_args()

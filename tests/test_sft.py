@@ -52,11 +52,13 @@ def test_short_sft_lowers_the_loss_and_publishes_a_loadable_model(tritonrl_home,
     assert all(changed)
 
 
-def test_two_cpu_processes_train_with_gloo(tritonrl_home, tmp_path):
-    config, _ = load_config("tiny", overrides=[*FAST, "sft.max_steps=4", "sft.batch_size=1", "sft.nproc_per_node=2"])
+def test_two_cpu_processes_train_packed_rows_with_gloo(tritonrl_home, tmp_path):
+    config, _ = load_config("tiny", overrides=[*FAST, "sft.max_steps=4", "sft.batch_size=2", "sft.nproc_per_node=2",
+                                               "sft.packing=true"])
     lines = []
     result = sft.run(config, _pairs(config), str(tmp_path / "ddp"), on_log=lines.append)
     assert result.world_size == 2 and result.steps == 4
+    assert json.loads((tmp_path / "ddp" / MANIFEST_FILE).read_text())["attn_implementation"] == "tritonrl_varlen"
     assert any("on 2 process(es)" in line for line in lines)
     assert result.loss_curve[-1][1] < result.loss_curve[0][1]
     assert resolve_model_source(str(tmp_path / "ddp"), tritonrl_home).endswith("ddp/model")
@@ -131,19 +133,42 @@ def test_s3_output_gets_checkpoints_model_and_manifest_last(tritonrl_home, s3_en
 
 
 def test_packed_batches_give_the_same_loss_as_padded_ones(tritonrl_home):
-    """Packing must keep sequences apart: attention across the seam would change the loss."""
-    from tritonrl.models import encode_example
+    """Packing must keep sequences apart: attention across the seam would change the loss.
+
+    Packed rows go through sdpa (block mask) and through tritonrl_varlen (per-example attention), with the
+    collator's sequence boundaries and with boundaries read off position_ids.
+    """
+    from tritonrl import packed_attention
+    from tritonrl.models import encode_example, load_model
     from tritonrl.sft_worker import collator
 
-    model, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
+    packed_attention.register()
+    tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)[1]
+    source = resolve_model_source("tiny-local", tritonrl_home)
     problems = load_problems("builtin")[:2]
     features = [{"input_ids": e.input_ids, "labels": e.labels} for e in
                 (encode_example(tokenizer, build_messages(p.source), p.reference_response) for p in problems)]
+    varlen = collator(tokenizer, True, packed_attention.NAME)(features)
+    assert "cu_seq_lens_q" in varlen
+    cases = [("sdpa", collator(tokenizer, False, "sdpa")(features)), ("sdpa", collator(tokenizer, True, "sdpa")(features)),
+             (packed_attention.NAME, varlen),
+             (packed_attention.NAME, {k: v for k, v in varlen.items() if not k.startswith(("cu_seq", "max_length"))})]
+    losses = []
     with torch.no_grad():
-        batches = [collator(tokenizer, packing)(features) for packing in (False, True)]
-        # no KV cache, as in training (sft_worker sets use_cache=False): with one, packing goes undetected
-        losses = [model(**{k: torch.as_tensor(v) for k, v in batch.items()}, use_cache=False).loss for batch in batches]
-    assert torch.allclose(losses[0], losses[1], atol=1e-4), losses
+        for attention, batch in cases:
+            model = load_model(source, attn_implementation=attention)
+            # no KV cache, as in training (sft_worker sets use_cache=False): with one, packing goes undetected
+            losses.append(model(**{k: torch.as_tensor(v) if isinstance(v, list) else v for k, v in batch.items()},
+                                use_cache=False).loss)
+    assert all(torch.allclose(losses[0], loss, atol=1e-4) for loss in losses[1:]), losses
+
+
+def test_varlen_attention_refuses_padded_batches():
+    from tritonrl.packed_attention import varlen_attention
+
+    q = torch.zeros(2, 4, 8, 16)
+    with pytest.raises(ValueError, match="sft.packing=true"):
+        varlen_attention(None, q, q, q, None)
 
 
 def test_tokenized_examples_round_trip_with_loss_only_on_responses(tmp_path):

@@ -82,11 +82,12 @@ class SFTConfig:
     packing: bool = True  # padding-free batches (position ids keep sequences apart); else length grouping
     bf16: Literal["auto", True, False] = "auto"
     gradient_checkpointing: Literal["auto", True, False] = "auto"
-    attn_implementation: str = "sdpa"
+    attn_implementation: str = "auto"  # auto: tritonrl_varlen with packing (tritonrl/packed_attention.py), else sdpa
     # Fused Triton kernels (RMSNorm, RoPE, SwiGLU, linear+cross-entropy without materialized logits) from the
     # liger-kernel package (`pip install .[gpu]`); auto: on with CUDA when the package is installed.
     liger_kernel: Literal["auto", True, False] = "auto"
     torch_compile: bool = False
+    dataloader_workers: int = -1  # -1: 2 with CUDA (batches collated before the GPU asks for them), 0 on CPU
     eval_fraction: float = 0.02  # rows held out for the eval loss
     eval_steps: int = 100
     logging_steps: int = 10

@@ -214,6 +214,7 @@ def run(
         "bf16": result["bf16"],
         "gradient_checkpointing": result["gradient_checkpointing"],
         "liger_kernel": result["liger_kernel"],
+        "attn_implementation": result["attn_implementation"],
     }
     # Checkpoints were uploaded by the worker as they were saved.
     publish_output(config, store, out_uri, local, work, manifest, skip={p.name for p in work.glob("checkpoint-*")})

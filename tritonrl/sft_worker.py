@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tritonrl import packed_attention
 from tritonrl.config import SFTConfig
 from tritonrl.models import IGNORE_INDEX, load_model, load_tokenizer
 from tritonrl.token_store import TokenizedExamples
@@ -47,10 +48,12 @@ def _progress_callback(checkpoint_uri: str, s3_endpoint_url: str):
     from transformers import TrainerCallback
 
     class Progress(TrainerCallback):
-        def on_train_begin(self, args, state, control, **kwargs):
+        def on_train_begin(self, args, state, control, model=None, **kwargs):
             self.started = time.time()
             if state.is_world_process_zero:
                 print(f"sft: training {state.max_steps} steps on {args.world_size} process(es)", flush=True)
+                if model.config._attn_implementation == packed_attention.NAME:
+                    print(f"sft: packed rows attend per example: {packed_attention.kernel(args.device.type == 'cuda')}", flush=True)
 
         def on_log(self, args, state, control, logs=None, **kwargs):
             if not state.is_world_process_zero or not logs:
@@ -132,17 +135,28 @@ def training_arguments(sft: SFTConfig, output_dir: str, deepspeed_config: str, h
         ddp_backend=None if cuda else "gloo",
         ddp_find_unused_parameters=False,
         use_liger_kernel=liger,
+        dataloader_num_workers=(2 if cuda else 0) if sft.dataloader_workers < 0 else sft.dataloader_workers,
         torch_compile=sft.torch_compile,
         **version_dependent,
     )
 
 
-def collator(tokenizer, packing: bool):
+def attention_implementation(sft: SFTConfig) -> str:
+    """`auto`: per-example flash attention over packed rows (no block mask), sdpa over padded batches."""
+    if sft.attn_implementation == "auto":
+        return packed_attention.NAME if sft.packing else "sdpa"
+    if sft.attn_implementation == packed_attention.NAME and not sft.packing:
+        raise ValueError(f"sft.attn_implementation={packed_attention.NAME} needs sft.packing=true (one packed row per batch)")
+    return sft.attn_implementation
+
+
+def collator(tokenizer, packing: bool, attention: str):
     """Padding-free flattening (position ids keep packed sequences apart in attention) or padded batches."""
     from transformers import DataCollatorForSeq2Seq, DataCollatorWithFlattening
 
     if packing:
-        return DataCollatorWithFlattening(return_position_ids=True, separator_id=IGNORE_INDEX)
+        return DataCollatorWithFlattening(return_position_ids=True, separator_id=IGNORE_INDEX,
+                                          return_flash_attn_kwargs=attention == packed_attention.NAME)
     return DataCollatorForSeq2Seq(tokenizer, padding=True, label_pad_token_id=IGNORE_INDEX)
 
 
@@ -154,7 +168,9 @@ def train(spec: dict[str, Any]) -> None:
     cuda = torch.cuda.is_available()
     data = {split.name: TokenizedExamples(split) for split in Path(spec["data_dir"]).iterdir()}
     tokenizer = load_tokenizer(spec["model_source"])
-    model = load_model(spec["model_source"], attn_implementation=sft.attn_implementation)
+    attention = attention_implementation(sft)
+    packed_attention.register()
+    model = load_model(spec["model_source"], attn_implementation=attention)
     model.config.use_cache = False  # no KV cache while training (and required with checkpointing)
     args = training_arguments(sft, spec["output_dir"], spec["deepspeed_config"], "eval" in data, cuda)
     trainer = Trainer(
@@ -162,7 +178,7 @@ def train(spec: dict[str, Any]) -> None:
         args=args,
         train_dataset=data["train"],
         eval_dataset=data["eval"] if "eval" in data else None,
-        data_collator=collator(tokenizer, sft.packing),
+        data_collator=collator(tokenizer, sft.packing, attention),
         callbacks=[_progress_callback(spec["checkpoint_uri"], spec["s3_endpoint_url"])],
     )
     trainer.remove_callback(PrinterCallback)  # raw log dicts; Progress prints readable lines instead
@@ -178,6 +194,7 @@ def train(spec: dict[str, Any]) -> None:
             "bf16": args.bf16,
             "gradient_checkpointing": _resolve_auto(sft.gradient_checkpointing, cuda),
             "liger_kernel": args.use_liger_kernel,
+            "attn_implementation": attention,
         }
         Path(spec["result_file"]).write_text(json.dumps(result, indent=2))
 
