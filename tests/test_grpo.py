@@ -49,6 +49,20 @@ def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home
     assert stats["clip_fraction"] > 0  # three updates on one batch move ratios past 1 ± ε
 
 
+def test_warmup_raises_the_learning_rate_linearly_over_the_first_updates():
+    weight = torch.nn.Parameter(torch.zeros(1))
+    optimizer = torch.optim.AdamW([weight], lr=1e-3)
+    scheduler = grpo.warmup(optimizer, 4)
+    rates = []
+    for _ in range(6):
+        rates.append(optimizer.param_groups[0]["lr"])
+        weight.grad = torch.ones(1)
+        optimizer.step()
+        scheduler.step()
+    assert rates == pytest.approx([2.5e-4, 5e-4, 7.5e-4, 1e-3, 1e-3, 1e-3])
+    assert grpo.warmup(optimizer, 0) is None
+
+
 def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
     policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
     rollout = _rollout(tokenizer, 0, RELU.reference_response)

@@ -109,6 +109,7 @@ class GRPOConfig:
     tasks_per_step: int = 8
     steps: int = 200
     learning_rate: float = 1e-6
+    warmup_updates: int = 0  # linear learning-rate warm-up over the first N optimizer updates (0: none)
     alpha: float = 0.1  # weight of the plan (reasoning) objective next to the code objective
     clip_eps: float = 0.2
     kl_coef: float = 0.0  # > 0 keeps a frozen reference model and adds a KL penalty

@@ -210,8 +210,21 @@ def _padded(values: list[list[float]], width: int, device) -> torch.Tensor:
     return out
 
 
-def policy_update(policy, reference, optimizer, rollouts: list[Rollout], config: Config, pad_id: int) -> dict:
-    """`updates_per_batch` clipped-objective updates over the rollouts; returns loss, clip fraction, KL."""
+def warmup(optimizer, updates: int):
+    """Linear learning-rate warm-up over the first `updates` optimizer updates (AdamW's first updates are
+    its largest relative to the signal); None when `updates` is 0."""
+    if updates <= 0:
+        return None
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, lambda done: min(1.0, (done + 1) / updates))
+
+
+def policy_update(
+    policy, reference, optimizer, rollouts: list[Rollout], config: Config, pad_id: int, scheduler=None
+) -> dict:
+    """`updates_per_batch` clipped-objective updates over the rollouts; returns loss, clip fraction, KL.
+
+    `scheduler` (the warm-up) advances with every optimizer update; a batch without signal makes none.
+    """
     g = config.grpo
     usable = [r for r in rollouts if r.response_ids]
     targets = _targets(usable, config)
@@ -245,6 +258,8 @@ def policy_update(policy, reference, optimizer, rollouts: list[Rollout], config:
             stats["kl"] += terms.kl * share / g.updates_per_batch
         torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
         optimizer.step()
+        if scheduler is not None:
+            scheduler.step()
     return stats
 
 
@@ -291,6 +306,7 @@ def run(
     policy = load_model(source, dtype=dtype, device=device)
     reference = load_model(source, dtype=dtype, device=device).eval().requires_grad_(False) if g.kl_coef > 0 else None
     optimizer = torch.optim.AdamW(policy.parameters(), lr=g.learning_rate, weight_decay=0.0)
+    scheduler = warmup(optimizer, g.warmup_updates)
     sampler = _Sampler(config, policy, tokenizer)
 
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -318,7 +334,7 @@ def run(
                     rollout.r_code, rollout.r_plan = hrd.rewards(verdict, config.verify.device, g.speedup_cap)
                     rollout.speedup = verdict.speedup if verdict.correct else None
             t2 = time.perf_counter()
-            update = policy_update(policy, reference, optimizer, rollouts, config, tokenizer.pad_token_id)
+            update = policy_update(policy, reference, optimizer, rollouts, config, tokenizer.pad_token_id, scheduler)
             t3 = time.perf_counter()
             metrics = _step_metrics(step, rollouts, update, {"generate": t1 - t0, "verify": t2 - t1, "update": t3 - t2})
             history.append(metrics)
