@@ -60,6 +60,16 @@ def test_clipped_objective_by_hand():
     assert same.kl == pytest.approx(0.0)
 
 
+def test_per_sequence_loss_weighs_every_response_the_same():
+    logps = old = torch.zeros((2, 3))  # ratios 1
+    adv = torch.tensor([[1.0, 1.0, 1.0], [-1.0, 0.0, 0.0]])  # a group: +1 on a 3-token response, -1 on a 1-token one
+    weights, mask = torch.ones((2, 3)), torch.tensor([[1.0, 1.0, 1.0], [1.0, 0.0, 0.0]])
+    token = hrd.clipped_objective(logps, old, adv, weights, mask, 0.2)
+    sequence = hrd.clipped_objective(logps, old, adv, weights, mask, 0.2, per_sequence=True)
+    assert float(token.loss) == pytest.approx(-(3 - 1) / 4)  # the longer response outweighs the other
+    assert float(sequence.loss) == pytest.approx(-(3 / 3 - 1 / 1) / 2)  # = 0: the advantages cancel
+
+
 def test_token_classes_split_a_real_response_at_its_code_block(tritonrl_home):
     tokenizer = load_tokenizer(resolve_model_source("tiny-local", tritonrl_home))
     text = load_builtin()[0].reference_response

@@ -114,6 +114,7 @@ class GRPOConfig:
     clip_eps: float = 0.2
     kl_coef: float = 0.0  # > 0 keeps a frozen reference model and adds a KL penalty
     normalize_std: bool = True  # divide advantages by the group's reward std
+    loss_norm: Literal["token", "sequence"] = "token"  # loss mean over all response tokens, or per response then over responses
     leave_one_out: bool = False  # baseline = mean of the other samples instead of the group mean
     uniform_reward: bool = False  # ablation: one reward beta*r_code + (1-beta)*r_plan on every token
     beta: float = 0.5

@@ -249,9 +249,10 @@ def policy_update(
             terms = hrd.clipped_objective(
                 logps, old[c], _padded([targets[i].advantages for i in chunk], width, logps.device),
                 _padded([targets[i].weights for i in chunk], width, logps.device), mask, g.clip_eps,
-                ref[c] if ref else None, g.kl_coef,
+                ref[c] if ref else None, g.kl_coef, per_sequence=g.loss_norm == "sequence",
             )
-            share = float(mask.sum()) / max(total_tokens, 1)  # chunks weigh by their tokens: one token-mean overall
+            # chunks weigh by their tokens (one token-mean overall) or by their responses (one mean of responses)
+            share = len(chunk) / len(usable) if g.loss_norm == "sequence" else float(mask.sum()) / max(total_tokens, 1)
             (terms.loss * share).backward()
             stats["loss"] += float(terms.loss.detach()) * share / g.updates_per_batch
             stats["clip_fraction"] += terms.clip_fraction * share / g.updates_per_batch

@@ -114,23 +114,33 @@ def clipped_objective(
     clip_eps: float,
     ref_logps: torch.Tensor | None = None,
     kl_coef: float = 0.0,
+    per_sequence: bool = False,
 ) -> LossTerms:
     """−Σ w·min(ρA, clip(ρ)A) / Σ mask, plus kl_coef × the k3 KL estimate to the reference model.
 
     All tensors are [batch, response tokens]; `mask` is 1 on real response
     tokens. Token-mean normalisation over the whole batch: long and short
-    responses weigh by their tokens.
+    responses weigh by their tokens. `per_sequence`: each response's token
+    mean, then the mean over responses (the original GRPO loss), so every
+    response weighs the same and a group's advantages, which sum to zero,
+    cancel on the tokens its responses share whatever their lengths.
     """
     mask = mask.float()
     tokens = mask.sum().clamp(min=1.0)
+
+    def mean(values: torch.Tensor) -> torch.Tensor:
+        if per_sequence:
+            return ((values * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)).mean()
+        return (values * mask).sum() / tokens
+
     ratio = torch.exp(logps - old_logps)
     surrogate = torch.minimum(ratio * advantages, torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps) * advantages)
-    loss = -(weights * surrogate * mask).sum() / tokens
+    loss = -mean(weights * surrogate)
     kl_value = 0.0
     if ref_logps is not None and kl_coef > 0:
         log_ratio = ref_logps - logps
-        kl = (torch.exp(log_ratio) - log_ratio - 1) * mask
-        loss = loss + kl_coef * kl.sum() / tokens
-        kl_value = float((kl.sum() / tokens).detach())
+        kl = mean(torch.exp(log_ratio) - log_ratio - 1)
+        loss = loss + kl_coef * kl
+        kl_value = float(kl.detach())
     clipped = ((ratio - 1).abs() > clip_eps).float() * mask
     return LossTerms(loss, float((clipped.sum() / tokens).detach()), kl_value)
