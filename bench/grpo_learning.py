@@ -32,13 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sft-steps", type=int, default=80, help="SFT steps for the weak starting checkpoint")
+    parser.add_argument("--sft-steps", type=int, default=220, help="SFT steps for the weak starting checkpoint")
     parser.add_argument("--steps", type=int, default=30, help="GRPO steps")
     parser.add_argument("--group", type=int, default=8, help="grpo.group_size")
-    parser.add_argument("--tasks", type=int, default=4, help="grpo.tasks_per_step")
-    parser.add_argument("--lr", type=float, default=5e-4, help="grpo.learning_rate")
-    parser.add_argument("--temperature", type=float, default=1.0)
-    parser.add_argument("--max-new-tokens", type=int, default=1024)
+    parser.add_argument("--tasks", type=int, default=8, help="grpo.tasks_per_step")
+    parser.add_argument("--lr", type=float, default=1e-4, help="grpo.learning_rate")
+    parser.add_argument("--temperature", type=float, default=0.5,
+                        help="grpo.temperature; at 0.7-1.0 the weak checkpoint samples almost no correct kernel")
+    parser.add_argument("--max-new-tokens", type=int, default=640, help="grpo.max_new_tokens (responses are ~400)")
     parser.add_argument("--set", dest="extra", action="append", default=[], metavar="KEY=VALUE",
                         help="further config overrides, e.g. grpo.updates_per_batch=2 (repeatable)")
     parser.add_argument("--sft-model", default="",
