@@ -78,7 +78,7 @@ def plot(history: list[dict], probes: list[tuple[int, float]], path: Path) -> No
     ax.set_xlabel("GRPO step")
     ax.set_ylabel("mean reward (r_code)")
     ax.set_ylim(-0.05, 1.05)
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper right", fontsize="small")
     ax.set_title("HRD-GRPO on CPU from a weak SFT checkpoint (tiny-local)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
