@@ -1,11 +1,13 @@
-"""Publish and read stage datasets: parquet (readable by `datasets.load_dataset("parquet")`) plus a manifest, named by content digest.
+"""Publish and read stage datasets: parquet plus a manifest, named by content digest.
 
 Every data stage hands the next one a URI. A dataset lives at
 `<root>/<name>-<digest12>/` with `data.parquet` and `manifest.json`; the
 manifest is written last and is what makes a dataset exist, so a reader
 never sees a half-written one (`read_dataset` refuses a directory without
-it). The digest covers the records' content, so the same data always gets
-the same URI and republishing it is a no-op. Nested values (dicts, lists)
+it). The parquet is written with pyarrow (no `datasets` needed to publish)
+and loads with `datasets.load_dataset("parquet")`. The digest covers the
+records' content, so the same data always gets the same URI and
+republishing it is a no-op. Nested values (dicts, lists)
 are stored as JSON strings: rows of different problems have different shape
 keys, which a parquet struct column cannot hold.
 

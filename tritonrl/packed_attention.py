@@ -20,6 +20,7 @@ Test: tests/test_sft.py.
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 import torch
@@ -40,18 +41,21 @@ def _boundaries(kwargs: dict, length: int) -> tuple[torch.Tensor, int]:
     return cu, int((cu[1:] - cu[:-1]).max())
 
 
+@functools.lru_cache(maxsize=1)
 def _flash_varlen():
+    """PyTorch's varlen flash attention and its fixed keyword arguments, or None where this PyTorch lacks it.
+
+    Looked up once: the attention function runs in every layer of every step.
+    Releases spell 'causal' differently (a window (-1, 0) or is_causal=True),
+    and only some take `enable_gqa` (otherwise kv heads are repeated).
+    """
     try:
         from torch.nn.attention.varlen import varlen_attn
     except ImportError:
         return None
-    return varlen_attn
-
-
-def _causal_options(function) -> dict:
-    """PyTorch releases spell 'causal' differently: a window (-1, 0) or is_causal=True."""
-    params = inspect.signature(function).parameters
-    return {"window_size": (-1, 0)} if "window_size" in params else {"is_causal": True}
+    params = inspect.signature(varlen_attn).parameters
+    causal = {"window_size": (-1, 0)} if "window_size" in params else {"is_causal": True}
+    return varlen_attn, causal, "enable_gqa" in params
 
 
 def varlen_attention(module, query, key, value, attention_mask, dropout: float = 0.0, scaling=None, **kwargs):
@@ -66,16 +70,17 @@ def varlen_attention(module, query, key, value, attention_mask, dropout: float =
     groups = query.shape[1] // key.shape[1]
     flash = _flash_varlen() if query.is_cuda else None
     if flash is not None:
+        attend, causal, takes_gqa = flash
         # Flash kernels take fp16/bf16 only; under autocast, rotary embeddings can hand over fp32 q/k.
         half = torch.get_autocast_dtype("cuda") if torch.is_autocast_enabled("cuda") else value.dtype
         q, k, v = (t[0].transpose(0, 1).to(half) for t in (query, key, value))  # [T, heads, dim]
-        options = _causal_options(flash)
-        if "enable_gqa" in inspect.signature(flash).parameters:
+        options = dict(causal)
+        if takes_gqa:
             options["enable_gqa"] = groups > 1
         elif groups > 1:
             k, v = k.repeat_interleave(groups, dim=1), v.repeat_interleave(groups, dim=1)
         cu = cu.to(device=q.device, dtype=torch.int32)
-        out = flash(q, k, v, cu, cu, longest, longest, scale=scaling, **options)
+        out = attend(q, k, v, cu, cu, longest, longest, scale=scaling, **options)
         return out.unsqueeze(0), None
     pieces = []
     for start, end in zip(cu[:-1].tolist(), cu[1:].tolist()):

@@ -48,12 +48,10 @@ def _progress_callback(checkpoint_uri: str, s3_endpoint_url: str):
     from transformers import TrainerCallback
 
     class Progress(TrainerCallback):
-        def on_train_begin(self, args, state, control, model=None, **kwargs):
+        def on_train_begin(self, args, state, control, **kwargs):
             self.started = time.time()
             if state.is_world_process_zero:
                 print(f"sft: training {state.max_steps} steps on {args.world_size} process(es)", flush=True)
-                if model.config._attn_implementation == packed_attention.NAME:
-                    print(f"sft: packed rows attend per example: {packed_attention.kernel(args.device.type == 'cuda')}", flush=True)
 
         def on_log(self, args, state, control, logs=None, **kwargs):
             if not state.is_world_process_zero or not logs:
@@ -91,8 +89,9 @@ def training_arguments(sft: SFTConfig, output_dir: str, deepspeed_config: str, h
 
     bf16 = _resolve_auto(sft.bf16, cuda, cuda and torch.cuda.is_bf16_supported())
     checkpointing = _resolve_auto(sft.gradient_checkpointing, cuda)
-    liger = _resolve_auto(sft.liger_kernel, cuda, liger_installed())
-    if liger and not liger_installed():
+    installed = liger_installed()
+    liger = _resolve_auto(sft.liger_kernel, cuda, installed)
+    if liger and not installed:
         raise RuntimeError("sft.liger_kernel=true but the liger-kernel package is not installed: "
                            "`pip install .[gpu]` on this host, or set sft.liger_kernel=auto")
     fields = {f.name for f in dataclasses.fields(TrainingArguments)}
@@ -182,6 +181,8 @@ def train(spec: dict[str, Any]) -> None:
         callbacks=[_progress_callback(spec["checkpoint_uri"], spec["s3_endpoint_url"])],
     )
     trainer.remove_callback(PrinterCallback)  # raw log dicts; Progress prints readable lines instead
+    if attention == packed_attention.NAME and trainer.is_world_process_zero():
+        print(f"sft: packed rows attend per example: {packed_attention.kernel(cuda)}", flush=True)
     trainer.train()
     model_dir = str(Path(spec["output_dir"]) / "model")
     trainer.save_model(model_dir)
