@@ -4,7 +4,7 @@
 tokenize (loss on response tokens only; over-long rows dropped, not
 truncated, so every trained response ends with its end-of-turn marker) →
 hold out an eval split → launch the training worker (tritonrl/sft_worker.py,
-HF Trainer) through `torchrun` or the DeepSpeed launcher as a subprocess →
+HF Trainer) through `torchrun` (tritonrl/launch.py) or the DeepSpeed launcher as a subprocess →
 publish. Always a subprocess, even for one CPU process, so the path a test
 takes on 1 or 2 CPU processes is the path 8 GPUs take.
 
@@ -20,14 +20,10 @@ Run: `tritonrl sft --input <augment-pairs URI>`. Test: tests/test_sft.py.
 from __future__ import annotations
 
 import json
-import os
 import random
 import shutil
-import signal
-import subprocess
 import sys
 import time
-from collections import deque
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,6 +31,7 @@ from typing import Callable
 
 from tritonrl.config import Config, dump_config
 from tritonrl.datasets_io import DatasetError, read_dataset, read_manifest
+from tritonrl.launch import run_launcher, torchrun_command
 from tritonrl.models import MODEL_DIR, Example, encode_example, load_tokenizer, resolve_model_source
 from tritonrl.sft_worker import CHECKPOINT_MARKER
 from tritonrl.storage import ArtifactStore, join
@@ -105,37 +102,10 @@ def split_eval(examples: list[Example], fraction: float, seed: int) -> tuple[lis
 def launch_command(config: Config, spec_path: Path) -> list[str]:
     """torchrun (or the DeepSpeed launcher) running tritonrl.sft_worker on every process."""
     sft = config.sft
-    worker = ["-m", "tritonrl.sft_worker", "--spec", str(spec_path)]
     if sft.launcher == "deepspeed":
         return [sys.executable, "-m", "deepspeed.launcher.runner", f"--num_gpus={sft.nproc_per_node}",
                 f"--num_nodes={sft.nnodes}", "--module", "tritonrl.sft_worker", "--spec", str(spec_path)]
-    if sft.nnodes > 1:
-        if not sft.rdzv_endpoint:
-            raise SFTError(f"sft.nnodes={sft.nnodes} needs sft.rdzv_endpoint=host:port of node 0")
-        nodes = [f"--nnodes={sft.nnodes}", "--rdzv-backend=c10d", f"--rdzv-endpoint={sft.rdzv_endpoint}",
-                 f"--rdzv-id=tritonrl-sft-{spec_path.parent.name}"]
-    else:
-        nodes = ["--standalone", "--nnodes=1"]  # a free local port, so parallel runs never collide
-    return [sys.executable, "-m", "torch.distributed.run", *nodes, f"--nproc_per_node={sft.nproc_per_node}", *worker]
-
-
-def _run_worker(command: list[str], work: Path, on_log: Callable[[str], None]) -> None:
-    """Stream the launcher's output line by line; kill its whole process group if we are interrupted."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TOKENIZERS_PARALLELISM": "false"}
-    tail: deque[str] = deque(maxlen=30)
-    process = subprocess.Popen(command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, start_new_session=True)
-    try:
-        for line in process.stdout:
-            tail.append(line.rstrip())
-            on_log(line.rstrip())
-        code = process.wait()
-    except BaseException:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        raise
-    if code != 0:
-        raise SFTError(f"training failed (launcher exit code {code}); nothing published. Last output:\n" + "\n".join(tail))
+    return torchrun_command("sft", sft, "tritonrl.sft_worker", spec_path, SFTError)
 
 
 def run(
@@ -183,7 +153,7 @@ def run(
     spec_path.write_text(json.dumps(spec, indent=2))
     command = launch_command(config, spec_path)
     on_log("sft: " + " ".join(command))
-    _run_worker(command, work, on_log)
+    run_launcher(command, work, on_log, SFTError)
 
     result = json.loads((work / RESULT_FILE).read_text())
     history = result["log_history"]
