@@ -2,8 +2,9 @@
 
 Each worker owns a `Verifier` (its own fork server and job root): on CPU one
 worker per core (kernels run in the interpreter, one thread each); on CUDA
-`workers_per_gpu` workers per visible GPU (their fork servers see only that
-GPU). Several candidates' imports, compilation, correctness trials and
+`workers_per_gpu` workers per visible GPU, or per GPU named in `gpus` (a
+GRPO training process verifies on its own GPU); a worker's fork server sees
+only its GPU. Several candidates' imports, compilation, correctness trials and
 output transfers overlap on one GPU, while timed runs take the GPU's
 machine-wide timing lock (child.py), so timing never shares a device.
 Isolation is the Verifier's: every candidate still runs in a fresh
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,13 +46,14 @@ _SHARING_FAILURES = {ReasonCode.OUT_OF_MEMORY, ReasonCode.CUDA_ERROR}
 DEFAULT_WORKERS_PER_GPU = 3  # enough to hide a candidate's start-up and transfers behind another's timing
 
 
-def device_slots(device: str) -> int:
-    """GPUs on cuda, cores on cpu: how many problems' references run at once."""
-    if device == "cuda":
-        import torch
+def visible_gpus() -> list[str]:
+    """This process's GPUs, named as a child's CUDA_VISIBLE_DEVICES names them (at least one)."""
+    visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
+    if visible:
+        return visible
+    import torch
 
-        return max(1, torch.cuda.device_count())
-    return max(1, os.cpu_count() or 1)
+    return [str(i) for i in range(max(1, torch.cuda.device_count()))]
 
 
 class GpuGate:
@@ -94,10 +96,14 @@ class VerifierPool:
     """A fixed set of verifier workers; use as a context manager."""
 
     def __init__(
-        self, settings: VerifierSettings, workers: int | None = None, workers_per_gpu: int = DEFAULT_WORKERS_PER_GPU
+        self, settings: VerifierSettings, workers: int | None = None, workers_per_gpu: int = DEFAULT_WORKERS_PER_GPU,
+        gpus: Sequence[str] = (),
     ) -> None:
+        """`gpus` (CUDA_VISIBLE_DEVICES names) narrows a cuda pool to some GPUs, e.g. one training process's own."""
         self.settings = settings
-        self.slots = device_slots(settings.device)
+        self.gpus = list(gpus or visible_gpus()) if settings.device == "cuda" else []
+        # A device slot is a GPU on cuda, a core on cpu: how many problems' references run at once.
+        self.slots = len(self.gpus) if settings.device == "cuda" else max(1, os.cpu_count() or 1)
         per_slot = workers_per_gpu if settings.device == "cuda" else 1
         self.workers = workers or self.slots * per_slot
         self._local = threading.local()
@@ -109,9 +115,7 @@ class VerifierPool:
 
     def _worker_env(self, index: int) -> dict[str, str]:
         if self.settings.device == "cuda":
-            visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
-            gpus = visible or [str(i) for i in range(self.slots)]
-            return {"CUDA_VISIBLE_DEVICES": gpus[index % self.slots]}
+            return {"CUDA_VISIBLE_DEVICES": self.gpus[index % self.slots]}
         threads = max(1, (os.cpu_count() or 1) // self.workers)
         return {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
 
