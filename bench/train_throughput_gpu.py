@@ -92,7 +92,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=10, help="steps left out of the steady-state throughput")
     parser.add_argument("--seq", type=int, default=4096, help="tokens per packed row (sft.max_seq_len)")
     parser.add_argument("--batch", type=int, default=4, help="sft.batch_size per process")
-    parser.add_argument("--nproc", type=int, default=1)
+    parser.add_argument("--nproc", type=int, default=1, help="processes (GPUs) for SFT and the GRPO steps")
     parser.add_argument("--deepspeed", default="", help="'', zero2 or zero3")
     parser.add_argument("--checkpointing", default="false", help="sft.gradient_checkpointing: auto, true, false")
     parser.add_argument("--packing", default="true", help="sft.packing: true (padding-free flattening) or false")
@@ -125,7 +125,7 @@ def main() -> None:
         f"sft.gradient_checkpointing={args.checkpointing}", "sft.lr_scheduler=constant", "sft.warmup_ratio=0",
         f"sft.liger_kernel={args.liger}", f"sft.torch_compile={str(args.compile).lower()}", f"sft.attn_implementation={args.attn}",
         f"grpo.steps={args.grpo_steps}", "grpo.group_size=8", "grpo.tasks_per_step=4", "grpo.max_new_tokens=1024",
-        "grpo.micro_batch=8", "grpo.kl_coef=0.01", "problems.source=builtin", "teacher.kind=reference",
+        f"grpo.nproc_per_node={args.nproc}", "grpo.micro_batch=8", "grpo.kl_coef=0.01", "problems.source=builtin", "teacher.kind=reference",
     ]
     config, _ = load_config(profile, overrides=overrides)
     store = ArtifactStore()

@@ -6,7 +6,7 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
-from tritonrl import grpo, hrd
+from tritonrl import grpo, grpo_worker, hrd
 from tritonrl.cli import app
 from tritonrl.config import load_config
 from tritonrl.datasets_io import DatasetError, publish_dataset
@@ -29,7 +29,7 @@ def _rollout(tokenizer, task, text):
     messages = build_messages(RELU.source)
     example = encode_example(tokenizer, messages, text)
     response = example.input_ids[example.prompt_tokens:]
-    return grpo.Rollout(task, example.input_ids[: example.prompt_tokens], response, text,
+    return grpo_worker.Rollout(task, example.input_ids[: example.prompt_tokens], response, text,
                         hrd.token_classes(tokenizer, response, text))
 
 
@@ -40,11 +40,11 @@ def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home
     bad = _rollout(tokenizer, 0, "I am not sure how to do this.")
     good.r_code = good.r_plan = 1.0
     with torch.no_grad():
-        before = [grpo._response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
+        before = [grpo_worker._response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
     optimizer = torch.optim.AdamW(policy.parameters(), lr=config.grpo.learning_rate)
-    stats = grpo.policy_update(policy, None, optimizer, [good, bad], config, tokenizer.pad_token_id)
+    stats = grpo_worker.policy_update(policy, None, optimizer, [good, bad], config, tokenizer.pad_token_id)
     with torch.no_grad():
-        after = [grpo._response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
+        after = [grpo_worker._response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
     assert after[0] > before[0] and after[1] < before[1]
     assert stats["clip_fraction"] > 0  # three updates on one batch move ratios past 1 ± ε
 
@@ -52,7 +52,7 @@ def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home
 def test_warmup_raises_the_learning_rate_linearly_over_the_first_updates():
     weight = torch.nn.Parameter(torch.zeros(1))
     optimizer = torch.optim.AdamW([weight], lr=1e-3)
-    scheduler = grpo.warmup(optimizer, 4)
+    scheduler = grpo_worker.warmup(optimizer, 4)
     rates = []
     for _ in range(6):
         rates.append(optimizer.param_groups[0]["lr"])
@@ -60,7 +60,7 @@ def test_warmup_raises_the_learning_rate_linearly_over_the_first_updates():
         optimizer.step()
         scheduler.step()
     assert rates == pytest.approx([2.5e-4, 5e-4, 7.5e-4, 1e-3, 1e-3, 1e-3])
-    assert grpo.warmup(optimizer, 0) is None
+    assert grpo_worker.warmup(optimizer, 0) is None
 
 
 def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
@@ -69,7 +69,7 @@ def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
     start, n = len(rollout.prompt_ids), len(rollout.response_ids)
     with torch.no_grad():
         logits = policy(input_ids=torch.tensor([rollout.prompt_ids + rollout.response_ids])).logits[0]
-        scaled, mask = grpo._response_logps(policy, [rollout], tokenizer.pad_token_id, temperature=0.5)
+        scaled, mask = grpo_worker._response_logps(policy, [rollout], tokenizer.pad_token_id, temperature=0.5)
     expected = (logits[start - 1 : start - 1 + n] / 0.5).log_softmax(-1).gather(-1, torch.tensor(rollout.response_ids)[:, None])
     assert mask.sum() == n
     assert torch.allclose(scaled[0], expected.squeeze(-1), atol=1e-4)
@@ -127,5 +127,6 @@ def test_bad_settings_and_inputs_are_refused(tritonrl_home, tmp_path):
 def test_grpo_help_explains_the_options():
     result = CliRunner().invoke(app, ["grpo", "--help"])
     assert result.exit_code == 0
-    for option in ("--tasks", "--model", "--out", "--set", "--profile"):
+    for option in ("--tasks", "--model", "--out", "--set", "--profile", "grpo.nproc_per_node", "grpo.nnodes",
+                   "grpo.rdzv_endpoint"):
         assert option in result.output

@@ -43,3 +43,15 @@ def test_cli_imports_without_prefect():
     code = "import sys, tritonrl.cli; print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (FORBIDDEN,)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_training_workers_import_without_the_orchestration_stack():
+    """torchrun starts them on GPU hosts, which have no prefect or mlflow."""
+    import subprocess
+    import sys
+
+    stack = FORBIDDEN | {"mlflow"}
+    code = ("import sys, tritonrl.sft_worker, tritonrl.grpo_worker; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (stack,))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

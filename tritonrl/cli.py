@@ -409,6 +409,13 @@ def grpo(
     endpoint and served_model) and save_steps. r_code = valid and correct; r_plan = the speed-up of a correct
     kernel (on CPU, where timing is meaningless, r_plan = r_code). Progress goes to stderr, one line per step;
     prints a JSON summary with the output URI.
+
+    Data parallel: grpo.nproc_per_node processes per node (one per GPU; 1, the default, trains in this
+    process), started by torchrun as for SFT; for several nodes grpo.nnodes with
+    grpo.rdzv_endpoint=<node 0 host>:<port>, and the torchrun command this logs run on every other node
+    (the output directory, or $TRITONRL_HOME for s3://, on a filesystem they share). tasks_per_step is the
+    global batch, split over the processes (at least one task each); every process keeps a full copy of the
+    policy and verifies on its own GPU. The output is published once every process has finished.
     """
     from tritonrl import grpo as stage
     from tritonrl.datasets_io import DatasetError
@@ -420,7 +427,7 @@ def grpo(
     except (DatasetError, ModelError, stage.GRPOError) as exc:
         raise _fail(str(exc)) from exc
     _print_json({"output": result.output_uri, "model": result.model_uri, "steps": result.steps,
-                 "history": result.history, "seconds": result.seconds})
+                 "world_size": result.world_size, "history": result.history, "seconds": result.seconds})
 
 
 @app.command("run")

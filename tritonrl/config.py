@@ -128,6 +128,11 @@ class GRPOConfig:
     endpoint: str = ""
     served_model: str = ""
     save_steps: int = 0  # 0: only the final model
+    # Data parallel over processes (one per GPU) and nodes, launched by torchrun like SFT; 1 × 1 trains in-process.
+    # tasks_per_step is the global batch, split over the processes; every process holds a full policy replica.
+    nproc_per_node: int = 1
+    nnodes: int = 1
+    rdzv_endpoint: str = ""  # host:port of node 0, needed when nnodes > 1
     seed: int = 0
 
 
@@ -240,6 +245,7 @@ _PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
             "temperature": 0.7,
         },
         "student": {"base_model": "Qwen/Qwen3-8B"},
+        "grpo": {"nproc_per_node": 8},  # one policy replica per GPU, each verifying on its own GPU
         "evaluate": {"problems": "ScalingIntelligence/KernelBench", "levels": (1, 2, 3), "metric": "fast_1"},
         "verify": {"device": "cuda", "trials": 5, "timeout_s": 300.0},
     },
