@@ -128,7 +128,7 @@ def test_each_process_verifies_on_its_own_gpu_or_its_share_of_the_cores(monkeypa
 
 
 def _relu_half_right_silu_never():
-    """A policy server: ReLU answered right every other time (per problem, whatever the order), SiLU never."""
+    """A policy server: every other ReLU request answered right (whatever order they arrive in), SiLU never."""
     relu_requests, lock = Counter(), threading.Lock()
 
     def script(index):
