@@ -138,8 +138,8 @@ def main() -> None:
         probe(0, resolve_model_source(weak_uri, config.home))
     record("")
 
-    record("| step | mean reward | correct | loss | clip | response tokens | generate s | verify s | update s |")
-    record("|---|---|---|---|---|---|---|---|---|")
+    record("| step | mean reward | correct | loss | clip | grad norm | response tokens | generate s | verify s | update s |")
+    record("|---|---|---|---|---|---|---|---|---|---|")
 
     def on_log(line: str) -> None:
         print(line, flush=True)
@@ -147,7 +147,7 @@ def main() -> None:
     result = grpo.run(config, tasks_uri, model=weak_uri, on_log=on_log)
     for h in result.history:
         record(f"| {h['step']} | {h['reward_code']:.3f} | {h['correct']:.0%} | {h['loss']:+.4f} | {h['clip_fraction']:.2f} | "
-               f"{h['response_tokens']:.0f} | {h['generate_s']} | {h['verify_s']} | {h['update_s']} |")
+               f"{h['grad_norm']:.3f} | {h['response_tokens']:.0f} | {h['generate_s']} | {h['verify_s']} | {h['update_s']} |")
     rewards = [h["reward_code"] for h in result.history]
     first, last = statistics.fmean(rewards[:5]), statistics.fmean(rewards[-5:])
     final = Path(resolve_model_source(result.output_uri, config.home))

@@ -49,6 +49,28 @@ def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home
     assert stats["clip_fraction"] > 0  # three updates on one batch move ratios past 1 ± ε
 
 
+def test_frozen_embeddings_stay_put_while_sgd_moves_the_rest(tritonrl_home):
+    config, _ = load_config("tiny", overrides=["grpo.learning_rate=1.0", "grpo.optimizer=sgd", "grpo.freeze_embeddings=true"])
+    policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
+    good, bad = _rollout(tokenizer, 0, RELU.reference_response), _rollout(tokenizer, 0, "I am not sure how to do this.")
+    good.r_code = good.r_plan = 1.0
+    optimizer = grpo_worker.make_optimizer(policy, config.grpo)
+    assert isinstance(optimizer, torch.optim.SGD)
+    embeddings = policy.get_input_embeddings().weight.detach().clone()
+    norm = policy.model.norm.weight.detach().clone()
+    stats = grpo_worker.policy_update(policy, None, optimizer, [good, bad], config, tokenizer.pad_token_id)
+    assert torch.equal(policy.get_input_embeddings().weight, embeddings)
+    assert stats["grad_norm"] > 0 and not torch.equal(policy.model.norm.weight, norm)
+
+
+def test_policy_weights_are_bfloat16_on_cuda_unless_float32_is_asked():
+    config, _ = load_config("tiny")
+    assert grpo_worker.policy_dtype(config.grpo, "cuda:0") == torch.bfloat16
+    assert grpo_worker.policy_dtype(config.grpo, "cpu") == torch.float32
+    config, _ = load_config("tiny", overrides=["grpo.dtype=float32"])
+    assert grpo_worker.policy_dtype(config.grpo, "cuda:1") == torch.float32
+
+
 def test_warmup_raises_the_learning_rate_linearly_over_the_first_updates():
     weight = torch.nn.Parameter(torch.zeros(1))
     optimizer = torch.optim.AdamW([weight], lr=1e-3)

@@ -161,6 +161,26 @@ def _padded(values: list[list[float]], width: int, device) -> torch.Tensor:
     return out
 
 
+def policy_dtype(g, device: str) -> torch.dtype:
+    """grpo.dtype; auto trains bfloat16 weights on CUDA (memory) and float32 on CPU. float32 on CUDA keeps
+    updates far smaller than a weight (bfloat16 rounds away changes below ~0.4% of it)."""
+    if g.dtype == "auto":
+        return torch.bfloat16 if device.startswith("cuda") else torch.float32
+    return getattr(torch, g.dtype)
+
+
+def make_optimizer(policy, g) -> torch.optim.Optimizer:
+    """AdamW (default) steps every parameter by about the learning rate whatever its gradient's size; plain
+    SGD steps each by its gradient. `grpo.freeze_embeddings` leaves the token embeddings out (with tied
+    weights, the output layer too)."""
+    if g.freeze_embeddings:
+        policy.get_input_embeddings().requires_grad_(False)
+    trained = [p for p in policy.parameters() if p.requires_grad]
+    if g.optimizer == "sgd":
+        return torch.optim.SGD(trained, lr=g.learning_rate)
+    return torch.optim.AdamW(trained, lr=g.learning_rate, weight_decay=0.0)
+
+
 def warmup(optimizer, updates: int):
     """Linear learning-rate warm-up over the first `updates` optimizer updates (AdamW's first updates are
     its largest relative to the signal); None when `updates` is 0."""
@@ -187,7 +207,7 @@ def policy_update(
         [signal, sum(len(r.response_ids) for r in usable), len(usable)]
     )
     if not signal:
-        return {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0}  # every group's rewards are equal: no signal
+        return {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0, "grad_norm": 0.0}  # every group's rewards are equal: no signal
     chunks = [list(range(i, min(i + g.micro_batch, len(usable)))) for i in range(0, len(usable), g.micro_batch)]
     temperature = g.temperature if g.temperature > 0 else 1.0  # greedy sampling: score at the plain logits
     with torch.no_grad():
@@ -196,6 +216,7 @@ def policy_update(
         ref = ([_response_logps(reference, [usable[i] for i in chunk], pad_id, temperature)[0] for chunk in chunks]
                if reference else None)
     stats = {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0}
+    grad_norm = 0.0  # before clipping, the same on every rank
     policy.train()
     for _ in range(g.updates_per_batch):
         optimizer.zero_grad(set_to_none=True)
@@ -215,11 +236,11 @@ def policy_update(
             stats["clip_fraction"] += terms.clip_fraction * share / g.updates_per_batch
             stats["kl"] += terms.kl * share / g.updates_per_batch
         distributed.sum_gradients(policy.parameters())
-        torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+        grad_norm += float(torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)) / g.updates_per_batch
         optimizer.step()
         if scheduler is not None:
             scheduler.step()
-    return dict(zip(stats, distributed.reduce(list(stats.values()))))
+    return {**dict(zip(stats, distributed.reduce(list(stats.values())))), "grad_norm": grad_norm}  # norm: of the summed gradients
 
 
 def _reward(pool: VerifierPool, chosen: list[dict], rollouts: list[Rollout], config: Config) -> None:
@@ -278,7 +299,7 @@ def train(
     """`grpo.steps` steps of HRD-GRPO from `model_source` on `tasks`; rank 0 writes into `output_dir`."""
     g = config.grpo
     tokenizer = load_tokenizer(model_source)
-    dtype = torch.bfloat16 if rank.device.startswith("cuda") else torch.float32
+    dtype = policy_dtype(g, rank.device)
     torch.manual_seed(g.seed + rank.rank)  # ranks sample different noise; their weights come from rank 0
     policy = load_model(model_source, dtype=dtype, device=rank.device)
     reference = (load_model(model_source, dtype=dtype, device=rank.device).eval().requires_grad_(False)
@@ -286,7 +307,7 @@ def train(
     for model in (policy, reference):
         if model is not None:
             distributed.broadcast_parameters(model)
-    optimizer = torch.optim.AdamW(policy.parameters(), lr=g.learning_rate, weight_decay=0.0)
+    optimizer = make_optimizer(policy, g)
     scheduler = warmup(optimizer, g.warmup_updates)
     sampler = _Sampler(config, policy, tokenizer)
     placement = rank.device if rank.world == 1 else f"{rank.world} processes ({distributed.backend()}, a replica each)"
@@ -313,7 +334,7 @@ def train(
             on_log(
                 f"grpo step {step}/{g.steps}: r_code {metrics['reward_code']:.2f} r_plan {metrics['reward_plan']:.2f} "
                 f"correct {metrics['correct']:.0%} loss {metrics['loss']:+.4f} clip {metrics['clip_fraction']:.2f} "
-                f"kl {metrics['kl']:.4f} len {metrics['response_tokens']:.0f} | generate {metrics['generate_s']}s "
+                f"kl {metrics['kl']:.4f} grad {metrics['grad_norm']:.3f} len {metrics['response_tokens']:.0f} | generate {metrics['generate_s']}s "
                 f"verify {metrics['verify_s']}s update {metrics['update_s']}s"
             )
             if g.save_steps and step % g.save_steps == 0 and step < g.steps:
