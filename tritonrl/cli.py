@@ -403,10 +403,14 @@ def grpo(
     """HRD-GRPO: sample groups from the policy, reward them with the verifier, update plan and code tokens separately.
 
     Settings are the `grpo.*` config keys (`tritonrl config show` lists them): group size G, tasks and steps,
-    learning rate, alpha (weight of the plan objective), clip_eps, kl_coef, advantage normalisation
-    (normalize_std, leave_one_out), the uniform-reward ablation (uniform_reward, beta), speedup_cap, sampling
-    (temperature, top_p, max_new_tokens), micro_batch, updates_per_batch, generation (hf, or openai with
-    endpoint and served_model) and save_steps. r_code = valid and correct; r_plan = the speed-up of a correct
+    learning_rate with warmup_updates (linear warm-up), optimizer (adamw, or sgd: steps scale with the
+    gradient), freeze_embeddings (token embeddings, and a tied output layer, stay fixed), dtype of the policy
+    weights (auto: bfloat16 on CUDA, float32 on CPU; float32 keeps updates bfloat16 would round away), alpha
+    (weight of the plan objective), clip_eps, kl_coef, advantage normalisation (normalize_std, leave_one_out),
+    loss_norm (token: one mean over all response tokens; sequence: per response, then over responses), the
+    uniform-reward ablation (uniform_reward, beta), speedup_cap, sampling (temperature, top_p,
+    max_new_tokens), micro_batch, updates_per_batch, generation (hf, or openai with endpoint and
+    served_model), save_steps and seed. r_code = valid and correct; r_plan = the speed-up of a correct
     kernel (on CPU, where timing is meaningless, r_plan = r_code). Progress goes to stderr, one line per step;
     prints a JSON summary with the output URI.
 
