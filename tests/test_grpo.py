@@ -63,6 +63,19 @@ def test_frozen_embeddings_stay_put_while_sgd_moves_the_rest(tritonrl_home):
     assert stats["grad_norm"] > 0 and not torch.equal(policy.model.norm.weight, norm)
 
 
+def test_train_params_limits_training_to_the_matching_parameters(tritonrl_home):
+    policy, _ = load_model_and_tokenizer("tiny-local", tritonrl_home)
+    config, _ = load_config("tiny", overrides=["grpo.train_params=norm"])
+    optimizer = grpo_worker.make_optimizer(policy, config.grpo)
+    trained = {id(p) for group in optimizer.param_groups for p in group["params"]}
+    names = [name for name, p in policy.named_parameters() if id(p) in trained]
+    assert names and all("norm" in name for name in names)
+    assert "model.norm.weight" in names and not any("mlp" in name for name in names)
+    config, _ = load_config("tiny", overrides=["grpo.train_params=no_such_parameter"])
+    with pytest.raises(ValueError, match="no_such_parameter.*leaves no parameter"):
+        grpo_worker.make_optimizer(policy, config.grpo)
+
+
 def test_policy_weights_are_bfloat16_on_cuda_unless_float32_is_asked():
     config, _ = load_config("tiny")
     assert grpo_worker.policy_dtype(config.grpo, "cuda:0") == torch.bfloat16
