@@ -50,7 +50,8 @@ def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home
 
 
 def test_frozen_embeddings_stay_put_while_sgd_moves_the_rest(tritonrl_home):
-    config, _ = load_config("tiny", overrides=["grpo.learning_rate=1.0", "grpo.optimizer=sgd", "grpo.freeze_embeddings=true"])
+    config, _ = load_config("tiny", overrides=["grpo.learning_rate=1.0", "grpo.optimizer=sgd",
+                                               r"grpo.train_params=^(?!model\.embed_tokens)"])
     policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
     good, bad = _rollout(tokenizer, 0, RELU.reference_response), _rollout(tokenizer, 0, "I am not sure how to do this.")
     good.r_code = good.r_plan = 1.0

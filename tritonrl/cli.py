@@ -404,7 +404,7 @@ def grpo(
 
     Settings are the `grpo.*` config keys (`tritonrl config show` lists them): group size G, tasks and steps,
     learning_rate with warmup_updates (linear warm-up), optimizer (adamw, or sgd: steps scale with the
-    gradient), freeze_embeddings (token embeddings, and a tied output layer, stay fixed), dtype of the policy
+    gradient), train_params (a regex over parameter names: only those train, e.g. norm), dtype of the policy
     weights (auto: bfloat16 on CUDA, float32 on CPU; float32 keeps updates bfloat16 would round away), alpha
     (weight of the plan objective), clip_eps, kl_coef, advantage normalisation (normalize_std, leave_one_out),
     loss_norm (token: one mean over all response tokens; sequence: per response, then over responses), the

@@ -110,8 +110,7 @@ class GRPOConfig:
     steps: int = 200
     learning_rate: float = 1e-6
     optimizer: Literal["adamw", "sgd"] = "adamw"  # sgd: plain SGD, each step scales with the gradient
-    freeze_embeddings: bool = False  # keep the token embeddings (and a tied output layer) fixed
-    train_params: str = ""  # regex over parameter names: only matches train (e.g. "norm"); empty: all
+    train_params: str = ""  # regex over parameter names: only matches train ("norm"; "^(?!model\\.embed)"); "": all
     dtype: Literal["auto", "float32", "bfloat16"] = "auto"  # policy weights; auto: bfloat16 on CUDA, float32 on CPU
     warmup_updates: int = 0  # linear learning-rate warm-up over the first N optimizer updates (0: none)
     alpha: float = 0.1  # weight of the plan (reasoning) objective next to the code objective

@@ -172,18 +172,16 @@ def policy_dtype(g, device: str) -> torch.dtype:
 
 def make_optimizer(policy, g) -> torch.optim.Optimizer:
     """AdamW (default) steps every parameter by about the learning rate whatever its gradient's size; plain
-    SGD steps each by its gradient. `grpo.freeze_embeddings` leaves the token embeddings out (with tied
-    weights, the output layer too)."""
+    SGD steps each by its gradient. `grpo.train_params` (a regex over parameter names) trains only the
+    matches: e.g. the norms' few thousand gains, or everything but the token embeddings (and so a tied
+    output layer)."""
     if g.train_params:
         chosen = re.compile(g.train_params)
         for name, parameter in policy.named_parameters():
             parameter.requires_grad_(bool(chosen.search(name)))
-    if g.freeze_embeddings:
-        policy.get_input_embeddings().requires_grad_(False)
     trained = [p for p in policy.parameters() if p.requires_grad]
     if not trained:
-        raise ValueError(f"grpo.train_params={g.train_params!r} (with freeze_embeddings={g.freeze_embeddings}) "
-                         "leaves no parameter to train; parameter names look like "
+        raise ValueError(f"grpo.train_params={g.train_params!r} leaves no parameter to train; parameter names look like "
                          f"{next(iter(dict(policy.named_parameters())))!r}")
     if g.optimizer == "sgd":
         return torch.optim.SGD(trained, lr=g.learning_rate)
