@@ -11,6 +11,9 @@ set -euo pipefail
 out=$1 sft=$2 tasks=$3
 shift 3
 mkdir -p "$out"
+# Each run's torch gets its share of the cores: 4 runs × all cores of threads stalled a 32-core host.
+threads=${OMP_NUM_THREADS:-$(( $(nproc) / $# > 0 ? $(nproc) / $# : 1 ))}
+export OMP_NUM_THREADS=$threads MKL_NUM_THREADS=$threads
 gpus=$(python3 -c 'import torch; print(torch.cuda.device_count())')
 index=0
 for spec in "$@"; do
