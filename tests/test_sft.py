@@ -98,6 +98,14 @@ def test_a_failed_training_run_publishes_nothing(tritonrl_home, tmp_path):
         sft.run(config, _pairs(config, 2), str(out), on_log=lambda line: None)
 
 
+def test_bad_launch_settings_are_refused_before_an_output_exists(tritonrl_home, tmp_path):
+    config, _ = load_config("tiny", overrides=[*FAST, "sft.nnodes=2"])
+    out = tmp_path / "refused"
+    with pytest.raises(sft.SFTError, match="sft.nnodes=2 needs sft.rdzv_endpoint"):
+        sft.run(config, _pairs(config, 2), str(out), on_log=lambda line: None)
+    assert not out.exists()  # so the corrected rerun may use the same output
+
+
 def test_deepspeed_names_resolve_to_infra_configs():
     assert sft.deepspeed_config_path("") == ""
     for stage in (2, 3):

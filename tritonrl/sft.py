@@ -31,7 +31,7 @@ from typing import Callable
 
 from tritonrl.config import Config, dump_config
 from tritonrl.datasets_io import DatasetError, read_dataset, read_manifest
-from tritonrl.launch import run_launcher, torchrun_command
+from tritonrl.launch import run_launcher, setting_problems, torchrun_command
 from tritonrl.models import MODEL_DIR, Example, encode_example, load_tokenizer, resolve_model_source
 from tritonrl.sft_worker import CHECKPOINT_MARKER
 from tritonrl.storage import ArtifactStore, join
@@ -112,6 +112,9 @@ def run(
     config: Config, input_uri: str, out_uri: str | None = None, on_log: Callable[[str], None] = _stderr
 ) -> SFTResult:
     started = time.time()
+    problems = setting_problems("sft", config.sft)  # before an output exists: a fixed rerun may use the same --out
+    if problems:
+        raise SFTError("; ".join(problems))
     store = ArtifactStore(config.storage.s3_endpoint_url)
     source_manifest = read_manifest(store, input_uri)
     rows = read_dataset(store, input_uri)
