@@ -104,6 +104,8 @@ def test_bad_launch_settings_are_refused_before_an_output_exists(tritonrl_home, 
     with pytest.raises(sft.SFTError, match="sft.nnodes=2 needs sft.rdzv_endpoint"):
         sft.run(config, _pairs(config, 2), str(out), on_log=lambda line: None)
     assert not out.exists()  # so the corrected rerun may use the same output
+    config, _ = load_config("tiny", overrides=["sft.nnodes=2", "sft.launcher=deepspeed"])
+    assert sft.launch_problems(config) == []  # the DeepSpeed launcher takes its nodes from its hostfile
 
 
 def test_deepspeed_names_resolve_to_infra_configs():
