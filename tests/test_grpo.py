@@ -149,8 +149,8 @@ def test_grpo_with_local_generation_runs_a_step(tritonrl_home, tmp_path):
 
 
 def test_bad_settings_and_inputs_are_refused(tritonrl_home, tmp_path):
-    config, _ = load_config("tiny", overrides=["grpo.group_size=1", "grpo.generation=openai"])
-    with pytest.raises(grpo.GRPOError, match="group_size=1 must be >= 2.*needs grpo.endpoint"):
+    config, _ = load_config("tiny", overrides=["grpo.group_size=1", "grpo.negative_weight=-1", "grpo.generation=openai"])
+    with pytest.raises(grpo.GRPOError, match="group_size=1 must be >= 2.*negative_weight=-1.0 must be >= 0.*needs grpo.endpoint"):
         grpo.run(config, "unused", on_log=lambda line: None)
     config, _ = load_config("tiny")
     empty = publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "augment-tasks", [], {"stage": "t"})

@@ -17,6 +17,12 @@ def test_group_advantages_mean_baseline_and_std():
     assert hrd.group_advantages(r, True, False) == pytest.approx(torch.tensor([1.0, -1.0, -1.0, 1.0]), abs=1e-5)
 
 
+def test_negative_weight_scales_only_negative_advantages():
+    r = torch.tensor([1.0, 0.0, 0.0, 1.0])
+    assert hrd.group_advantages(r, False, False, negative_weight=0.25).tolist() == [0.5, -0.125, -0.125, 0.5]
+    assert hrd.group_advantages(r, False, False, negative_weight=0.0).tolist() == [0.5, 0.0, 0.0, 0.5]
+
+
 def test_leave_one_out_baseline_is_the_mean_of_the_others():
     r = torch.tensor([3.0, 0.0, 0.0])
     # sample 0: 3 - mean(0, 0) = 3; sample 1: 0 - mean(3, 0) = -1.5

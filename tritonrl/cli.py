@@ -406,7 +406,8 @@ def grpo(
     learning_rate with warmup_updates (linear warm-up), optimizer (adamw, or sgd: steps scale with the
     gradient), train_params (a regex over parameter names: only those train, e.g. norm), dtype of the policy
     weights (auto: bfloat16 on CUDA, float32 on CPU; float32 keeps updates bfloat16 would round away), alpha
-    (weight of the plan objective), clip_eps, kl_coef, advantage normalisation (normalize_std, leave_one_out),
+    (weight of the plan objective), clip_eps, kl_coef, advantage normalisation (normalize_std, leave_one_out)
+    and negative_weight (scales negative advantages; 1 is GRPO, 0 only raises better-than-baseline samples),
     loss_norm (token: one mean over all response tokens; sequence: per response, then over responses), the
     uniform-reward ablation (uniform_reward, beta), speedup_cap, sampling (temperature, top_p,
     max_new_tokens), micro_batch, updates_per_batch, generation (hf, or openai with endpoint and

@@ -119,6 +119,7 @@ class GRPOConfig:
     normalize_std: bool = True  # divide advantages by the group's reward std
     loss_norm: Literal["token", "sequence"] = "token"  # loss mean over all response tokens, or per response then over responses
     leave_one_out: bool = False  # baseline = mean of the other samples instead of the group mean
+    negative_weight: float = 1.0  # scales negative advantages (1: GRPO; 0: only better-than-baseline samples are pushed)
     uniform_reward: bool = False  # ablation: one reward beta*r_code + (1-beta)*r_plan on every token
     beta: float = 0.5
     speedup_cap: float = 10.0  # r_plan = min(speed-up, cap) for correct kernels

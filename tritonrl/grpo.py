@@ -84,6 +84,8 @@ def _check_config(config: Config) -> None:
                         f"{world} processes (grpo.nproc_per_node × grpo.nnodes): raise it or use fewer processes")
     if not 0 < g.clip_eps < 1:
         problems.append(f"grpo.clip_eps={g.clip_eps} must be in (0, 1)")
+    if g.negative_weight < 0:
+        problems.append(f"grpo.negative_weight={g.negative_weight} must be >= 0 (below 0 would reward the worse samples)")
     if g.generation == "openai" and not (g.endpoint and g.served_model):
         problems.append("grpo.generation=openai needs grpo.endpoint and grpo.served_model (the server must serve the policy)")
     if problems:

@@ -144,12 +144,14 @@ def _targets(rollouts: list[Rollout], config: Config) -> list[hrd.TokenTargets]:
         code = torch.tensor([rollouts[i].r_code for i in members])
         plan = torch.tensor([rollouts[i].r_plan for i in members])
         if g.uniform_reward:
-            uniform = hrd.group_advantages(g.beta * code + (1 - g.beta) * plan, g.normalize_std, g.leave_one_out)
+            uniform = hrd.group_advantages(
+                g.beta * code + (1 - g.beta) * plan, g.normalize_std, g.leave_one_out, g.negative_weight
+            )
             for k, i in enumerate(members):
                 targets[i] = hrd.token_targets(rollouts[i].classes, 0.0, 0.0, g.alpha, uniform=float(uniform[k]))
             continue
-        a_code = hrd.group_advantages(code, g.normalize_std, g.leave_one_out)
-        a_plan = hrd.group_advantages(plan, g.normalize_std, g.leave_one_out)
+        a_code = hrd.group_advantages(code, g.normalize_std, g.leave_one_out, g.negative_weight)
+        a_plan = hrd.group_advantages(plan, g.normalize_std, g.leave_one_out, g.negative_weight)
         for k, i in enumerate(members):
             targets[i] = hrd.token_targets(rollouts[i].classes, float(a_code[k]), float(a_plan[k]), g.alpha)
     return targets

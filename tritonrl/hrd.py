@@ -63,11 +63,15 @@ def token_classes(tokenizer, response_ids: list[int], text: str) -> list[int]:
     return [CODE if code_from <= i < code_to or i >= text_end else PLAN for i in range(len(response_ids))]
 
 
-def group_advantages(group_rewards: torch.Tensor, normalize_std: bool, leave_one_out: bool) -> torch.Tensor:
+def group_advantages(
+    group_rewards: torch.Tensor, normalize_std: bool, leave_one_out: bool, negative_weight: float = 1.0
+) -> torch.Tensor:
     """A = r − baseline for one group; baseline = group mean, or the mean of the other samples.
 
     Divided by the group's reward std when asked (a group whose rewards are
-    all equal has zero advantage either way).
+    all equal has zero advantage either way). Negative advantages are scaled
+    by `negative_weight`: 1 is GRPO; below 1 the update leans on raising the
+    better samples rather than pushing down the worse ones.
     """
     r = group_rewards.float()
     g = r.numel()
@@ -75,7 +79,7 @@ def group_advantages(group_rewards: torch.Tensor, normalize_std: bool, leave_one
     advantages = r - baseline
     if normalize_std:
         advantages = advantages / (r.std(unbiased=False) + 1e-6)
-    return advantages
+    return torch.where(advantages < 0, advantages * negative_weight, advantages)
 
 
 @dataclass(frozen=True)
