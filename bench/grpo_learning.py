@@ -15,6 +15,10 @@ output and tasks URIs; `--sft-model … --tasks-data …` starts the next run
 from them instead of rebuilding the data and retraining.
 
     .venv/bin/python bench/grpo_learning.py --results bench/results/<date>-grpo-learning-cpu.md
+
+The run that met issue 6's target (run K in bench/results/2026-11-30-grpo-learning-cpu.md) reused a
+300-step SFT and trained only the final norm's gains:
+`--sft-steps 300 --temperature 1.0 --lr 0.3 --set 'grpo.train_params=^model\\.norm\\.weight$'`.
 """
 
 from __future__ import annotations
