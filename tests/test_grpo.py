@@ -49,6 +49,15 @@ def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home
     assert stats["clip_fraction"] > 0  # three updates on one batch move ratios past 1 ± ε
 
 
+def test_negative_weight_zero_leaves_the_worse_sample_without_a_push(tritonrl_home):
+    config, _ = load_config("tiny", overrides=["grpo.negative_weight=0"])
+    _, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
+    good, bad = _rollout(tokenizer, 0, RELU.reference_response), _rollout(tokenizer, 0, "I am not sure how to do this.")
+    good.r_code = good.r_plan = 1.0
+    good_targets, bad_targets = grpo_worker._targets([good, bad], config)
+    assert min(good_targets.advantages) > 0 and set(bad_targets.advantages) == {0.0}
+
+
 def test_frozen_embeddings_stay_put_while_sgd_moves_the_rest(tritonrl_home):
     config, _ = load_config("tiny", overrides=["grpo.learning_rate=1.0", "grpo.optimizer=sgd",
                                                r"grpo.train_params=^(?!model\.embed_tokens)"])
