@@ -93,7 +93,6 @@ def _check_config(config: Config) -> None:
 
 
 def _load_tasks(store: ArtifactStore, tasks_uri: str, world: int) -> list[dict]:
-    read_manifest(store, tasks_uri)
     tasks = read_dataset(store, tasks_uri)
     if not tasks:
         raise DatasetError(f"{tasks_uri} has no tasks; pass the augment-tasks dataset the augment stage printed")
