@@ -1,6 +1,7 @@
 """The GRPO stage: the update moves the policy toward rewarded samples; the reward pipeline runs end to end."""
 
 import json
+from dataclasses import fields
 
 import pytest
 import torch
@@ -8,7 +9,7 @@ from typer.testing import CliRunner
 
 from tritonrl import grpo, grpo_worker, hrd
 from tritonrl.cli import app
-from tritonrl.config import load_config
+from tritonrl.config import GRPOConfig, load_config
 from tritonrl.datasets_io import DatasetError, publish_dataset
 from tritonrl.models import MANIFEST_FILE, encode_example, load_model_and_tokenizer, resolve_model_source
 from tritonrl.problems.loaders import load_builtin
@@ -175,3 +176,4 @@ def test_grpo_help_explains_the_options():
     for option in ("--tasks", "--model", "--out", "--set", "--profile", "grpo.nproc_per_node", "grpo.nnodes",
                    "grpo.rdzv_endpoint"):
         assert option in result.output
+    assert [key.name for key in fields(GRPOConfig) if key.name not in result.output] == []  # every grpo key explained

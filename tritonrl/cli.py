@@ -402,8 +402,8 @@ def grpo(
 ) -> None:
     """HRD-GRPO: sample groups from the policy, reward them with the verifier, update plan and code tokens separately.
 
-    Settings are the `grpo.*` config keys (`tritonrl config show` lists them): group size G, tasks and steps,
-    learning_rate with warmup_updates (linear warm-up), optimizer (adamw, or sgd: steps scale with the
+    Settings are the `grpo.*` config keys (`tritonrl config show` lists them): group_size (G samples per
+    task), tasks_per_step, steps, learning_rate with warmup_updates (linear warm-up), optimizer (adamw, or sgd: steps scale with the
     gradient), train_params (a regex over parameter names: only those train, e.g. norm), dtype of the policy
     weights (auto: bfloat16 on CUDA, float32 on CPU; float32 keeps updates bfloat16 would round away), alpha
     (weight of the plan objective), clip_eps, kl_coef, advantage normalisation (normalize_std, leave_one_out)
