@@ -1,6 +1,7 @@
 """The SFT stage end to end on the tiny model: loss falls, the output is complete and loadable, bad input is refused."""
 
 import json
+from dataclasses import fields
 
 import pytest
 import torch
@@ -8,7 +9,7 @@ from typer.testing import CliRunner
 
 from tritonrl import sft
 from tritonrl.cli import app
-from tritonrl.config import load_config
+from tritonrl.config import SFTConfig, load_config
 from tritonrl.datasets_io import DatasetError, publish_dataset
 from tritonrl.models import MANIFEST_FILE, load_model_and_tokenizer, resolve_model_source
 from tritonrl.problems import load_problems
@@ -123,6 +124,7 @@ def test_cli_sft_help_explains_every_option_and_bad_input_exits_2(tmp_path):
     assert result.exit_code == 0
     for option in ("--input", "--out", "--profile", "--config", "--set"):
         assert option in result.output
+    assert [key.name for key in fields(SFTConfig) if key.name not in result.output] == []  # every sft key explained
     result = runner.invoke(app, ["sft", "--input", (tmp_path / "nowhere").as_uri()])
     assert result.exit_code == 2 and "not a complete dataset" in result.output
 

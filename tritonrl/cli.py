@@ -366,10 +366,16 @@ def sft(
 ) -> None:
     """Supervised fine-tuning of student.base_model on (prompt, response) pairs, loss on response tokens only.
 
-    Settings are the `sft.*` config keys (`tritonrl config show` lists them): steps or epochs, learning rate,
-    batch size and accumulation, packing, bf16/gradient checkpointing (auto: on with CUDA), eval split,
-    checkpoint interval, DeepSpeed zero2/zero3, processes per node. Training runs under torchrun (or the
-    DeepSpeed launcher) in a subprocess; progress goes to stderr. The output holds model/ (transformers
+    Settings are the `sft.*` config keys (`tritonrl config show` lists them): max_seq_len (longer examples
+    are dropped), epochs or max_steps (> 0 overrides epochs), learning_rate with lr_scheduler (a transformers
+    scheduler name), warmup_ratio and weight_decay, batch_size (sequences per process per micro-step) and
+    grad_accumulation, packing (padding-free rows; off: length grouping), bf16, gradient_checkpointing and
+    liger_kernel (auto: on with CUDA; Liger when installed), attn_implementation (auto: tritonrl_varlen when
+    packing, else sdpa), torch_compile, dataloader_workers (-1: 2 with CUDA, 0 on CPU), eval_fraction (rows
+    held out for the eval loss) every eval_steps, logging_steps, save_steps (0: only the final model) with
+    save_total_limit, deepspeed ("", zero2, zero3 or a JSON path), launcher (torchrun or deepspeed),
+    nproc_per_node, nnodes with rdzv_endpoint=<node 0 host>:<port> for several nodes, and seed. Training
+    runs under the launcher in a subprocess; progress goes to stderr. The output holds model/ (transformers
     format), checkpoint-N/ and manifest.json, written last. Prints a JSON summary with the output URI.
     """
     from tritonrl import sft as stage
