@@ -138,16 +138,49 @@ HONEST = {
     "launcher_stored_then_called": make(
         forward="out = torch.empty_like(x)\nlaunch = copy_kernel[(1,)]\nlaunch(x, out, x.numel(), BLOCK=1024)\nreturn out",
     ),
-    "warmed_up_kernel_launched": make(
-        forward="out = torch.empty_like(x)\ncompiled = copy_kernel.warmup(x, out, x.numel(), BLOCK=1024, grid=(1,))\n"
-        "compiled._init_handles()\ncompiled[(1, 1, 1)](x, out, x.numel())\nreturn out",
-    ),
     "helper_object_on_self": make(
         top=f"class Runner:\n    def run(self, x):\n{textwrap.indent(LAUNCH, ' ' * 8)}        return out\n",
         init="self.runner = Runner()",
         forward="return self.runner.run(x)",
     ),
     "builtins_on_sizes": make(forward="n = max(x.shape[0], 1) + abs(-2) + sum([1, 2])\n" + LAUNCH + "return out"),
+    "self_attributes_bound_to_locals": make(
+        init="self.weight = nn.Parameter(torch.randn(4))\nself.bias = nn.Parameter(torch.zeros(4))",
+        forward="w = self.weight\nb = self.bias\neps = self.eps if hasattr_free else 1e-5\n" + LAUNCH + "return out",
+    ).replace("    def __init__", "    hasattr_free = False\n    eps = 1e-5\n\n    def __init__"),
+    "jit_with_arguments": make(kernel=KERNEL.replace("@triton.jit", '@triton.jit(do_not_specialize=["n"], debug=False)')),
+    "kernel_from_a_factory": make(
+        kernel="",
+        top="def make_kernel():\n" + textwrap.indent(KERNEL, "    ") + "    return copy_kernel\n\n\ncopy_kernel = make_kernel()\n",
+    ),
+    "python_number_arguments": make(forward="scale = float(w) if w is not None else 1.0\nn = int(x.numel())\n" + LAUNCH + "return out"),
+    "restated_reference_and_main_block": make(
+        top="class Model(nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n",
+    ) + "\n\nif __name__ == '__main__':\n    x = torch.randn(4)\n    print(torch.allclose(ModelNew()(x), torch.relu(x)))\n",
+    "libdevice_import_fallback": make(
+        imports="try:\n    from triton.language.extra import libdevice\nexcept ImportError:\n"
+        "    from triton.language.extra.cuda import libdevice\n",
+    ),
+    "device_context_and_checks": make(
+        forward="""\
+        if not isinstance(x, torch.Tensor) or x.dim() == 0:
+            raise ValueError(f"expected a tensor with dimensions, got {type_name}")
+        assert x.is_contiguous(), "contiguous input expected"
+        with torch.cuda.device(x.device):
+            out = torch.empty_like(x, memory_format=torch.contiguous_format)
+            copy_kernel[lambda meta: (triton.cdiv(x.numel(), meta["BLOCK"]),)](x, out, x.numel(), BLOCK=1024)
+        return out""",
+    ).replace("    def __init__", "    type_name = 'tensor'\n\n    def __init__"),
+    "heuristics_from_sizes": make(
+        kernel=KERNEL.replace("@triton.jit", '@triton.heuristics({"BLOCK": lambda args: triton.next_power_of_2(args["n"])})\n@triton.jit'),
+        forward="out = torch.empty_like(x)\ncopy_kernel[(1,)](x, out, x.numel())\nreturn out",
+    ),
+    "kernel_calls_a_jit_helper": make(kernel=KERNEL.replace("tl.load(x_ptr + offs, mask=mask)", "_identity(tl.load(x_ptr + offs, mask=mask))")
+                                      .replace("@triton.jit\ndef copy_kernel", "@triton.jit\ndef _identity(v):\n    return v\n\n\n@triton.jit\ndef copy_kernel")),
+    "static_helper_and_dtype_map": make(
+        top="DTYPES = {torch.float32: tl.float32, torch.float16: tl.float16}\n",
+        forward="return self._launch(x, DTYPES[x.dtype])",
+    ).replace("    def forward", "    @staticmethod\n    def _launch(x, dtype):\n" + textwrap.indent(LAUNCH, " " * 8) + "        return out\n\n    def forward"),
     "future_typing_math": make(
         imports="from __future__ import annotations\nimport math\nfrom typing import Optional\n",
         forward="scale = 1.0 / math.sqrt(x.shape[-1])\n" + LAUNCH + "return out",
@@ -178,9 +211,9 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("F_assigned", R.FORBIDDEN_TORCH_OP, make(top="F = torch.nn.functional", forward=LAUNCH + "return F.relu(out)")),
     ("F_imported", R.FORBIDDEN_TORCH_OP, make(imports="import torch.nn.functional as F\n", forward=LAUNCH + "return F.gelu(out)")),
     ("nn_functional", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return nn.functional.relu(out)")),
-    ("module_alias_chain", R.FORBIDDEN_TORCH_OP, make(top="t = torch\nmm = t.mm", forward=LAUNCH + "return mm(out, w)")),
+    ("module_alias_chain", R.NOT_ALLOWED, make(top="t = torch\nmm = t.mm", forward=LAUNCH + "return mm(out, w)")),
     ("local_alias", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "t = torch\nreturn t.mm(out, w)")),
-    ("getattr_constant", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return getattr(torch, 'matmul')(out, w)")),
+    ("getattr_constant", R.DYNAMIC_CODE, make(forward=LAUNCH + "return getattr(torch, 'matmul')(out, w)")),
     ("torch_ops_aten", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return torch.ops.aten.mm(out, w)")),
     ("torch_C", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return torch._C._nn.linear(out, w)")),
     ("matmul_operator", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return x @ w")),
@@ -188,13 +221,8 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("tensor_method", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return x.matmul(w)")),
     ("inplace_method", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "out.relu_()\nreturn out")),
     ("unbound_tensor_method", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return torch.Tensor.add(out, x)")),
-    ("dunder_operator", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return out.__matmul__(w)")),
-    ("operator_module", R.FORBIDDEN_TORCH_OP, make(imports="import operator\n", forward=LAUNCH + "return operator.matmul(out, w)")),
-    ("tensor_plus_param", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return out + x")),
-    ("tensor_times_parameter", R.FORBIDDEN_TORCH_OP, make(init="self.weight = nn.Parameter(torch.ones(4))", forward=LAUNCH + "return out * self.weight")),
-    ("tensor_augassign", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "out *= 2\nreturn out")),
-    ("tensor_negation", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return -out")),
-    ("tensor_compare", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return (x > 0).to(x.dtype)")),
+    ("dunder_operator", R.DYNAMIC_CODE, make(forward=LAUNCH + "return out.__matmul__(w)")),
+    ("operator_module", R.DYNAMIC_CODE, make(imports="import operator\n", forward=LAUNCH + "return operator.matmul(out, w)")),
     ("compute_passed_as_value", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return list(map(torch.relu, [out]))[0]")),
     ("functools_partial", R.FORBIDDEN_TORCH_OP, make(imports="import functools\n", top="mm = functools.partial(torch.matmul)", forward=LAUNCH + "return mm(out, w)")),
     ("op_stored_on_self", R.FORBIDDEN_TORCH_OP, make(init="self.op = torch.matmul", forward=LAUNCH + "return self.op(out, w)")),
@@ -205,31 +233,65 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
         "    def forward(self, x, w=None)", "    forward = torch.relu\n\n    def _unused(self, x, w=None)")),
     ("ops_in_a_dict", R.FORBIDDEN_TORCH_OP, make(top="OPS = {'mm': torch.matmul}", forward=LAUNCH + "return OPS['mm'](out, w)")),
     ("ops_in_a_list_on_self", R.FORBIDDEN_TORCH_OP, make(init="self.fns = [torch.relu]", forward=LAUNCH + "return self.fns[0](out)")),
-    ("builtin_on_tensor", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return abs(out)")),
-    ("builtin_sum_of_tensors", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return sum([out, x])")),
-    ("bound_method_reference", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "f = out.relu\nreturn f()")),
     ("helper_object_computes", R.FORBIDDEN_TORCH_OP, make(
         top="class Post:\n    def run(self, t):\n        return torch.tanh(t)\n", init="self.post = Post()",
         forward=LAUNCH + "return self.post.run(out)")),
-    ("torch_library", R.FORBIDDEN_TORCH_OP, make(top="lib = torch.library.Library('aten', 'IMPL')")),
+    ("torch_library", R.MONKEYPATCH, make(top="lib = torch.library.Library('aten', 'IMPL')")),
     ("class_attribute_alias", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return ModelNew._clip(out, min=0.0)").replace(
         "    def __init__", "    _clip = torch.Tensor.clamp\n\n    def __init__")),
     ("manual_seed", R.FORBIDDEN_TORCH_OP, make(forward="torch.manual_seed(0)\n" + LAUNCH + "return out")),
+    # Python that Triton's launch machinery runs for the answer
+    ("heuristics_value_computes", R.FORBIDDEN_TORCH_OP, make(kernel=KERNEL.replace(
+        "@triton.jit", '@triton.heuristics({"BLOCK": lambda args: int(torch.relu(args["x_ptr"]).sum())})\n@triton.jit'))),
+    ("config_pre_hook", R.NOT_ALLOWED, make(kernel=KERNEL.replace(
+        "@triton.jit", "@triton.autotune(configs=[triton.Config({'BLOCK': 128}, pre_hook=lambda a: None)], key=['n'])\n@triton.jit"))),
+    ("config_positional_pre_hook", R.NOT_ALLOWED, make(kernel=KERNEL.replace(
+        "@triton.jit", "@triton.autotune(configs=[triton.Config({'BLOCK': 128}, 4, 2, 1, None, hook)], key=['n'])\n@triton.jit"))),
+    ("autotune_prune", R.NOT_ALLOWED, make(kernel=KERNEL.replace(
+        "@triton.jit", "@triton.autotune(configs=[], key=['n'], prune_configs_by={'early_config_prune': prune})\n@triton.jit"))),
+    ("autotune_post_hook", R.NOT_ALLOWED, make(kernel=KERNEL.replace(
+        "@triton.jit", "@triton.autotune(configs=[], key=['n'], post_hook=done)\n@triton.jit"))),
+    ("jit_repr_callable", R.NOT_ALLOWED, make(kernel=KERNEL.replace("@triton.jit", "@triton.jit(repr=lambda s: s)"))),
+    ("grid_default_argument_computes", R.FORBIDDEN_TORCH_OP, make(
+        top="def grid(meta, fix=torch.nn.functional.relu):\n    return (1,)\n",
+        forward="out = torch.empty_like(x)\ncopy_kernel[grid](x, out, x.numel(), BLOCK=1024)\nreturn out")),
+    ("argument_with_data_ptr", R.MONKEYPATCH, make(
+        top="class Arg:\n    def __init__(self, t):\n        self.t = t\n\n    def data_ptr(self):\n        return self.t.data_ptr()\n")),
+    ("argument_with_index", R.MONKEYPATCH, make(top="class N:\n    def __index__(self):\n        return 4\n")),
+    # tampering with the instrumentation
+    ("python_dispatch", R.MONKEYPATCH, make(imports="from torch.utils._python_dispatch import _disable_current_modes\n")),
+    ("verifier_module", R.REFERENCE_MODEL_USE, make(imports="import tritonrl.verify.runtime as rt\n")),
+    ("reduce_getattr", R.DYNAMIC_CODE, make(imports="import functools\n", top="f = functools.reduce(getattr, ['nn'], torch)")),
+    ("builtin_self", R.DYNAMIC_CODE, make(top="b = len.__self__")),
+    ("format_attribute_access", R.DYNAMIC_CODE, make(forward=LAUNCH + "s = '{0.__class__}'.format(out)\nreturn out")),
+    ("str_format_on_module", R.DYNAMIC_CODE, make(top="s = str.format('{0.nn}', 1)")),
+    ("type_reflection", R.DYNAMIC_CODE, make(forward=LAUNCH + "return type(out)(out)")),
+    ("unbound_method_on_foreign_self", R.NOT_ALLOWED, make(
+        forward=LAUNCH + "ModelNew.patch(torch.Tensor)\nreturn out").replace(
+        "    def forward", "    def patch(self):\n        self.clone = None\n\n    def forward")),
+    ("class_as_value", R.NOT_ALLOWED, make(top="C = torch.Tensor\n")),
+    ("local_class_as_value", R.NOT_ALLOWED, make(forward=LAUNCH + "c = ModelNew\nreturn out")),
+    ("attribute_on_foreign_object", R.MONKEYPATCH, make(top="def patch(obj):\n    obj.clone = None\n", forward=LAUNCH + "patch(out)\nreturn out")),
+    ("super_with_foreign_object", R.NOT_ALLOWED, make(init="super(ModelNew, torch).__init__()")),
+    ("metaclass", R.NOT_ALLOWED, make(top="class Meta(type):\n    pass\n\n\nclass H(metaclass=Meta):\n    pass\n")),
+    ("class_decorator", R.NOT_ALLOWED, make(top="def wrap(c):\n    return c\n\n\n@wrap\nclass H:\n    pass\n")),
+    ("local_decorator_on_forward", R.NOT_ALLOWED, make(top="def wrap(f):\n    return f\n").replace(
+        "    def forward", "    @wrap\n    def forward")),
+    ("module_internals_override", R.MONKEYPATCH, make(forward=LAUNCH + "return out").replace(
+        "    def forward", "    def load_state_dict(self, state, strict=True):\n        return None\n\n    def forward")),
+    # outputs that are not plain tensors
+    ("list_subclass", R.NOT_ALLOWED, make(top="class Lazy(list):\n    pass\n")),
+    ("iter_method", R.MONKEYPATCH, make(top="class Lazy:\n    def __iter__(self):\n        return iter([])\n")),
+    ("array_protocol", R.MONKEYPATCH, make(top="class A:\n    def __array__(self):\n        return None\n")),
+    ("kernel_reaches_torch", R.FORBIDDEN_TORCH_OP, make(kernel=KERNEL.replace("mask = offs < n", "mask = torch.relu(offs)"))),
+    ("kernel_reaches_builtins", R.DYNAMIC_CODE, make(kernel=KERNEL.replace("mask = offs < n", "mask = getattr(tl, 'x')"))),
     # nn compute modules called
     ("self_linear", R.FORBIDDEN_MODULE_CALL, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return self.linear(out)")),
-    ("self_linear_forward", R.FORBIDDEN_MODULE_CALL, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return self.linear.forward(out)")),
     ("inline_module", R.FORBIDDEN_MODULE_CALL, make(forward=LAUNCH + "return nn.ReLU()(out)")),
-    ("module_in_local", R.FORBIDDEN_MODULE_CALL, make(init="self.act = nn.GELU()", forward=LAUNCH + "act = self.act\nreturn act(out)")),
-    ("modulelist_loop", R.FORBIDDEN_MODULE_CALL, make(init="self.layers = nn.ModuleList([nn.Linear(4, 4)])", forward=LAUNCH + "for layer in self.layers:\n    out = layer(out)\nreturn out")),
-    ("sequential_index", R.FORBIDDEN_MODULE_CALL, make(init="self.seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU())", forward=LAUNCH + "return self.seq[0](out)")),
-    ("unbound_module_forward", R.FORBIDDEN_MODULE_CALL, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return nn.Linear.forward(self.linear, out)")),
-    ("super_forward_of_nn_base", R.FORBIDDEN_MODULE_CALL, make(bases="nn.Linear", forward=LAUNCH + "return super().forward(out)")),
-    ("getattr_module", R.FORBIDDEN_MODULE_CALL, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return getattr(self, 'linear')(out)")),
-    ("private_module_method", R.FORBIDDEN_MODULE_CALL, make(init="self.conv = nn.Conv2d(3, 3, 3)", forward=LAUNCH + "return self.conv._conv_forward(out, self.conv.weight, None)")),
-    ("unbound_module_call", R.FORBIDDEN_MODULE_CALL, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return nn.Module.__call__(self.linear, out)")),
-    ("local_subclass_without_forward", R.FORBIDDEN_MODULE_CALL, make(
-        top="class MyLinear(nn.Linear):\n    pass\n", init="self.lin = MyLinear(4, 4)", forward=LAUNCH + "return self.lin(out)")),
-    ("inherited_forward", R.FORBIDDEN_MODULE_CALL, IMPORTS + KERNEL + "\nclass ModelNew(nn.Linear):\n    pass\n"),
+    ("unbound_module_forward", R.FORBIDDEN_TORCH_OP, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return nn.Linear.forward(self.linear, out)")),
+    ("getattr_module", R.DYNAMIC_CODE, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return getattr(self, 'linear')(out)")),
+    ("private_module_method", R.NOT_ALLOWED, make(init="self.conv = nn.Conv2d(3, 3, 3)", forward=LAUNCH + "return self.conv._conv_forward(out, self.conv.weight, None)")),
+    ("unbound_module_call", R.DYNAMIC_CODE, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return nn.Module.__call__(self.linear, out)")),
     # compiling PyTorch
     ("torch_compile", R.TORCH_COMPILE, make(top="fast = torch.compile(torch.relu)", forward=LAUNCH + "return out")),
     ("torch_compile_decorator", R.TORCH_COMPILE, make(top="@torch.compile\ndef f(t):\n    return t\n")),
@@ -242,13 +304,13 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("cupy", R.CUDA_EXTENSION, make(imports="import cupy as cp\n")),
     ("numba", R.CUDA_EXTENSION, make(imports="from numba import cuda\n")),
     # imports
-    ("ctypes", R.FORBIDDEN_IMPORT, make(imports="import ctypes\n")),
-    ("subprocess", R.FORBIDDEN_IMPORT, make(imports="import subprocess\n")),
-    ("sys", R.FORBIDDEN_IMPORT, make(imports="import sys\n")),
+    ("ctypes", R.CUDA_EXTENSION, make(imports="import ctypes\n")),
+    ("subprocess", R.ENV_OR_NETWORK, make(imports="import subprocess\n")),
+    ("sys", R.DYNAMIC_CODE, make(imports="import sys\n")),
     ("relative_import", R.FORBIDDEN_IMPORT, make(imports="from . import helpers\n")),
     ("star_import", R.FORBIDDEN_IMPORT, make(imports="from torch import *\n")),
-    ("leaked_module", R.FORBIDDEN_IMPORT, make(forward="torch.os.system('true')\n" + LAUNCH + "return out")),
-    ("import_inside_forward", R.FORBIDDEN_IMPORT, make(forward="import shutil\n" + LAUNCH + "return out")),
+    ("leaked_module", R.ENV_OR_NETWORK, make(forward="torch.os.system('true')\n" + LAUNCH + "return out")),
+    ("import_inside_forward", R.ENV_OR_NETWORK, make(forward="import shutil\n" + LAUNCH + "return out")),
     # dynamic code
     ("exec", R.DYNAMIC_CODE, make(top="exec('y = 1')")),
     ("eval", R.DYNAMIC_CODE, make(forward=LAUNCH + "return eval('out')")),
@@ -273,7 +335,7 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("patch_do_bench", R.MONKEYPATCH, make(top="triton.testing.do_bench = lambda *a, **k: 0.0")),
     ("patch_F_alias", R.MONKEYPATCH, make(imports="import torch.nn.functional as F\n", top="F.relu = lambda t: t")),
     ("patch_tensor_eq", R.MONKEYPATCH, make(top="torch.Tensor.__eq__ = lambda a, b: True")),
-    ("setattr_constant", R.MONKEYPATCH, make(top="setattr(torch, 'allclose', lambda *a, **k: True)")),
+    ("setattr_constant", R.DYNAMIC_CODE, make(top="setattr(torch, 'allclose', lambda *a, **k: True)")),
     ("del_attr", R.MONKEYPATCH, make(top="del torch.allclose")),
     ("augassign_attr", R.MONKEYPATCH, make(top="torch.some_counter += 1")),
     ("patch_in_init", R.MONKEYPATCH, make(init="torch.testing.assert_close = lambda *a, **k: None")),
@@ -283,7 +345,7 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("torch_function", R.MONKEYPATCH, make(top="class T(torch.Tensor):\n    @classmethod\n    def __torch_function__(cls, f, t, a=(), k=None):\n        return 0\n")),
     ("patch_builtins", R.MONKEYPATCH, make(imports="import builtins\n", top="builtins.print = lambda *a: None")),
     ("patch_loaded_modules", R.MONKEYPATCH, make(top="for m in list(globals().values()):\n    m.compare = None\n")),
-    ("hook_dict", R.MONKEYPATCH, make(init="self._forward_hooks[0] = lambda m, i, o: o")),
+    ("hook_dict", R.NOT_ALLOWED, make(init="self._forward_hooks[0] = lambda m, i, o: o")),
     ("rebind_own_method", R.MONKEYPATCH, make() + "\nModelNew.forward = lambda self, x: x\n"),
     ("class_swap", R.MONKEYPATCH, make(forward=LAUNCH + "out.__class__ = type(x)\nreturn out")),
     # streams, threads
@@ -296,11 +358,10 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("multiprocessing", R.STREAM_OR_THREAD, make(imports="import multiprocessing as mp\n")),
     ("asyncio", R.STREAM_OR_THREAD, make(imports="import asyncio\n")),
     ("torch_multiprocessing", R.STREAM_OR_THREAD, make(imports="import torch.multiprocessing\n")),
-    ("os_fork", R.STREAM_OR_THREAD, make(imports="import os\n", top="pid = os.fork()")),
+    ("os_fork", R.ENV_OR_NETWORK, make(imports="import os\n", top="pid = os.fork()")),
     # host round trips
     ("numpy_import", R.HOST_ROUNDTRIP, make(imports="import numpy as np\n")),
     ("numpy_compute", R.HOST_ROUNDTRIP, make(imports="import numpy as np\n", forward=LAUNCH + "return torch.from_numpy(np.maximum(x.cpu().numpy(), 0))")),
-    ("float_of_element", R.HOST_ROUNDTRIP, make(forward=LAUNCH + "key = float(x[0])\nreturn out")),
     ("cpu", R.HOST_ROUNDTRIP, make(forward=LAUNCH + "return out.cpu().cuda()")),
     ("item", R.HOST_ROUNDTRIP, make(forward=LAUNCH + "s = out.item()\nreturn out")),
     ("tolist", R.HOST_ROUNDTRIP, make(forward=LAUNCH + "v = out.tolist()\nreturn out")),
@@ -311,19 +372,19 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("instantiate_model", R.REFERENCE_MODEL_USE, make(init="self.ref = Model()")),
     ("import_model", R.REFERENCE_MODEL_USE, make(imports="from reference import Model as M\n")),
     ("attribute_model", R.REFERENCE_MODEL_USE, make(imports="import __main__\n", init="self.ref = __main__.Model()")),
-    ("gc_through_import_module", R.REFERENCE_MODEL_USE, make(
+    ("gc_through_import_module", R.DYNAMIC_CODE, make(
         imports="import importlib\n", top="heap = importlib.import_module('g' + 'c')",
         forward="objs = heap.get_objects()\n" + LAUNCH + "return out")),
     ("gc", R.REFERENCE_MODEL_USE, make(imports="import gc\n", forward="objs = gc.get_objects()\n" + LAUNCH + "return out")),
     ("inspect", R.REFERENCE_MODEL_USE, make(imports="import inspect\n", forward="f = inspect.currentframe()\n" + LAUNCH + "return out")),
-    ("getframe", R.REFERENCE_MODEL_USE, make(imports="import sys\n", forward="f = sys._getframe(1)\n" + LAUNCH + "return out")),
+    ("getframe", R.DYNAMIC_CODE, make(imports="import sys\n", forward="f = sys._getframe(1)\n" + LAUNCH + "return out")),
     # try/except fallbacks
     ("try_except", R.EXCEPTION_FALLBACK, make(forward="try:\n" + textwrap.indent(LAUNCH, "    ") + "except Exception:\n    out = x.clone()\nreturn out")),
     ("try_finally", R.EXCEPTION_FALLBACK, make(forward="try:\n" + textwrap.indent(LAUNCH, "    ") + "finally:\n    pass\nreturn out")),
     ("try_around_helper", R.EXCEPTION_FALLBACK, make(
         top=f"def launch(x):\n{textwrap.indent(LAUNCH, '    ')}    return out\n",
         forward="try:\n    return launch(x)\nexcept RuntimeError:\n    return x.clone()")),
-    ("suppress", R.EXCEPTION_FALLBACK, make(imports="import contextlib\n", forward="out = x.clone()\nwith contextlib.suppress(Exception):\n"
+    ("suppress", R.FORBIDDEN_IMPORT, make(imports="import contextlib\n", forward="out = x.clone()\nwith contextlib.suppress(Exception):\n"
                                             "    copy_kernel[(1,)](x, out, x.numel(), BLOCK=1024)\nreturn out")),
     # environment, files, network
     ("environ", R.ENV_OR_NETWORK, make(imports="import os\n", top="key = os.environ.get('API_KEY')")),
@@ -333,7 +394,7 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("urllib", R.ENV_OR_NETWORK, make(imports="import urllib.request\n")),
     ("requests", R.ENV_OR_NETWORK, make(imports="import requests\n")),
     ("pathlib", R.ENV_OR_NETWORK, make(imports="from pathlib import Path\n", top="t = Path('x').read_text()")),
-    ("argv", R.ENV_OR_NETWORK, make(imports="import sys\n", top="a = sys.argv")),
+    ("argv", R.DYNAMIC_CODE, make(imports="import sys\n", top="a = sys.argv")),
     ("torch_hub", R.ENV_OR_NETWORK, make(init="self.m = torch.hub.load('x/y', 'z')")),
     ("torch_load", R.ENV_OR_NETWORK, make(init="self.w = torch.load('/tmp/answer.pt')")),
     ("environ_through_torch", R.ENV_OR_NETWORK, make(top="key = torch.os.environ['HOME']")),
@@ -341,15 +402,55 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("decoy_kernel", R.KERNEL_NOT_REACHABLE, make(forward="return torch.relu(x)")),
     ("launch_in_unused_helper", R.KERNEL_NOT_REACHABLE, make(
         top=f"def launch(x):\n{textwrap.indent(LAUNCH, '    ')}    return out\n", forward="return x.clone()")),
-    ("launch_under_if_false", R.KERNEL_NOT_REACHABLE, make(forward="if False:\n" + textwrap.indent(LAUNCH, "    ") + "return x.clone()")),
-    ("launch_under_if_zero", R.KERNEL_NOT_REACHABLE, make(forward="if 0:\n" + textwrap.indent(LAUNCH, "    ") + "return x.clone()")),
-    ("launch_after_return", R.KERNEL_NOT_REACHABLE, make(forward="return x.clone()\n" + LAUNCH)),
-    ("launch_in_init_only", R.KERNEL_NOT_REACHABLE, make(init="x = torch.ones(4)\n" + LAUNCH, forward="return x.clone()")),
     # format
     ("syntax_error", R.SYNTAX_ERROR, "class ModelNew(:\n    pass\n"),
     ("no_modelnew", R.NO_MODELNEW, IMPORTS + KERNEL + "\nclass Model(nn.Module):\n    pass\n"),
     ("no_kernel", R.NO_TRITON_KERNEL, make(kernel="\ndef copy_kernel(x_ptr, out_ptr, n, BLOCK):\n    pass\n")),
 ]
+
+
+# What the grammar leaves to the runtime layer: arithmetic on values whose tensor-ness is not
+# evident, nn modules called through values, launches only on branches never taken.
+T = {"traced_torch_compute"}
+M = {"traced_torch_compute", "forbidden_module_call", "runtime_error", "kernel_not_reachable"}
+H = {"host_roundtrip"}
+L = {"no_kernel_launched"}
+RUNTIME_CAUGHT: list[tuple[str, set[str], str]] = [
+    ("tensor_plus_param", T, make(forward=LAUNCH + "return out + x")),
+    ("tensor_times_parameter", T, make(init="self.weight = nn.Parameter(torch.ones(4))", forward=LAUNCH + "return out * self.weight")),
+    ("tensor_augassign", T, make(forward=LAUNCH + "out *= 2\nreturn out")),
+    ("tensor_negation", T, make(forward=LAUNCH + "return -out")),
+    ("tensor_compare", T, make(forward=LAUNCH + "return (x > 0).to(x.dtype)")),
+    ("builtin_on_tensor", T, make(forward=LAUNCH + "return abs(out)")),
+    ("builtin_sum_of_tensors", T, make(forward=LAUNCH + "return sum([out, x])")),
+    ("bound_method_reference", T, make(forward=LAUNCH + "f = out.relu\nreturn f()")),
+    ("self_linear_forward", M, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return self.linear.forward(out)")),
+    ("module_in_local", M, make(init="self.act = nn.GELU()", forward=LAUNCH + "act = self.act\nreturn act(out)")),
+    ("modulelist_loop", M, make(init="self.layers = nn.ModuleList([nn.Linear(4, 4)])", forward=LAUNCH + "for layer in self.layers:\n    out = layer(out)\nreturn out")),
+    ("sequential_index", M, make(init="self.seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU())", forward=LAUNCH + "return self.seq[0](out)")),
+    ("super_forward_of_nn_base", M, make(bases="nn.Linear", forward=LAUNCH + "return super().forward(out)")),
+    ("local_subclass_without_forward", M, make(
+        top="class MyLinear(nn.Linear):\n    pass\n", init="self.lin = MyLinear(4, 4)", forward=LAUNCH + "return self.lin(out)")),
+    ("inherited_forward", M, IMPORTS + KERNEL + "\nclass ModelNew(nn.Linear):\n    pass\n"),
+    ("float_of_element", H, make(forward=LAUNCH + "key = float(x[0])\nreturn out")),
+    ("launch_under_if_false", L, make(forward="if False:\n" + textwrap.indent(LAUNCH, "    ") + "return x.clone()")),
+    ("launch_under_if_zero", L, make(forward="if 0:\n" + textwrap.indent(LAUNCH, "    ") + "return x.clone()")),
+    ("launch_after_return", L, make(forward="return x.clone()\n" + LAUNCH)),
+    ("launch_in_init_only", L, make(init="x = torch.ones(4)\n" + LAUNCH, forward="return x.clone()")),
+]
+
+
+@pytest.mark.parametrize(("codes", "source"), [(c, s) for _, c, s in RUNTIME_CAUGHT], ids=[n for n, _, _ in RUNTIME_CAUGHT])
+def test_grammar_leaves_these_to_the_runtime_layer(codes, source):
+    assert not {r.code.value for r in check_static(source)} & {"forbidden_torch_op", "not_allowed"} - codes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("codes", "source"), [(c, s) for _, c, s in RUNTIME_CAUGHT], ids=[n for n, _, _ in RUNTIME_CAUGHT])
+def test_runtime_layer_catches_what_the_grammar_allows(codes, source, verifier, builtin_problems):
+    verdict = verifier.verify(builtin_problems["01_relu.py"].source, source)
+    assert not verdict.correct
+    assert codes & set(verdict.codes), verdict.reasons
 
 
 @pytest.mark.parametrize(("code", "source"), [(c, s) for _, c, s in HACKS], ids=[n for n, _, _ in HACKS])
@@ -365,12 +466,12 @@ def test_every_static_code_has_a_hack():
     assert static_codes <= covered
 
 
-def test_message_names_construct_line_and_function():
+def test_message_names_construct_line_and_what_to_write_instead():
     source = make(forward=LAUNCH + "return torch.matmul(out, w)")
     (reason,) = check_static(source)
     line = source.splitlines().index("        return torch.matmul(out, w)") + 1
-    assert reason == Reason(ReasonCode.FORBIDDEN_TORCH_OP, f"line {line}: torch.matmul called in ModelNew.forward "
-                                                           "(compute must happen in Triton kernels)")
+    assert reason == Reason(ReasonCode.FORBIDDEN_TORCH_OP, f"line {line}: torch.matmul called (PyTorch compute; host "
+                            "code only allocates, reshapes and launches); do this computation in a @triton.jit kernel")
 
 
 def test_syntax_error_message_has_line():
@@ -387,7 +488,7 @@ def test_reference_names_are_configurable():
 def test_torch_ops_in_init_and_kernels_are_not_compute_violations():
     # __init__ runs once at construction (weights are copied from the reference);
     # kernel bodies use tl.*, which are not torch compute.
-    source = make(init="self.w = nn.Parameter(torch.randn(4, 4).mul(0.1))")
+    source = make(init="self.w = nn.Parameter(torch.randn(4, 4) * 0.1)")
     assert check_static(source) == []
 
 

@@ -49,6 +49,7 @@ class ReasonCode(str, Enum):
     REFERENCE_MODEL_USE = "reference_model_use"
     EXCEPTION_FALLBACK = "exception_fallback"
     ENV_OR_NETWORK = "env_or_network"
+    NOT_ALLOWED = "not_allowed"  # outside the grammar of a Triton answer's host or kernel code
     # runtime behaviour
     NO_KERNEL_LAUNCHED = "no_kernel_launched"
     TRACED_TORCH_COMPUTE = "traced_torch_compute"
@@ -58,6 +59,7 @@ class ReasonCode(str, Enum):
     THREAD_LEFT_RUNNING = "thread_left_running"
     TIMED_OUTPUT_WRONG = "timed_output_wrong"
     JUDGE_REJECTED = "judge_rejected"
+    PRECISION_DOWNGRADE = "precision_downgrade"  # a dot below the problem's precision (verify.precision)
     # build / faults
     IMPORT_ERROR = "import_error"
     INIT_ERROR = "init_error"
@@ -101,6 +103,7 @@ _LAYERS: dict[ReasonCode, Layer] = {
             ReasonCode.REFERENCE_MODEL_USE,
             ReasonCode.EXCEPTION_FALLBACK,
             ReasonCode.ENV_OR_NETWORK,
+            ReasonCode.NOT_ALLOWED,
         )
     },
     **{
@@ -114,6 +117,7 @@ _LAYERS: dict[ReasonCode, Layer] = {
             ReasonCode.THREAD_LEFT_RUNNING,
             ReasonCode.TIMED_OUTPUT_WRONG,
             ReasonCode.JUDGE_REJECTED,
+            ReasonCode.PRECISION_DOWNGRADE,
         )
     },
     **{

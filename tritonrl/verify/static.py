@@ -1,44 +1,39 @@
-"""Static (AST) layer of the verifier: reject reward-hacking candidates before running them.
+"""Static (AST) layer of the verifier: the grammar of a legitimate Triton answer.
 
-`check_static(code)` parses a candidate's Python source (never executes it) and
-returns a `Reason` for every rule it breaks (DESIGN.md §5, layer 1). Names are
-resolved through imports and aliases (`F = torch.nn.functional`,
-`from torch import matmul as mm`, `getattr(torch, "matmul")`, `self.op = torch.mm`)
-before any rule looks at them, and the compute rules apply to everything
-reachable from `ModelNew.forward` (its methods, helpers, submodules it calls),
-never to `@triton.jit` kernel bodies.
+`check_static(code)` parses a candidate (never executes it) and returns a
+`Reason` for every construct outside the grammar. It is an allow-list: the
+host code of a Triton answer is stereotyped, so instead of listing tricks the
+checker lists what an answer may contain and rejects everything else, in the
+whole module (module-level code, class bodies, decorators and their
+arguments, default arguments, lambdas, kernels).
 
-Threat model.
-Covered:
-- delegating to PyTorch: torch/F/linalg/... compute calls, torch.ops / torch._C,
-  tensor compute methods (`x.matmul`, `x.add_`, `x.__matmul__`), `@`, arithmetic
-  on values evidently tensors, compute functions kept in containers or passed as
-  values, nn compute modules called in forward (inline, via self, via `.forward`,
-  via a loop over a ModuleList, via an inherited forward);
-- decoy kernels: no launch reachable from forward, or launches only under
-  `if False:` or after a `return`; try/except/finally or contextlib.suppress
-  around a launch (silent PyTorch fallback). `kernel[...]` anywhere in reachable
-  code counts as a launch, and so does `f[grid](...)` for an unnamed `f` when a
-  kernel is handed around in reachable code;
-- torch.compile / torch.jit / dynamo / inductor; CUDA/C++ extensions, cupy,
-  numba, ctypes; exec/eval/compile/__import__/importlib, dynamic getattr,
-  globals()/vars()/__dict__/__globals__ traversal, decoders (base64, zlib, ...);
-- monkeypatching torch, triton, builtins or sys.modules (assignment, setattr,
-  del), global numeric settings, forward hooks, __torch_function__/dispatch;
-- side streams, CUDA graphs, events, threads, processes, asyncio;
-- numpy and host round trips (.cpu/.item/.tolist/.numpy/.to("cpu"));
-- the reference `Model` (subclassing, instantiating, importing), gc/inspect/
-  frames/__main__ (reaching the harness's objects); environment, files, network;
-- modules reached through another module's attributes (`torch.os.environ`).
-The whole file is checked, `if __name__ == "__main__":` blocks included; a
-source the checker cannot analyse (nesting too deep, an internal error) fails
-closed with SYNTAX_ERROR.
-Not covered (the runtime layer's aten trace and launch hook catch these):
-- tensor arithmetic on values whose tensor-ness is not evident (function
-  results, containers), compute reached through data-dependent dispatch;
-- branches never taken at run time (other than constant-false tests);
-- memoisation, input mutation, uninitialised outputs, precision downgrades,
-  kernels that do a trivial share of the work.
+Host code (everything outside `@triton.jit` bodies) may:
+- import torch, torch.nn(.functional), triton, triton.language, math, typing;
+- name only allow-listed torch/triton names (`static_rules.ALLOWED_NAMES`):
+  allocation, layout glue, dtypes and devices, parameter containers and
+  torch.nn classes held for their parameters, `triton.cdiv`, Triton's
+  decorators with plain-data arguments (no hooks, prune or bench functions);
+- call allow-listed builtins and methods (sizes, views, casts, containers),
+  the file's own functions and classes, and launch kernels (`kernel[grid](...)`);
+- set attributes only on the objects its methods own (`self.x = ...`).
+Kernel bodies may name only triton/triton.language/math, their own
+parameters and locals, the file's kernels and constants, and a few builtins.
+Nowhere: dunder attributes or names, reflection (`getattr`, `vars`,
+`str.format`, `type`), `sys`/`os`/`builtins`/`functools`/`operator`, torch
+internals, tensor or container subclasses, dunder methods other than
+`__init__`, methods overriding `nn.Module`'s machinery, try/except around
+launches. Code that can never run is not judged: the methods and bodies of
+top-level functions and classes whose names nothing loads (e.g. a restated
+reference `Model`), and `if __name__ == "__main__":` blocks (the module is
+never imported as `__main__`).
+
+What the grammar cannot see, the runtime layer's aten trace and launch hook
+can (tensor arithmetic through operators, nn modules called through values,
+branches never taken, memoisation, precision): the grammar's job is to make
+tampering with that evidence inexpressible.
+
+Every rejection names the construct, its line and what to write instead; a
+source the checker cannot analyse fails closed with SYNTAX_ERROR.
 
 Test: tests/verify/test_static.py (`.venv/bin/python -m pytest tests/verify/test_static.py -q`).
 """
@@ -47,37 +42,44 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+import torch.nn
 
 from tritonrl.verify.result import Reason
 from tritonrl.verify.result import ReasonCode as R
-
 from tritonrl.verify.static_rules import (
-    ALLOWED_IMPORT_ROOTS,
-    BANNED,
-    LEAKED_MODULES,
-    ALLOWED_TORCH_CALLS,
-    FORBIDDEN_METHODS,
-    ARITH_DUNDERS,
+    ALLOWED_BASES,
+    ALLOWED_BUILTINS,
+    ALLOWED_CONTEXTS,
+    ALLOWED_DECORATORS,
+    ALLOWED_METHODS,
+    ALLOWED_MODULES,
+    ALLOWED_NAMES,
+    ALLOWED_PREFIXES,
+    ARGUMENT_PROTOCOL,
+    CATEGORIES,
+    CLASS_NAMES,
+    COMPUTE_METHODS,
+    DECORATOR_KEYWORDS,
+    DECORATOR_POSITIONAL,
+    HINTS,
     HOST_METHODS,
-    TENSOR_GLUE,
-    TENSOR_ATTRS,
-    MODULE_TENSOR_ATTRS,
+    KERNEL_BUILTINS,
+    LAUNCHER_METHODS,
     NN_CONTAINERS,
-    ROOT_METHODS,
     TRITON_DECORATORS,
-    DANGEROUS_DUNDERS,
-    HOOK_NAMES,
-    TENSOR_BUILTINS,
-    TENSOR_MAKERS,
-    HOST_BUILTINS,
-    COMPUTE_NAMESPACES,
 )
+
+# nn.Module attributes the harness relies on (construction, weights, calling): a local method with
+# one of these names would run answer code where no check looks.
+_MODULE_MACHINERY = frozenset(dir(torch.nn.Module)) - {"forward", "extra_repr", "__init__"}
+_AUTOGRAD_METHODS = frozenset({"forward", "backward", "setup_context", "jvp", "vmap"})
+_CTX_METHODS = frozenset({"forward", "backward", "setup_context", "jvp"})  # autograd staticmethods whose first argument is ctx
 
 
 def check_static(code: str, reference_names: frozenset[str] = frozenset({"Model"})) -> list[Reason]:
-    """Every static rule `code` breaks (empty: statically valid). Never executes `code`, never raises."""
+    """Every grammar rule `code` breaks (empty: statically valid). Never executes `code`, never raises."""
     if not isinstance(code, str):
         return [Reason(R.NO_CODE, f"expected Python source text, got {type(code).__name__}")]
     try:
@@ -94,847 +96,776 @@ def check_static(code: str, reference_names: frozenset[str] = frozenset({"Model"
         return [Reason(R.SYNTAX_ERROR, f"static analysis could not handle this source ({type(exc).__name__}: {exc})")]
 
 
-# ------------------------------------------------------ names and resolution
-@dataclass
-class _Scope:
-    parent: _Scope | None
-    aliases: dict[str, set[str]] = field(default_factory=dict)  # name -> qualified names it may stand for
-    bound: set[str] = field(default_factory=set)  # every name assigned here
-    owner: str | None = None  # ".Cls" for a method's scope
-    self_name: str | None = None
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
-def _banned(q: str) -> tuple[R, str] | None:
-    """The banned-prefix rule `q` hits, looking through leaked module attributes (`torch.os.environ`)."""
-    if q.startswith("."):  # the file's own functions and classes
-        return None
+def _is_main_guard(node: ast.stmt) -> bool:
+    test = getattr(node, "test", None)
+    return (isinstance(node, ast.If) and isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)
+            and test.left.id == "__name__" and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__")
+
+
+def is_nn_class(q: str) -> bool:
+    """`torch.nn.Linear` and friends: torch.nn classes, held for their parameters."""
+    parts = q.split(".")
+    return len(parts) == 3 and parts[:2] == ["torch", "nn"] and parts[2][:1].isupper()
+
+
+def _category(q: str) -> tuple[R, str] | None:
+    """The deny-table entry naming why `q` is rejected, looking through leaked modules (`torch.os.environ`)."""
     parts = q.split(".")
     for start in range(len(parts)):
-        if start and parts[start] not in LEAKED_MODULES:
-            continue
         for end in range(len(parts), start, -1):
-            if hit := BANNED.get(".".join(parts[start:end])):
+            if hit := CATEGORIES.get(".".join(parts[start:end])):
                 return hit
-        if start:
-            return R.FORBIDDEN_IMPORT, f"reaches module {parts[start]} through another module's attribute"
-    if parts[0] == "torch" and len(parts) > 1 and parts[1].startswith("_") and not parts[1].endswith("__"):
-        return R.FORBIDDEN_TORCH_OP, "uses private torch internals"
     return None
 
 
-def _const_str(node: ast.AST | None) -> str | None:
-    """A string known without running anything: a literal or a sum of literals ("g" + "c")."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _const_str(node.left), _const_str(node.right)
-        return left + right if left is not None and right is not None else None
-    return None
+# ------------------------------------------------------------------ scopes
+@dataclass
+class _Scope:
+    """Names bound in one function, class body, lambda, comprehension or the module."""
+
+    kind: str  # module | function | class | lambda | comprehension
+    parent: _Scope | None
+    quals: dict[str, set[str]] = field(default_factory=dict)  # name -> qualified names imported under it
+    bound: set[str] = field(default_factory=set)
+    globals_: set[str] = field(default_factory=set)
+    self_name: str | None = None  # the first parameter of a method: the object it may set attributes on
+
+    def lookup(self, name: str) -> tuple[str, set[str]]:
+        """("qual", names) / ("local", ∅) / ("builtin", {name}) / ("unbound", ∅), by Python's scoping rules."""
+        scope: _Scope | None = self
+        first = True
+        while scope is not None:
+            if name in scope.globals_:
+                scope = _root(scope)
+            if first or scope.kind != "class":
+                if name in scope.quals:
+                    return "qual", scope.quals[name]
+                if name in scope.bound:
+                    return "local", set()
+            first = False
+            scope = scope.parent
+        return ("builtin", {name}) if hasattr(builtins, name) else ("unbound", set())
 
 
-def _src(node: ast.AST) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= 60 else text[:57] + "..."
+def _root(scope: _Scope) -> _Scope:
+    while scope.parent is not None:
+        scope = scope.parent
+    return scope
 
 
-class _Index(ast.NodeVisitor):
-    """One pass over the file: scopes and aliases, local defs and classes, kernels, `self.x` assignments."""
+_SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
+                ast.DictComp, ast.GeneratorExp)
 
-    def __init__(self, tree: ast.Module):
-        self.module_scope = _Scope(None)
-        self.scopes: dict[int, _Scope] = {id(tree): self.module_scope}
-        self.defs: dict[str, tuple[ast.AST, str | None]] = {}  # ".f" / ".Cls.m" -> (node, owner)
-        self.classes: dict[str, ast.ClassDef] = {}
-        self.attrs: dict[str, dict[str, list[tuple[ast.expr, _Scope]]]] = {}  # ".Cls" -> self.<x> values
-        self.kernels: set[str] = set()
-        self._pending: list[tuple[_Scope, str, ast.expr]] = []
-        self._attr_cache: dict[tuple[str, str], set[str]] = {}
-        self._maybe_kernels: list[tuple[str, list[ast.expr], _Scope]] = []
-        self._stack = [self.module_scope]
-        self._class_body: str | None = None
-        self.visit(tree)
-        for _ in range(8):  # aliases of aliases: iterate to a fixpoint
-            changed = False
-            for scope, name, value in self._pending:
-                new = self.resolve(value, scope) - scope.aliases.get(name, set())
-                if new:
-                    scope.aliases.setdefault(name, set()).update(new)
-                    changed = True
-            self._attr_cache.clear()
-            if not changed:
-                break
-        self.module_values: dict[str, list[tuple[ast.expr, _Scope]]] = {}
-        for scope, name, value in self._pending:
-            if scope is self.module_scope:
-                self.module_values.setdefault(name, []).append((value, scope))
-        for qual, decorators, scope in self._maybe_kernels:
-            if any(q in TRITON_DECORATORS for d in decorators for q in self.resolve(d, scope)):
-                self.kernels.add(qual)
+
+class _Binder(ast.NodeVisitor):
+    """First pass: the scope of every scope-making node and the names each binds."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.scopes: dict[int, _Scope] = {id(tree): _Scope("module", None)}
+        self.local_attrs: set[str] = set()  # attributes the file itself defines or assigns (self._x = ...)
+        self.local_methods: set[str] = set()
+        self.outer: dict[int, _Scope] = {}  # def or call node -> the scope it is evaluated in
+        self.instance_methods: dict[str, set[str]] = {}  # top-level class -> methods that need an instance
+        self._stack = [self.scopes[id(tree)]]
+        self.generic_visit(tree)
 
     @property
     def scope(self) -> _Scope:
         return self._stack[-1]
 
-    def _bind(self, name: str, qual: str | None = None) -> None:
-        if self._class_body is None:
-            self.scope.bound.add(name)
-            if qual:
-                self.scope.aliases.setdefault(name, set()).add(qual)
+    def _enter(self, node: ast.AST, kind: str, params: list[str], children: list) -> None:
+        scope = _Scope(kind, self.scope)
+        scope.bound.update(params)
+        self.scopes[id(node)] = scope
+        self._stack.append(scope)
+        for child in children:
+            self.visit(child)
+        self._stack.pop()
 
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
-            if a.asname:
-                self._bind(a.asname, a.name)
-            else:
-                self._bind(a.name.split(".")[0], a.name.split(".")[0])
+            name = a.asname or a.name.split(".")[0]
+            self.scope.quals.setdefault(name, set()).add(a.name if a.asname else a.name.split(".")[0])
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        base = "." * node.level + "__relative__." * bool(node.level) + (node.module or "")
         for a in node.names:
-            if a.name != "*":
-                self._bind(a.asname or a.name, f"{base}.{a.name}")
+            if a.name != "*" and not node.level:
+                self.scope.quals.setdefault(a.asname or a.name, set()).add(f"{node.module}.{a.name}")
+            elif a.name != "*":
+                self.scope.bound.add(a.asname or a.name)
 
-    def _enter(self, node: ast.AST, args: ast.arguments, owner: str | None) -> None:
-        scope = _Scope(self.scope, owner=owner)
-        positional = args.posonlyargs + args.args
-        is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in getattr(node, "decorator_list", []))
-        if owner and positional and not is_static:
-            scope.self_name = positional[0].arg
-        scope.bound.update(a.arg for a in positional + args.kwonlyargs + [args.vararg, args.kwarg] if a)
-        self.scopes[id(node)] = scope
-        outer, self._class_body = self._class_body, None
-        self._stack.append(scope)
-        for stmt in node.body if isinstance(node.body, list) else [node.body]:
-            self.visit(stmt)
-        self._stack.pop()
-        self._class_body = outer
-
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        owner = self._class_body
-        qual = f"{owner}.{node.name}" if owner else f".{node.name}" if len(self._stack) == 1 else None
-        if qual:
-            self.defs[qual] = (node, owner)
-            self._maybe_kernels.append((qual, node.decorator_list, self.scope))
-        self._bind(node.name, qual)
-        for child in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:
-            if child:
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        args = node.args
+        every = [*args.posonlyargs, *args.args, *args.kwonlyargs, *filter(None, [args.vararg, args.kwarg])]
+        annotations = [a.annotation for a in every] + [getattr(node, "returns", None)]
+        for child in [*getattr(node, "decorator_list", []), *args.defaults, *args.kw_defaults, *annotations]:
+            if child is not None:
                 self.visit(child)
-        self._enter(node, node.args, owner)
+        in_class = self.scope.kind == "class"
+        self.outer[id(node)] = self.scope
+        if not isinstance(node, ast.Lambda):
+            self.scope.bound.add(node.name)
+            if in_class:
+                self.local_methods.add(node.name)
+                self.local_attrs.add(node.name)
+        body = node.body if isinstance(node.body, list) else [node.body]
+        self._enter(node, "lambda" if isinstance(node, ast.Lambda) else "function", [a.arg for a in every], body)
+        positional = args.posonlyargs + args.args
+        static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in getattr(node, "decorator_list", []))
+        if in_class and positional and not isinstance(node, ast.Lambda) and (not static or node.name in _CTX_METHODS):
+            self.scopes[id(node)].self_name = positional[0].arg  # self, cls, or an autograd method's ctx
 
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_Lambda(self, node: ast.Lambda) -> None:
-        self._enter(node, node.args, self._class_body)
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        top = len(self._stack) == 1 and self._class_body is None
-        qual = f".{node.name}" if top else None
-        self._bind(node.name, qual)
         for child in [*node.bases, *node.keywords, *node.decorator_list]:
             self.visit(child)
-        if qual:
-            self.classes[qual] = node
-            self.attrs.setdefault(qual, {})
-        outer, self._class_body = self._class_body, qual
+        self.scope.bound.add(node.name)
+        if self.scope.kind == "module":
+            self.instance_methods[node.name] = {
+                s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in s.decorator_list)}
+        self._enter(node, "class", [], node.body)
         for stmt in node.body:
-            self.visit(stmt)
-        self._class_body = outer
+            for target in getattr(stmt, "targets", None) or [getattr(stmt, "target", None)]:
+                if isinstance(target, ast.Name):
+                    self.local_attrs.add(target.id)
 
-    def _record(self, target: ast.expr, value: ast.expr | None) -> None:
-        scope = self.scope
-        if isinstance(target, ast.Name) and value is not None:
-            if self._class_body:
-                self.attrs[self._class_body].setdefault(target.id, []).append((value, scope))
-                if isinstance(value, ast.Lambda):  # forward = lambda self, x: ...
-                    self.defs[f"{self._class_body}.{target.id}"] = (value, self._class_body)
-            elif isinstance(value, ast.Lambda) and len(self._stack) == 1:
-                self.defs[f".{target.id}"] = (value, None)
-                self._bind(target.id, f".{target.id}")
-            else:
-                self._pending.append((scope, target.id, value))
-                if len(self._stack) == 1 and isinstance(value, ast.Call):  # kernel = triton.jit(fn)
-                    self._maybe_kernels.append((f".{target.id}", [value.func], scope))
-                    scope.aliases.setdefault(target.id, set()).add(f".{target.id}")
-        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and value is not None:
-            if scope.owner and target.value.id == scope.self_name:
-                self.attrs[scope.owner].setdefault(target.attr, []).append((value, scope))
-        elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)):
-            for t, v in zip(target.elts, value.elts):
-                self._record(t, v)
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp) -> None:
+        self.visit(node.generators[0].iter)  # evaluated in the enclosing scope
+        children = [g.target for g in node.generators] + [node.generators[0].target]
+        rest = [n for g in node.generators for n in (g.ifs + ([g.iter] if g is not node.generators[0] else []))]
+        values = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        self._enter(node, "comprehension", [], children + rest + values)
 
-    def visit_Assign(self, node: ast.Assign | ast.AnnAssign | ast.NamedExpr) -> None:
-        for target in getattr(node, "targets", None) or [node.target]:
-            self._record(target, node.value)
-        self.generic_visit(node)
-
-    visit_AnnAssign = visit_NamedExpr = visit_Assign
-
-    def visit_Call(self, node: ast.Call) -> None:
-        f = node.func  # self.register_buffer("name", t) holds a tensor in self.name
-        if isinstance(f, ast.Attribute) and f.attr in ("register_buffer", "register_parameter") and len(node.args) > 1:
-            if (name := _const_str(node.args[0])) and self.scope.owner:
-                self.attrs[self.scope.owner].setdefault(name, []).append((node.args[1], self.scope))
-        self.generic_visit(node)
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
     def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            self.scope.bound.add(node.id)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
         if isinstance(node.ctx, ast.Store):
-            self._bind(node.id)
+            self.local_attrs.add(node.attr)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.outer[id(node)] = self.scope
+        func = node.func  # self.register_buffer("name", t) defines self.name
+        if isinstance(func, ast.Attribute) and func.attr in ("register_buffer", "register_parameter", "add_module"):
+            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                self.local_attrs.add(node.args[0].value)
+        self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.scope.globals_.update(node.names)
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         if node.name:
-            self._bind(node.name)
+            self.scope.bound.add(node.name)
         self.generic_visit(node)
 
-    # -- resolution
-    def lookup(self, name: str, scope: _Scope) -> tuple[set[str], _Scope | None]:
-        s: _Scope | None = scope
-        while s is not None:
-            if name in s.aliases:
-                return s.aliases[name], s
-            if name in s.bound:
-                return set(), s
-            s = s.parent
-        return ({f"builtins.{name}"} if hasattr(builtins, name) else set()), None
-
-    def class_attr(self, cls: str, attr: str, seen: frozenset[str] = frozenset()) -> tuple[set[str], list]:
-        """Methods named `attr` and values assigned to `self.attr`, looking through local base classes."""
-        defs = {f"{cls}.{attr}"} & self.defs.keys()
-        values = list(self.attrs.get(cls, {}).get(attr, []))
-        if not defs and not values and cls in self.classes and cls not in seen:
-            for base in self.local_bases(cls):
-                d, v = self.class_attr(base, attr, seen | {cls})
-                defs |= d
-                values += v
-        return defs, values
-
-    def local_bases(self, cls: str) -> set[str]:
-        node = self.classes[cls]
-        return {q for b in node.bases for q in self.resolve(b, self.module_scope) if q in self.classes}
-
-    def self_class(self, node: ast.expr, scope: _Scope) -> str | None:
-        """The class whose `self` `node` is, if it is a method's self parameter."""
-        if isinstance(node, ast.Name):
-            _, where = self.lookup(node.id, scope)
-            if where is not None and where.owner and where.self_name == node.id:
-                return where.owner
-        return None
-
-    def resolve(self, node: ast.AST, scope: _Scope) -> set[str]:
-        """The qualified names `node` may stand for: "torch.matmul", ".helper", ".Cls.m", "builtins.exec"."""
-        if isinstance(node, ast.Name):
-            return self.lookup(node.id, scope)[0]
-        if isinstance(node, ast.Attribute):
-            if cls := self.self_class(node.value, scope):
-                return self._self_attr(cls, node.attr)
-            out: set[str] = set()
-            for q in self.resolve(node.value, scope):  # ModelNew._clip / Block().run: the class's own attributes
-                local = q.removesuffix("()")
-                out |= (self._self_attr(local, node.attr) if local in self.classes else set()) or {f"{q}.{node.attr}"}
-            return out
-        if isinstance(node, ast.Call):
-            func = self.resolve(node.func, scope)
-            if "builtins.getattr" in func and len(node.args) >= 2 and (attr := _const_str(node.args[1])):
-                return self.resolve(ast.Attribute(value=node.args[0], attr=attr, ctx=ast.Load()), scope)
-            if "functools.partial" in func and node.args:  # partial(torch.matmul, ...) is torch.matmul
-                return self.resolve(node.args[0], scope)
-            if func & {"importlib.import_module", "builtins.__import__"} and (name := _const_str(node.args[0] if node.args else None)):
-                return {name if "importlib.import_module" in func else name.split(".")[0]}  # the module it returns
-            return {f"{q}()" for q in func if q in self.classes}  # ".Block()": an instance of a local class
-        return set()
-
-    def _self_attr(self, cls: str, attr: str) -> set[str]:
-        key = (cls, attr)
-        if key not in self._attr_cache:
-            self._attr_cache[key] = set()  # breaks cycles: self.a = self.b; self.b = self.a
-            defs, values = self.class_attr(cls, attr)
-            self._attr_cache[key] = defs | {q for v, s in values for q in self.resolve(v, s)}
-        return self._attr_cache[key]
+    def visit_MatchAs(self, node: ast.AST) -> None:  # match statements are rejected; just keep binding sane
+        self.generic_visit(node)
 
 
-def _truth(test: ast.expr) -> bool | None:
-    """The truth of a constant test (`if False:`, `if not 1:`), None when it depends on run time."""
-    if isinstance(test, ast.Constant):
-        return bool(test.value)
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and (inner := _truth(test.operand)) is not None:
-        return not inner
-    return None
-
-
-def _nn_class(q: str) -> str | None:
-    """`Linear` for "torch.nn.Linear" / "torch.nn.modules.linear.Linear": a torch.nn class being named."""
-    last = q.rsplit(".", 1)[-1]
-    return last if q.startswith("torch.nn.") and last[:1].isupper() else None
-
-
-@dataclass
-class _Facts:
-    """What one stretch of live code does: helpers it reaches and how it launches kernels."""
-
-    edges: set[str] = field(default_factory=set)
-    launches: bool = False  # kernel[grid](...) / kernel.run(...) of a known @triton.jit function
-    indirect: bool = False  # f[grid](...) where f is not a known name (a kernel passed as an argument)
-    kernel_refs: bool = False  # a kernel named without being launched (handed to a launcher)
-
-
+# ------------------------------------------------------------------ the checker
 class _Checker:
-    def __init__(self, tree: ast.Module, reference_names: frozenset[str]):
+    def __init__(self, tree: ast.Module, reference_names: frozenset[str]) -> None:
         self.tree, self.refs = tree, reference_names
-        self.ix = _Index(tree)
+        self.binder = _Binder(tree)
+        self.module = self.binder.scopes[id(tree)]
         self.found: list[tuple[int, Reason]] = []
+        self.kernels: set[int] = set()  # ids of kernel FunctionDefs
+        self.launches = 0  # launch sites in live host code
+        self.nn_attrs: set[str] = set()  # self.<x> assigned an nn compute module
+        self.kernel_names: set[str] = set()
+        self.loads = self._loads()
 
-    def report(self, code: R, node: ast.AST | None, message: str) -> None:
+    # -- reporting
+    def report(self, code: R, node: ast.AST | None, what: str, why: str = "") -> None:
         line = getattr(node, "lineno", 0)
+        why = why or {R.FORBIDDEN_TORCH_OP: "compute must happen in Triton kernels"}.get(code, "")
+        message = f"{what} ({why})" if why else what
+        message += f"; {HINTS[code]}" if code in HINTS else ""
         self.found.append((line, Reason(code, f"line {line}: {message}" if line else message)))
 
     def run(self) -> list[Reason]:
-        ix = self.ix
-        has_model = ".ModelNew" in ix.classes
-        if not has_model:
-            self.report(R.NO_MODELNEW, None, "no top-level `class ModelNew` (the solution's entry point)")
-        if not ix.kernels:
-            self.report(R.NO_TRITON_KERNEL, None, "no function decorated with @triton.jit (or autotune/heuristics)")
-        _FileRules(self).visit(self.tree)
-        if has_model:
-            self._forward_rules()
+        names = {s.name for s in self.tree.body if isinstance(s, ast.ClassDef)}
+        if "ModelNew" not in names:
+            self.report(R.NO_MODELNEW, None, "no top-level `class ModelNew`", "the solution's entry point")
+        self._find_kernels()
+        self._find_nn_attrs()
+        if not self.kernels:
+            self.found.append((0, Reason(R.NO_TRITON_KERNEL, "no function decorated with @triton.jit "
+                                         "(or triton.autotune / triton.heuristics)")))
+        self.body(self.tree.body, self.module, top=True)
+        if self.kernels and not self.launches:
+            self.found.append((0, Reason(R.KERNEL_NOT_REACHABLE, "no kernel is launched anywhere "
+                                         "(write kernel[grid](...) in ModelNew.forward or a helper it calls)")))
         self.found.sort(key=lambda item: item[0])
         return list(dict.fromkeys(reason for _, reason in self.found))
 
-    # -- reachability from ModelNew.forward
-    def _forward_rules(self) -> None:
-        ix, roots = self.ix, set()
-        for method in ROOT_METHODS:
-            defs, values = ix.class_attr(".ModelNew", method)
-            roots |= defs
-            for value, scope in values:
-                for q in ix.resolve(value, scope):
-                    if q in ix.defs:
-                        roots.add(q)
-                    elif q.startswith("torch."):  # forward = torch.relu
-                        self.report(R.FORBIDDEN_TORCH_OP, value,
-                                    f"ModelNew.{method} is bound to {q} (compute must happen in Triton kernels)")
-        if not roots:
-            for base in self.torch_bases(".ModelNew"):
-                self.report(R.FORBIDDEN_MODULE_CALL, ix.classes[".ModelNew"],
-                            f"ModelNew inherits forward from {base} (an nn compute module)")
-        facts: dict[str, _Facts] = {}
-        todo = sorted(roots)
-        while todo:
-            q = todo.pop()
-            if q not in facts and q not in ix.kernels:
-                facts[q] = self._facts(self._unit_nodes(q))
-                todo.extend(facts[q].edges)
-        refs = any(f.kernel_refs for f in facts.values())
-        callers: dict[str, set[str]] = {}
-        for q, f in facts.items():
-            for callee in f.edges:
-                callers.setdefault(callee, set()).add(q)
-        self.launching = {q for q, f in facts.items() if f.launches or (f.indirect and refs)}
-        todo = list(self.launching)
-        while todo:  # a helper that calls a launching helper launches too
-            new = callers.get(todo.pop(), set()) - self.launching
-            self.launching |= new
-            todo.extend(new)
-        if ix.kernels and not (self.launching & roots):  # a kernel defined but never launched is a decoy
-            named = ", ".join(f"{k.lstrip('.')} (line {getattr(ix.defs.get(k, (None,))[0], 'lineno', '?')})"
-                              for k in sorted(ix.kernels))
-            self.report(R.KERNEL_NOT_REACHABLE, None, f"no Triton kernel is launched (kernel[grid](...)) in code reachable "
-                        f"from ModelNew.forward; defined but never launched there: {named}")
-        for q in sorted(facts):
-            _UnitRules(self, q).check()
-
-    def torch_bases(self, cls: str, seen: frozenset[str] = frozenset()) -> set[str]:
-        """torch.nn compute classes `cls` inherits from, directly or through local classes."""
-        out: set[str] = set()
-        for base in self.ix.classes[cls].bases:
-            for q in self.ix.resolve(base, self.ix.module_scope):
-                if q in self.ix.classes and q not in seen:
-                    out |= self.torch_bases(q, seen | {cls})
-                elif (name := _nn_class(q)) and name not in NN_CONTAINERS:
-                    out.add(q)
-        return out
-
-    def _unit_nodes(self, q: str) -> Iterator[tuple[ast.AST, _Scope]]:
-        node, _ = self.ix.defs[q]
-        scope = self.ix.scopes[id(node)]
-        if isinstance(node, ast.Lambda):
-            return self.live([node.body], scope)
-        return self.live([*node.decorator_list, *node.body], scope)
-
-    def is_kernel_def(self, node: ast.AST, scope: _Scope) -> bool:
-        return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-            q in TRITON_DECORATORS for d in node.decorator_list for q in self.ix.resolve(d, scope))
-
-    def live(self, nodes: list, scope: _Scope) -> Iterator[tuple[ast.AST, _Scope]]:
-        """Nodes that can run: skips `if False:` branches, code after return/raise, nested kernels."""
-        for node in nodes:
-            if isinstance(node, (ast.If, ast.IfExp)) and (truth := _truth(node.test)) is not None:
-                branch = node.body if truth else node.orelse
-                yield from self.live(branch if isinstance(branch, list) else [branch], scope)
+    # -- facts about the file
+    def _loads(self) -> dict[str, int]:
+        """How often each name is loaded, outside `__main__` blocks."""
+        counts: dict[str, int] = {}
+        for stmt in self.tree.body:
+            if _is_main_guard(stmt):
                 continue
-            if isinstance(node, ast.While) and _truth(node.test) is False:
-                yield from self.live(node.orelse, scope)
-                continue
-            if self.is_kernel_def(node, scope):
-                continue
-            yield node, scope
-            inner = self.ix.scopes.get(id(node), scope)
-            for _, value in ast.iter_fields(node):
-                children = value if isinstance(value, list) else [value]
-                yield from self.live([v for v in children if isinstance(v, ast.AST)], inner)
-            if isinstance(node, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
-                return
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    counts[node.id] = counts.get(node.id, 0) + 1
+        return counts
 
-    def _facts(self, nodes: Iterator[tuple[ast.AST, _Scope]]) -> _Facts:
-        ix, facts = self.ix, _Facts()
-        for node, scope in nodes:
-            if isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
-                for q in ix.resolve(node, scope):
-                    self._edge(q, facts)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):  # Block(...) runs Block.__init__
-                for q in ix.resolve(node.func, scope) & ix.classes.keys():
-                    facts.edges |= ix.class_attr(q, "__init__")[0]
-            values = []  # what a stored name holds: self.block = Block(); KERNELS = {"a": a_kernel}
-            if isinstance(node, ast.Attribute) and (cls := ix.self_class(node.value, scope)):
-                values = ix.class_attr(cls, node.attr)[1]
-            elif isinstance(node, ast.Name) and ix.lookup(node.id, scope)[1] is ix.module_scope:
-                values = ix.module_values.get(node.id, [])
-            for value, vscope in values:
-                for sub in ast.walk(value):
-                    for q in ix.resolve(sub, vscope) if isinstance(sub, ast.Name) else ():
-                        self._edge(q, facts)
-            if isinstance(node, ast.Attribute) and _is_super(node.value):  # super().forward(x) in a local subclass
-                owner = _owner(scope)
-                for base in ix.local_bases(owner) if owner else ():
-                    facts.edges |= ix.class_attr(base, node.attr)[0]
-            if kind := self._launch(node, scope):
-                facts.launches |= kind == "direct"
-                facts.indirect |= kind == "indirect"
-        return facts
+    def _dead(self, node: ast.FunctionDef | ast.ClassDef) -> bool:
+        """A top-level def nothing loads (its own body aside) can never run."""
+        if node.name == "ModelNew" or getattr(node, "decorator_list", None):
+            return False
+        inside = sum(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == node.name
+                     for n in ast.walk(node))
+        return self.loads.get(node.name, 0) - inside == 0
 
-    def _edge(self, q: str, facts: _Facts) -> None:
-        ix = self.ix
-        head, _, attr = q[1:].partition(".")
-        cls = "." + head.removesuffix("()")
-        if q in ix.kernels:
-            facts.kernel_refs = True
-        elif q in ix.defs:
-            facts.edges.add(q)
-        elif q.startswith(".") and cls in ix.classes:  # Block / Block() is called: its forward runs
-            methods = ["forward" if attr in ("", "apply") else attr]  # Fn.apply(x) runs Fn.forward
-            for method in methods + (list(ROOT_METHODS[1:]) if not attr else []):
-                facts.edges |= ix.class_attr(cls, method)[0]
-
-    def _launch(self, node: ast.AST, scope: _Scope) -> str | None:
-        """"direct" for kernel[grid] (called now or later) and kernel.run(...); "indirect" for f[grid](...)."""
-        resolve, kernels = self.ix.resolve, self.ix.kernels
-        if isinstance(node, ast.Subscript) and resolve(node.value, scope) & kernels:
-            return "direct"
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
-            return "direct" if resolve(node.func.value, scope) & kernels else None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript) and not resolve(node.func.value, scope):
-            return "indirect"
-        return None
-
-    def launches_in(self, nodes: list, scope: _Scope) -> bool:
-        facts = self._facts(self.live(nodes, scope))
-        return facts.launches or facts.indirect or bool(facts.edges & self.launching)
-
-
-def _bare_refs(value: ast.expr) -> Iterator[ast.expr]:
-    """The names stored by `value` itself or as elements of a literal container (not inside calls)."""
-    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-        for elt in value.elts:
-            yield from _bare_refs(elt)
-    elif isinstance(value, ast.Dict):
-        for elt in value.values:
-            yield from _bare_refs(elt)
-    elif isinstance(value, (ast.Name, ast.Attribute)):
-        yield value
-
-
-def _is_dunder(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
-
-
-def _is_super(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
-
-
-def _owner(scope: _Scope | None) -> str | None:
-    while scope is not None and scope.owner is None:
-        scope = scope.parent
-    return scope.owner if scope else None
-
-
-class _ScopedVisitor(ast.NodeVisitor):
-    """A visitor that knows the scope of the node it is on (for alias resolution)."""
-
-    def __init__(self, checker: _Checker, scope: _Scope):
-        self.c, self.ix, self.scope = checker, checker.ix, scope
-        self.inner: set[int] = set()  # inner links of a dotted chain, judged as part of the whole chain
-
-    def resolve(self, node: ast.AST) -> set[str]:
-        return self.ix.resolve(node, self.scope)
-
-    def visit_body(self, node: ast.AST) -> None:
-        outer, self.scope = self.scope, self.ix.scopes.get(id(node), self.scope)
-        for stmt in node.body if isinstance(node.body, list) else [node.body]:
-            self.visit(stmt)
-        self.scope = outer
-
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
-        args = node.args  # decorators, defaults and annotations run in the enclosing scope
-        every = args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
-        outer = [*getattr(node, "decorator_list", []), *args.defaults, *args.kw_defaults, getattr(node, "returns", None)]
-        for child in outer + [a.annotation for a in every if a]:
-            if child:
-                self.visit(child)
-        self.visit_body(node)
-
-    visit_AsyncFunctionDef = visit_Lambda = visit_FunctionDef
-
-
-class _FileRules(_ScopedVisitor):
-    """Rules that hold anywhere in the file: imports, banned names, dynamic code, monkeypatching, Model."""
-
-    def __init__(self, checker: _Checker):
-        super().__init__(checker, checker.ix.module_scope)
-
-    def _qualified(self, node: ast.AST, names: set[str]) -> None:
-        for q in sorted(names):
-            if hit := _banned(q):
-                self.c.report(hit[0], node, f"{q.removeprefix('builtins.')} used ({hit[1]})")
-            if not q.startswith(".") and q.rsplit(".", 1)[-1] in self.c.refs:  # harness.Model, getattr(m, "Model")
-                self.c.report(R.REFERENCE_MODEL_USE, node, f"{q} used (the reference model must not be used)")
-
-    def _import(self, node: ast.AST, q: str) -> None:
-        if hit := _banned(q):
-            self.c.report(hit[0], node, f"import of {q} ({hit[1]})")
-        elif q.split(".")[0] not in ALLOWED_IMPORT_ROOTS:
-            self.c.report(R.FORBIDDEN_IMPORT, node, f"import of {q} (only torch, triton and a few stdlib helpers are allowed)")
-
-    def visit_Import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            self._import(node, alias.name)
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.level:  # a relative import reaches whatever package the harness runs in
-            self.c.report(R.FORBIDDEN_IMPORT, node, f"relative import from {'.' * node.level}{node.module or ''}")
-        for alias in node.names:
-            if alias.name == "*":  # star imports hide where names come from
-                self.c.report(R.FORBIDDEN_IMPORT, node, f"from {node.module} import * (import names explicitly)")
-            elif alias.name in self.c.refs:
-                self.c.report(R.REFERENCE_MODEL_USE, node, f"import of {alias.name} (the reference model must not be used)")
-            elif not node.level:
-                self._import(node, f"{node.module}.{alias.name}")
-
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if node.name in HOOK_NAMES:  # __torch_function__/__torch_dispatch__ rewrite every torch op
-            self.c.report(R.MONKEYPATCH, node, f"defines {node.name} (intercepts torch operations)")
-        super().visit_FunctionDef(node)
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        for base in node.bases:  # a tensor subclass can fake results or defer work past the timer
-            if self.resolve(base) & {"torch.Tensor", "torch._C.TensorBase", "torch._C._TensorBase"}:
-                self.c.report(R.MONKEYPATCH, node, f"class {node.name} subclasses torch.Tensor")
-        self.generic_visit(node)
-
-    def visit_Name(self, node: ast.Name) -> None:
-        if node.id in DANGEROUS_DUNDERS:  # __builtins__, __loader__, __spec__: the interpreter's machinery
-            self.c.report(R.DYNAMIC_CODE, node, f"{node.id} used (reaches interpreter internals)")
-        elif isinstance(node.ctx, ast.Load):
-            if node.id in self.c.refs:
-                self.c.report(R.REFERENCE_MODEL_USE, node, f"{node.id} used (the reference model must not be used)")
-            elif id(node) not in self.inner:
-                self._qualified(node, self.resolve(node))
-
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        self.inner.add(id(node.value))
-        if node.attr in DANGEROUS_DUNDERS:  # interpreter internals: globals, code objects, class graphs
-            self.c.report(R.DYNAMIC_CODE, node, f".{node.attr} used (reaches interpreter internals)")
-        if node.attr in HOOK_NAMES:
-            self.c.report(R.MONKEYPATCH, node, f".{node.attr} used (runs code around forward, unseen by the checks)")
-        if id(node) not in self.inner:
-            self._qualified(node, self.resolve(node))
-        self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> None:
-        func = self.resolve(node.func)
-        if func & {"importlib.import_module", "builtins.__import__"} and (name := _const_str(node.args[0] if node.args else None)):
-            self._import(node, name)  # importlib.import_module("g" + "c") imports gc
-        for name in ("getattr", "setattr", "delattr"):
-            if f"builtins.{name}" not in func:
-                continue
-            attr = _const_str(node.args[1]) if len(node.args) > 1 else None
-            if attr is None:  # a computed attribute name can be anything
-                self.c.report(R.DYNAMIC_CODE, node, f"{name}() with a non-constant attribute name")
-            elif name == "getattr" and node.args:  # getattr(torch, "compile"): judged as torch.compile
-                self.inner.add(id(node.args[0]))
-                if id(node) not in self.inner:
-                    self._qualified(node, self.resolve(node))
-            elif node.args and self._patchable(node.args[0]):
-                self.c.report(R.MONKEYPATCH, node, f"{name}() on {_src(node.args[0])}.{attr}")
-        self.generic_visit(node)
-
-    def _patchable(self, node: ast.AST) -> bool:
-        """Imported modules/objects (torch, triton, builtins) and the file's own classes and functions."""
-        return any(not q.startswith(".") or q in self.ix.classes or q in self.ix.defs for q in self.resolve(node))
-
-    def _foreign_at_module_level(self, node: ast.AST) -> bool:
-        """Module-level code setting attributes on objects it did not make (`for m in sys.modules.values(): m.f = g`)."""
-        return self.scope is self.ix.module_scope and not any(q.endswith("()") for q in self.resolve(node))
-
-    def _target(self, target: ast.AST) -> None:
-        if isinstance(target, (ast.Tuple, ast.List)):
-            for elt in target.elts:
-                self._target(elt)
-        elif isinstance(target, ast.Starred):
-            self._target(target.value)
-        elif isinstance(target, ast.Attribute) and (_is_dunder(target.attr) or self._patchable(target.value)
-                                                    or self._foreign_at_module_level(target.value)):
-            self.c.report(R.MONKEYPATCH, target, f"{_src(target)} rebound (patches code the harness relies on)")
-        elif isinstance(target, ast.Subscript) and self._patchable(target.value):  # sys.modules[...] = ...
-            self.c.report(R.MONKEYPATCH, target, f"{_src(target)} rebound (patches code the harness relies on)")
-
-    def visit_Assign(self, node: ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete) -> None:
-        for target in getattr(node, "targets", None) or [node.target]:
-            self._target(target)
-        self.generic_visit(node)
-
-    visit_AugAssign = visit_AnnAssign = visit_Delete = visit_Assign
-
-
-class _UnitRules(_ScopedVisitor):
-    """Compute rules for one function reachable from ModelNew.forward (never a Triton kernel)."""
-
-    def __init__(self, checker: _Checker, qual: str):
-        node, self.owner = checker.ix.defs[qual]
-        super().__init__(checker, checker.ix.scopes[id(node)])
-        self.node, self.where = node, qual.lstrip(".")
-        self.called: set[int] = set()
-        self.skip: set[int] = set()  # operands of an expression already reported
-        forward = qual.rsplit(".", 1)[-1] in ROOT_METHODS and self.scope.self_name is not None  # not autograd's
-        self.tensors = self._tensor_names(forward)
-        self.modules: set[str] = set()
-        for sub in ast.walk(node):  # names holding nn compute modules: m = self.linear; for layer in self.layers
-            if isinstance(sub, ast.Assign) and self.is_module(sub.value):
-                self.modules |= {t.id for t in sub.targets if isinstance(t, ast.Name)}
-            elif isinstance(sub, (ast.For, ast.comprehension)) and any(self.is_module(n) for n in ast.walk(sub.iter)):
-                self.modules |= {n.id for n in ast.walk(sub.target) if isinstance(n, ast.Name)}
-
-    def check(self) -> None:
-        if isinstance(self.node, ast.Lambda):
-            self.visit(self.node.body)
-        else:
-            for child in [*self.node.decorator_list, *self.node.body]:
-                self.visit(child)
-
-    def flag(self, code: R, node: ast.AST, what: str, why: str = "compute must happen in Triton kernels") -> None:
-        self.c.report(code, node, f"{what} in {self.where} ({why})")
-
-    # -- what a value is
-    def _attr_values(self, node: ast.AST) -> list[tuple[ast.expr, _Scope]]:
-        """What `self.x` (or `getattr(self, "x")`) was assigned in any method or the class body."""
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
-                and len(node.args) == 2 and (attr := _const_str(node.args[1]))):
-            node = ast.Attribute(value=node.args[0], attr=attr, ctx=ast.Load())
-        if isinstance(node, ast.Attribute) and (cls := self.ix.self_class(node.value, self.scope)):
-            return self.ix.class_attr(cls, node.attr)[1]
-        return []
-
-    def _builds(self, value: ast.expr, scope: _Scope, test) -> bool:
-        calls = (n for n in ast.walk(value) if isinstance(n, ast.Call))
-        return any(test(q) for n in calls for q in self.ix.resolve(n.func, scope))
-
-    def is_module(self, node: ast.AST) -> bool:
-        """An nn compute module: self.linear (built from nn.Linear), self.layers[i], nn.ReLU(), a name holding one."""
-        if isinstance(node, ast.Subscript):
-            return self.is_module(node.value)
+    def quals(self, node: ast.expr, scope: _Scope) -> set[str]:
+        """The qualified names an import-rooted chain (`tl.load`, `torch.nn.functional`) stands for."""
         if isinstance(node, ast.Name):
-            return node.id in self.modules
-        if isinstance(node, ast.Call) and any(self._compute_class(q) for q in self.resolve(node.func)):
-            return True
-        return any(self._builds(v, s, self._compute_class) for v, s in self._attr_values(node))
-
-    def _compute_class(self, q: str) -> bool:
-        """nn.Linear and friends, or a local subclass of one that does not define its own forward."""
-        if name := _nn_class(q):
-            return name not in NN_CONTAINERS
-        return q in self.ix.classes and not self.ix.class_attr(q, "forward")[0] and bool(self.c.torch_bases(q))
-
-    def is_tensor(self, node: ast.AST, names: set[str] | None = None) -> bool:
-        """Evidently a tensor: a tensor name, a parameter attribute, a view or allocation of one."""
-        names = self.tensors if names is None else names
-        if isinstance(node, ast.Name):
-            return node.id in names
-        if isinstance(node, ast.Subscript):
-            return self.is_tensor(node.value, names)
-        if isinstance(node, ast.BinOp):
-            return self.is_tensor(node.left, names) or self.is_tensor(node.right, names)
-        if isinstance(node, ast.UnaryOp):
-            return self.is_tensor(node.operand, names)
+            kind, names = scope.lookup(node.id)
+            return names if kind == "qual" else {f"builtins.{node.id}"} if kind == "builtin" else set()
         if isinstance(node, ast.Attribute):
-            if node.attr in TENSOR_ATTRS:
-                return self.is_tensor(node.value, names)
-            if node.attr in MODULE_TENSOR_ATTRS and self.is_module(node.value):
-                return True
-            return any(self._builds(v, s, lambda q: q.startswith("torch.") and q not in ("torch.device", "torch.Size"))
-                       for v, s in self._attr_values(node))  # self.w = nn.Parameter(torch.randn(...))
-        if isinstance(node, ast.Call):
-            func = node.func
-            if isinstance(func, ast.Attribute) and func.attr in TENSOR_GLUE and self.is_tensor(func.value, names):
-                return True
-            return bool(self.resolve(func) & TENSOR_MAKERS)
+            return {f"{q}.{node.attr}" for q in self.quals(node.value, scope) if not q.startswith("builtins.")}
+        return set()
+
+    def _find_kernels(self) -> None:
+        outer = self.binder.outer
+        jitted: set[str] = set()  # kernel = triton.jit(fn)
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Call) and self.quals(node.func, outer.get(id(node), self.module)) & TRITON_DECORATORS:
+                jitted |= {a.id for a in node.args if isinstance(a, ast.Name)}
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                decorators = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
+                if node.name in jitted or any(self.quals(d, outer.get(id(node), self.module)) & TRITON_DECORATORS for d in decorators):
+                    self.kernels.add(id(node))
+                    self.kernel_names.add(node.name)
+        self.kernel_names |= jitted
+
+    def _find_nn_attrs(self) -> None:
+        """self.linear = nn.Linear(...): calling self.linear later runs PyTorch."""
+        for node in ast.walk(self.tree):
+            scope = self.binder.scopes.get(id(node))
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not scope.self_name:
+                continue
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call):
+                    classes = {q for q in self.quals(sub.value.func, scope) if is_nn_class(q)}
+                    if classes and not any(q.rsplit(".", 1)[-1] in NN_CONTAINERS for q in classes):
+                        self.nn_attrs |= {t.attr for t in sub.targets if isinstance(t, ast.Attribute)
+                                          and isinstance(t.value, ast.Name) and t.value.id == scope.self_name}
+
+    # -- statements
+    def body(self, stmts: list[ast.stmt], scope: _Scope, top: bool = False) -> None:
+        for stmt in stmts:
+            if top and _is_main_guard(stmt):
+                continue
+            self.stmt(stmt, scope)
+
+    def stmt(self, node: ast.stmt, scope: _Scope) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.function(node, scope)
+        elif isinstance(node, ast.ClassDef):
+            self.klass(node, scope)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                self.imported(node, a.name, module_only=True)
+        elif isinstance(node, ast.ImportFrom):
+            self.import_from(node)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.MatMult):
+                self.report(R.FORBIDDEN_TORCH_OP, node, "`@=` (matrix multiply operator)")
+            for target in getattr(node, "targets", None) or [node.target]:
+                self.target(target, scope)
+            if node.value is not None:
+                self.expr(node.value, scope)
+            if isinstance(node, ast.AnnAssign):
+                self.type_expr(node.annotation, scope)
+        elif isinstance(node, ast.Delete):
+            for target in node.targets:
+                self.target(target, scope)
+        elif isinstance(node, (ast.Expr, ast.Return)):
+            if node.value is not None:
+                self.expr(node.value, scope)
+        elif isinstance(node, ast.Raise):
+            for part in (node.exc, node.cause):
+                if part is not None:
+                    self.expr(part, scope)
+        elif isinstance(node, ast.Assert):
+            self.expr(node.test, scope)
+            if node.msg is not None:
+                self.expr(node.msg, scope)
+        elif isinstance(node, (ast.If, ast.While)):
+            self.expr(node.test, scope)
+            self.body(node.body + node.orelse, scope)
+        elif isinstance(node, ast.For):
+            self.target(node.target, scope)
+            self.expr(node.iter, scope)
+            self.body(node.body + node.orelse, scope)
+        elif isinstance(node, ast.With):
+            self.with_(node, scope)
+        elif isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            self.try_(node, scope)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                if _is_dunder(name):
+                    self.report(R.DYNAMIC_CODE, node, f"global {name}", "reaches interpreter internals")
+        elif not isinstance(node, (ast.Pass, ast.Break, ast.Continue)):
+            self.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` statement",
+                        "not part of a Triton answer's host code")
+
+    def imported(self, node: ast.AST, q: str, module_only: bool) -> None:
+        if q.split(".")[0] in self.refs or q.rsplit(".", 1)[-1] in self.refs:
+            self.report(R.REFERENCE_MODEL_USE, node, f"import of {q}", "the reference model must not be used")
+        elif q in ALLOWED_MODULES or (not module_only and self._allowed_name(q)):
+            return
+        else:
+            code, why = _category(q) or ((R.FORBIDDEN_TORCH_OP, "PyTorch compute") if q.startswith("torch.")
+                                        else (R.FORBIDDEN_IMPORT, "not needed by a Triton answer"))
+            self.report(code, node, f"import of {q}", why)
+
+    def import_from(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            self.report(R.FORBIDDEN_IMPORT, node, f"relative import from {'.' * node.level}{node.module or ''}",
+                        "reaches whatever package the harness runs in")
+            return
+        for a in node.names:
+            if a.name == "*":
+                self.report(R.FORBIDDEN_IMPORT, node, f"from {node.module} import *", "import names explicitly")
+            else:
+                allowed = node.module in ALLOWED_MODULES
+                self.imported(node, f"{node.module}.{a.name}", module_only=not allowed)
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+        inner = self.binder.scopes[id(node)]
+        is_kernel = id(node) in self.kernels
+        for decorator in node.decorator_list:
+            self.decorator(decorator, scope)
+        self._signature(node.args, scope, inner)
+        if node.returns is not None:
+            self.type_expr(node.returns, scope)
+        if isinstance(node, ast.AsyncFunctionDef):
+            self.report(R.STREAM_OR_THREAD, node, f"async def {node.name}", "coroutines run outside the call")
+        if scope.kind == "class":
+            self._method_name(node, scope)
+        if is_kernel:
+            _KernelRules(self, inner).check(node)
+        elif not (scope is self.module and self._dead(node)):
+            self.body(node.body, inner)
+
+    def _signature(self, args: ast.arguments, scope: _Scope, inner: _Scope) -> None:
+        for default in [*args.defaults, *filter(None, args.kw_defaults)]:
+            self.expr(default, scope)
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, *filter(None, [args.vararg, args.kwarg])]:
+            if _is_dunder(arg.arg):
+                self.report(R.DYNAMIC_CODE, arg, f"parameter {arg.arg}", "reaches interpreter internals")
+            if arg.annotation is not None:
+                self.type_expr(arg.annotation, scope)
+
+    def _method_name(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+        name = node.name
+        if _is_dunder(name) and name != "__init__":
+            self.report(R.MONKEYPATCH, node, f"defines {name}",
+                        "Python calls dunder methods implicitly, outside the checked call")
+        elif name in ARGUMENT_PROTOCOL:
+            self.report(R.MONKEYPATCH, node, f"defines a method {name}()",
+                        "Triton's launcher calls it on kernel arguments, inside the launch")
+        elif name in _MODULE_MACHINERY and name not in _AUTOGRAD_METHODS:
+            self.report(R.MONKEYPATCH, node, f"overrides nn.Module.{name}",
+                        "the harness builds, loads and calls the module through it")
+
+    def decorator(self, node: ast.expr, scope: _Scope) -> None:
+        func = node.func if isinstance(node, ast.Call) else node
+        names = self.quals(func, scope)
+        if names & TRITON_DECORATORS or names & ALLOWED_DECORATORS:
+            self.expr(node, scope)
+            return
+        kind, _ = scope.lookup(func.id) if isinstance(func, ast.Name) else ("", set())
+        if kind == "local":  # a decorator the file defines: it receives the function object
+            self.report(R.NOT_ALLOWED, node, f"decorator @{ast.unparse(node)[:60]}",
+                        "only Triton's decorators, staticmethod, classmethod and property may wrap functions")
+            return
+        self.expr(node, scope)
+        if not any(_category(q) for q in names):
+            self.report(R.NOT_ALLOWED, node, f"decorator @{ast.unparse(node)[:60]}",
+                        "only Triton's decorators, staticmethod, classmethod and property may wrap functions")
+
+    def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
+        inner = self.binder.scopes[id(node)]
+        for base in node.bases:
+            self.base(base, scope, node.name)
+        for keyword in node.keywords:
+            self.report(R.NOT_ALLOWED, keyword, f"class {node.name}({keyword.arg}=...)", "metaclasses run hidden code")
+        for decorator in node.decorator_list:
+            self.report(R.NOT_ALLOWED, decorator, f"class decorator @{ast.unparse(decorator)[:60]}",
+                        "it receives and may replace the class")
+        dead = scope is self.module and self._dead(node)
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if dead:  # never instantiated or referenced: judge only what runs at class creation
+                    self._method_name(stmt, inner)
+                    for decorator in stmt.decorator_list:
+                        self.decorator(decorator, inner)
+                    self._signature(stmt.args, inner, self.binder.scopes[id(stmt)])
+                else:
+                    self.function(stmt, inner)
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass)):
+                self.stmt(stmt, inner)
+            else:
+                self.report(R.NOT_ALLOWED, stmt, f"`{type(stmt).__name__}` in the body of class {node.name}",
+                            "class bodies hold methods and constants")
+
+    def base(self, node: ast.expr, scope: _Scope, cls: str) -> None:
+        if isinstance(node, ast.Name) and node.id in self.refs and scope.lookup(node.id)[0] != "local":
+            self.report(R.REFERENCE_MODEL_USE, node, f"class {cls} subclasses {node.id}",
+                        "the reference model must not be used")
+            return
+        if isinstance(node, ast.Name) and scope.lookup(node.id)[0] == "local":
+            return  # a class of this file
+        names = self.quals(node, scope)
+        if names and all(q in ALLOWED_BASES or is_nn_class(q) for q in names):
+            return
+        if names & {"torch.Tensor", "torch._C.TensorBase"}:
+            self.report(R.MONKEYPATCH, node, f"class {cls} subclasses torch.Tensor",
+                        "a tensor subclass can fake results or defer work past the checks")
+        else:
+            self.report(R.NOT_ALLOWED, node, f"class {cls} subclasses {ast.unparse(node)[:60]}",
+                        "answers subclass nn.Module, torch.nn classes, autograd.Function or their own classes")
+
+    def target(self, node: ast.expr, scope: _Scope) -> None:
+        if isinstance(node, ast.Name):
+            if _is_dunder(node.id):
+                self.report(R.MONKEYPATCH, node, f"{node.id} rebound", "interpreter and harness state")
+            return
+        if isinstance(node, (ast.Tuple, ast.List)):
+            for elt in node.elts:
+                self.target(elt, scope)
+        elif isinstance(node, ast.Starred):
+            self.target(node.value, scope)
+        elif isinstance(node, ast.Attribute):
+            root = node
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                if isinstance(root, ast.Attribute) and _is_dunder(root.attr):
+                    self.report(R.MONKEYPATCH, node, f"{ast.unparse(node)[:60]} set", "interpreter internals")
+                    return
+                root = root.value
+            owner = self._owner(scope)
+            if not (isinstance(root, ast.Name) and owner is not None and root.id == owner):
+                self.report(R.MONKEYPATCH, node, f"{ast.unparse(node)[:60]} set",
+                            "an answer sets attributes only on its own objects (self.x = ...)")
+            else:
+                self.expr(node.value, scope)
+        elif isinstance(node, ast.Subscript):
+            if self.quals(node.value, scope):
+                self.report(R.MONKEYPATCH, node, f"{ast.unparse(node)[:60]} set", "patches a module's state")
+            self.expr(node.value, scope)
+            self.expr(node.slice, scope)
+
+    @staticmethod
+    def _owner(scope: _Scope | None) -> str | None:
+        """The `self` of the innermost enclosing method (lambdas and comprehensions see it too)."""
+        while scope is not None and scope.kind in ("lambda", "comprehension"):
+            scope = scope.parent
+        return scope.self_name if scope is not None else None
+
+    def with_(self, node: ast.With, scope: _Scope) -> None:
+        for item in node.items:
+            expr = item.context_expr
+            names = self.quals(expr.func, scope) if isinstance(expr, ast.Call) else self.quals(expr, scope)
+            self.expr(expr, scope)
+            if not names & ALLOWED_CONTEXTS and not any(_category(q) for q in names):
+                self.report(R.NOT_ALLOWED, expr, f"with {ast.unparse(expr)[:60]}",
+                            "only torch.no_grad(), torch.inference_mode() and torch.cuda.device(...) are needed")
+            if item.optional_vars is not None:
+                self.target(item.optional_vars, scope)
+        self.body(node.body, scope)
+
+    def try_(self, node: ast.Try, scope: _Scope) -> None:
+        if (node.handlers or node.finalbody) and self._calls_code(node.body, scope):
+            self.report(R.EXCEPTION_FALLBACK, node, "kernel launch (or a call of this file's code) inside try",
+                        "a failing kernel must fail, not fall back")
+        self.body(node.body, scope)
+        for handler in node.handlers:
+            if handler.type is not None:
+                self.expr(handler.type, scope)
+            self.body(handler.body, scope)
+        self.body(node.orelse + node.finalbody, scope)
+
+    def _calls_code(self, stmts: list[ast.stmt], scope: _Scope) -> bool:
+        """A launch, or a call of something this file defines (which may launch)."""
+        for stmt in stmts:
+            for node in ast.walk(stmt):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                if isinstance(func, ast.Subscript) or (isinstance(func, ast.Attribute) and (
+                        func.attr in LAUNCHER_METHODS or func.attr in self.binder.local_attrs)):
+                    return True
+                if isinstance(func, ast.Name) and scope.lookup(func.id)[0] in ("local", "unbound"):
+                    return True
         return False
 
-    def _tensor_names(self, forward: bool) -> set[str]:
-        """Names that only ever hold tensors: forward's parameters and names assigned from tensors."""
-        fn, params = self.node, {}
-        if not isinstance(fn, ast.Lambda):
-            positional = fn.args.posonlyargs + fn.args.args
-            defaults = [None] * (len(positional) - len(fn.args.defaults)) + fn.args.defaults + fn.args.kw_defaults
-            for arg, default in zip(positional + fn.args.kwonlyargs, defaults):
-                annotation = ast.unparse(arg.annotation) if arg.annotation else ""
-                no_default = default is None or (isinstance(default, ast.Constant) and default.value is None)
-                plain = not annotation and no_default
-                params[arg.arg] = arg.arg != self.scope.self_name and ("Tensor" in annotation or (forward and plain))
-        values: dict[str, list[ast.expr | None]] = {}
-        assigned = {id(t): n.value for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr))
-                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
-        augmented = {id(n.target) for n in ast.walk(fn) if isinstance(n, ast.AugAssign)}  # x += y keeps x's kind
-        for n in ast.walk(fn):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in augmented:
-                values.setdefault(n.id, []).append(assigned.get(id(n)))
-        names = {p for p, tensor in params.items() if tensor} | (values.keys() - params.keys())
-        while True:  # keep a name only if every value it is given is a tensor
-            keep = {n for n in names if all(v is not None and self.is_tensor(v, names) for v in values.get(n, []))}
-            if keep == names:
-                return names
-            names = keep
+    # -- expressions
+    def expr(self, node: ast.expr, scope: _Scope) -> None:
+        if isinstance(node, ast.Name):
+            self.name(node, scope)
+        elif isinstance(node, ast.Attribute):
+            self.attribute(node, scope)
+        elif isinstance(node, ast.Call):
+            self.call(node, scope)
+        elif isinstance(node, ast.Lambda):
+            inner = self.binder.scopes[id(node)]
+            self._signature(node.args, scope, inner)
+            self.expr(node.body, inner)
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            inner = self.binder.scopes[id(node)]
+            for index, gen in enumerate(node.generators):
+                self.target(gen.target, inner)
+                self.expr(gen.iter, scope if index == 0 else inner)
+                for cond in gen.ifs:
+                    self.expr(cond, inner)
+            for value in ([node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]):
+                self.expr(value, inner)
+        elif isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom)):
+            self.report(R.NOT_ALLOWED, node, f"`{type(node).__name__.lower()}`", "answers need no coroutines or generators")
+        elif isinstance(node, ast.NamedExpr):
+            self.target(node.target, scope)
+            self.expr(node.value, scope)
+        else:
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.kernel_names:
+                self.launches += 1  # launch = kernel[grid]; launch(...)
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+                self.report(R.FORBIDDEN_TORCH_OP, node, f"`{ast.unparse(node)[:60]}` (matrix multiply operator)")
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.expr(child, scope)
 
-    # -- rules
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if not self.c.is_kernel_def(node, self.scope):
-            super().visit_FunctionDef(node)
+    def type_expr(self, node: ast.expr, scope: _Scope) -> None:
+        """An annotation or isinstance() class: the one place classes may appear as plain values."""
+        if isinstance(node, ast.Name):
+            self.name(node, scope, "type")
+        elif isinstance(node, ast.Attribute):
+            self.attribute(node, scope, "type")
+        elif isinstance(node, ast.Subscript):
+            self.type_expr(node.value, scope)
+            self.type_expr(node.slice, scope)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            for elt in node.elts:
+                self.type_expr(elt, scope)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            self.type_expr(node.left, scope)
+            self.type_expr(node.right, scope)
+        elif not isinstance(node, ast.Constant):
+            self.expr(node, scope)
 
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_Call(self, node: ast.Call) -> None:
-        func = node.func
-        self.called.add(id(func))
-        names = self.resolve(func)
-        for q in sorted(names):
-            self._torch_call(node, q)
-        if self.is_module(func) or (isinstance(func, ast.Attribute) and self.is_module(func.value) and (
-                func.attr in ROOT_METHODS or func.attr.startswith("_"))):  # self.conv._conv_forward(...)
-            self.flag(R.FORBIDDEN_MODULE_CALL, node, f"nn module call {_src(func)}(...)",
-                      "holding nn modules for their parameters is fine; calling them runs PyTorch")
-        elif (isinstance(func, ast.Attribute) and _is_super(func.value) and self.owner
-              and (bases := self.c.torch_bases(self.owner))):
-            self.flag(R.FORBIDDEN_MODULE_CALL, node, f"super().{func.attr}(...) of {', '.join(sorted(bases))}")
-        elif isinstance(func, ast.Attribute) and not names and not self.ix.self_class(func.value, self.scope):
-            self._method(node, func.attr)
-        elif names & HOST_BUILTINS and any(self.is_tensor(a) for a in node.args):  # float(x[0]) reads device memory
-            self.flag(R.HOST_ROUNDTRIP, node, f"{_src(node)} called", "copies device data to the host")
-        elif names & TENSOR_BUILTINS and any(self.is_tensor(e) for a in node.args  # abs(x), sum([x, y]), max(x, y)
-                                             for e in (a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])):
-            self.flag(R.FORBIDDEN_TORCH_OP, node, f"{_src(func)}() on a tensor")
-        self.generic_visit(node)
-
-    def _torch_call(self, node: ast.Call, q: str) -> None:
-        if not q.startswith("torch.") or _banned(q) or q in ALLOWED_TORCH_CALLS:
-            return  # banned names are reported by the file-wide rules
-        parts = q.split(".")
-        if parts[1] == "Tensor" and len(parts) > 2:  # torch.Tensor.add(x, y) is x.add(y)
-            return self._method(node, parts[2])
-        cls = next((i for i, p in enumerate(parts) if p[:1].isupper()), None)
-        if q.startswith("torch.nn.") and cls is not None:
-            # nn.Linear.forward(m, x), nn.Module.__call__(m, x)
-            if cls < len(parts) - 1 and (parts[cls] not in NN_CONTAINERS or parts[-1] in ROOT_METHODS):
-                self.flag(R.FORBIDDEN_MODULE_CALL, node, f"{q} called")
-            return  # building a module only holds parameters
-        self.flag(R.FORBIDDEN_TORCH_OP, node, f"{q} called")
-
-    def _method(self, node: ast.Call, name: str) -> None:
-        if name in HOST_METHODS:
-            self.flag(R.HOST_ROUNDTRIP, node, f".{name}() called", "copies device data to the host")
-        elif name == "to" and any((_const_str(n) or "").startswith("cpu")  # .to("cpu"), .to(device=torch.device("cpu"))
-                                  for a in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(a)):
-            self.flag(R.HOST_ROUNDTRIP, node, f"{_src(node)} called", "moves data to the host")
-        elif name in FORBIDDEN_METHODS or name in ARITH_DUNDERS or name.removesuffix("_") in FORBIDDEN_METHODS:
-            self.flag(R.FORBIDDEN_TORCH_OP, node, f"tensor method .{name}() called")
-
-    def _reference(self, node: ast.Name | ast.Attribute) -> None:
-        if id(node) in self.called or id(node) in self.inner or not isinstance(node.ctx, ast.Load):
+    def name(self, node: ast.Name, scope: _Scope, use: str = "value") -> None:
+        if _is_dunder(node.id):
+            self.report(R.DYNAMIC_CODE, node, f"{node.id} used", "reaches interpreter internals")
             return
-        names = self.resolve(node)
-        stored = self._attr_values(node)  # OPS = {"mm": torch.matmul}; self.fns = [F.gelu]: compute kept in a container
-        if isinstance(node, ast.Name) and self.ix.lookup(node.id, self.scope)[1] is self.ix.module_scope:
-            stored = self.ix.module_values.get(node.id, [])
-        refs = {q for v, s in stored for ref in _bare_refs(v) for q in self.ix.resolve(ref, s)}
-        for q in sorted(names | refs):  # map(torch.relu, xs): compute passed as a value
-            if q.startswith("torch.") and not _banned(q) and q not in ALLOWED_TORCH_CALLS and (
-                    q.rsplit(".", 1)[-1] in FORBIDDEN_METHODS or q.startswith(COMPUTE_NAMESPACES)):
-                via = "" if q in names else f" through {_src(node)}"
-                self.flag(R.FORBIDDEN_TORCH_OP, node, f"{q} referenced{via}")
-        if (isinstance(node, ast.Attribute) and not names and node.attr in FORBIDDEN_METHODS
-                and self.is_tensor(node.value)):
-            self.flag(R.FORBIDDEN_TORCH_OP, node, f"tensor method {_src(node)} referenced")  # f = x.relu; f()
+        kind, names = scope.lookup(node.id)
+        if node.id in self.refs and kind != "local":
+            self.report(R.REFERENCE_MODEL_USE, node, f"{node.id} used", "the reference model must not be used")
+        elif kind == "local" and use == "value" and node.id in self.binder.instance_methods:
+            self.report(R.NOT_ALLOWED, node, f"class {node.id} used as a value",
+                        "call it, subclass it or name it in isinstance(); a class handed around can bind its "
+                        "methods to foreign objects")
+        elif kind == "qual":
+            for q in sorted(names):
+                self.qualified(node, q, use)
+        elif kind == "builtin" and node.id not in ALLOWED_BUILTINS:
+            code, why = _category(f"builtins.{node.id}") or (R.NOT_ALLOWED, "not needed by a Triton answer")
+            self.report(code, node, f"builtin {node.id}", why)
 
-    def visit_Name(self, node: ast.Name) -> None:
-        self._reference(node)
+    def _allowed_name(self, q: str) -> bool:
+        return q in ALLOWED_NAMES or q.startswith(ALLOWED_PREFIXES) or is_nn_class(q)
 
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        self._reference(node)
-        self.inner.add(id(node.value))
-        self.generic_visit(node)
+    def qualified(self, node: ast.AST, q: str, use: str) -> None:
+        """Judge an import-rooted name; `use` is "value", "call" or "base" (of a longer chain)."""
+        if q in ALLOWED_MODULES:
+            if use != "base":
+                self.report(R.NOT_ALLOWED, node, f"module {q} used as a value", "use its functions by name")
+            return
+        if self._allowed_name(q):
+            if use == "value" and (q in CLASS_NAMES or is_nn_class(q)):
+                self.report(R.NOT_ALLOWED, node, f"class {q} used as a value",
+                            "call it, subclass it or name it in isinstance() and annotations")
+            return
+        hit = _category(q)
+        if hit is None and q.startswith("torch."):
+            hit = R.FORBIDDEN_TORCH_OP, "PyTorch compute; host code only allocates, reshapes and launches"
+        code, why = hit or (R.NOT_ALLOWED, "not among the names a Triton answer needs")
+        self.report(code, node, f"{q} {'called' if use == 'call' else 'used'}", why)
 
-    def _arith(self, node: ast.AST, operands: list[ast.AST], op: ast.AST) -> None:
-        if id(node) in self.skip:
-            self.skip.update(map(id, operands))
-        elif isinstance(op, ast.MatMult):
-            self.flag(R.FORBIDDEN_TORCH_OP, node, f"`{_src(node)}` (matrix multiply operator)")
-            self.skip.update(map(id, operands))
-        elif any(self.is_tensor(o) for o in operands):
-            self.flag(R.FORBIDDEN_TORCH_OP, node, f"`{_src(node)}` (tensor arithmetic)")
-            self.skip.update(map(id, operands))
+    def attribute(self, node: ast.Attribute, scope: _Scope, use: str = "value") -> None:
+        if _is_dunder(node.attr):
+            self.report(R.DYNAMIC_CODE, node, f".{node.attr} used", "reaches interpreter internals")
+            return
+        names = self.quals(node, scope)
+        if names - {n for n in names if n.startswith("builtins.")}:
+            root = node
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and _is_dunder(root.id):
+                self.report(R.DYNAMIC_CODE, root, f"{root.id} used", "reaches interpreter internals")
+                return
+            for q in sorted(names):
+                self.qualified(node, q, use)
+            return
+        cls = node.value.id if isinstance(node.value, ast.Name) else None
+        if cls in self.binder.instance_methods and node.attr in self.binder.instance_methods[cls] and (
+                scope.lookup(cls)[0] == "local"):
+            self.report(R.NOT_ALLOWED, node, f"{cls}.{node.attr} taken from the class",
+                        "call methods on instances (self.method(...)), so self is always the answer's own object")
+        if node.attr.startswith("_") and node.attr not in self.binder.local_attrs:
+            self.report(R.NOT_ALLOWED, node, f".{node.attr} used",
+                        "private attributes of torch and triton objects are not an answer's business")
+        elif node.attr in self.refs:
+            self.report(R.REFERENCE_MODEL_USE, node, f".{node.attr} used", "the reference model must not be used")
+        if isinstance(node.value, ast.Name):
+            self.name(node.value, scope, "base")
+        elif isinstance(node.value, ast.Attribute):
+            self.attribute(node.value, scope, "base")
+        else:
+            self.expr(node.value, scope)
 
-    def visit_BinOp(self, node: ast.BinOp) -> None:
-        self._arith(node, [node.left, node.right], node.op)
-        self.generic_visit(node)
+    def call(self, node: ast.Call, scope: _Scope) -> None:
+        func = node.func
+        if isinstance(func, ast.Name):
+            self.name(func, scope, "call")
+        elif isinstance(func, ast.Attribute) and self._super_call(func):
+            self.super_call(func, scope)
+        elif isinstance(func, ast.Attribute) and self.quals(func, scope):
+            self.attribute(func, scope, "call")
+        elif isinstance(func, ast.Attribute):
+            self.method(node, func, scope)
+        else:
+            if isinstance(func, ast.Subscript):
+                self.launches += 1
+            elif isinstance(func, ast.Call) and any(is_nn_class(q) and q.rsplit(".", 1)[-1] not in NN_CONTAINERS
+                                                    for q in self.quals(func.func, scope)):
+                self.report(R.FORBIDDEN_MODULE_CALL, node, f"nn module call {ast.unparse(func)[:60]}(...)",
+                            "holding nn modules for their parameters is fine; calling them runs PyTorch")
+            self.expr(func, scope)
+        self._decorator_arguments(node, scope)
+        typed = isinstance(func, ast.Name) and func.id in ("isinstance", "issubclass") and len(node.args) == 2
+        for index, arg in enumerate(node.args):
+            (self.type_expr if typed and index == 1 else self.expr)(arg, scope)
+        for keyword in node.keywords:
+            self.expr(keyword.value, scope)
 
-    def visit_AugAssign(self, node: ast.AugAssign) -> None:
-        self._arith(node, [node.target, node.value], node.op)
-        self.generic_visit(node)
+    def super_call(self, func: ast.Attribute, scope: _Scope) -> None:
+        """super().m(...) and super(Cls, self).m(...): the method of the answer's own base classes."""
+        args = func.value.args
+        owner = self._owner(scope)
+        plain = not args or (len(args) == 2 and isinstance(args[0], ast.Name) and isinstance(args[1], ast.Name)
+                             and args[1].id == owner and args[0].id in self.binder.instance_methods)
+        if not plain or func.value.keywords:
+            self.report(R.NOT_ALLOWED, func, f"{ast.unparse(func.value)[:60]}", "write super() or super(Cls, self)")
+        if _is_dunder(func.attr) and func.attr != "__init__":
+            self.report(R.DYNAMIC_CODE, func, f"super().{func.attr}", "reaches interpreter internals")
 
-    def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
-        if isinstance(node.op, (ast.USub, ast.Invert)):
-            self._arith(node, [node.operand], node.op)
-        self.generic_visit(node)
+    @staticmethod
+    def _super_call(func: ast.Attribute) -> bool:
+        value = func.value
+        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
 
-    def visit_Compare(self, node: ast.Compare) -> None:
-        if not all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
-            self._arith(node, [node.left, *node.comparators], node.ops[0])
-        self.generic_visit(node)
+    def _decorator_arguments(self, node: ast.Call, scope: _Scope) -> None:
+        """Triton's decorators and Config take plain data; hooks and callables are Python Triton runs."""
+        for q in self.quals(node.func, scope) & DECORATOR_KEYWORDS.keys():
+            if len(node.args) > DECORATOR_POSITIONAL[q]:
+                self.report(R.NOT_ALLOWED, node, f"{q} with {len(node.args)} positional arguments",
+                            "pass hooks and functions nowhere; name the plain-data options by keyword")
+            for keyword in node.keywords:
+                if keyword.arg is None or keyword.arg not in DECORATOR_KEYWORDS[q]:
+                    self.report(R.NOT_ALLOWED, keyword, f"{q}({keyword.arg or '**'}=...)",
+                                "Triton would run this Python for the answer during the launch")
 
-    def _fallback(self, node: ast.AST, body: list, how: str) -> None:
-        if self.c.launches_in(body, self.scope):
-            self.flag(R.EXCEPTION_FALLBACK, node, f"kernel launch inside {how}",
-                      "a failing kernel must fail, not fall back to PyTorch")
+    def method(self, node: ast.Call, func: ast.Attribute, scope: _Scope) -> None:
+        name, attrs = func.attr, self.binder.local_attrs
+        owner = self._owner(scope)
+        on_self = isinstance(func.value, ast.Name) and owner is not None and func.value.id == owner
+        if name in LAUNCHER_METHODS:
+            self.launches += 1
+        if _is_dunder(name):
+            self.report(R.DYNAMIC_CODE, func, f".{name}() called", "reaches interpreter internals")
+        elif on_self and name in self.nn_attrs:
+            self.report(R.FORBIDDEN_MODULE_CALL, node, f"nn module call self.{name}(...)",
+                        "holding nn modules for their parameters is fine; calling them runs PyTorch")
+        elif name in ALLOWED_METHODS or name in LAUNCHER_METHODS or name in attrs:
+            if name == "to" and any(isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("cpu")
+                                    for a in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(a)):
+                self.report(R.HOST_ROUNDTRIP, node, f"{ast.unparse(node)[:60]} called", "moves data to the host")
+        elif name in HOST_METHODS:
+            self.report(R.HOST_ROUNDTRIP, node, f".{name}() called", "copies device data to the host")
+        elif name in COMPUTE_METHODS or name.removesuffix("_") in COMPUTE_METHODS:
+            self.report(R.FORBIDDEN_TORCH_OP, node, f"tensor method .{name}() called")
+        elif name == "format" or name == "format_map":
+            self.report(R.DYNAMIC_CODE, node, f".{name}() called", "format strings reach attributes of objects")
+        elif "hook" in name:
+            self.report(R.MONKEYPATCH, node, f".{name}() called", "runs code around forward, unseen by the checks")
+        else:
+            self.report(R.NOT_ALLOWED, node, f".{name}() called",
+                        "not among the glue methods a Triton answer's host code needs")
+        if isinstance(func.value, ast.Name):
+            self.name(func.value, scope, "base")
+        elif isinstance(func.value, ast.Attribute):
+            self.attribute(func.value, scope, "base")
+        else:
+            self.expr(func.value, scope)
 
-    def visit_Try(self, node: ast.Try) -> None:
-        if node.handlers or node.finalbody:
-            self._fallback(node, node.body, "try/except" if node.handlers else "try/finally")
-        self.generic_visit(node)
 
-    visit_TryStar = visit_Try
+class _KernelRules:
+    """A @triton.jit body: Triton's language, the kernel's own names, the file's kernels and constants."""
 
-    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
-        if any("contextlib.suppress" in self.resolve(item.context_expr.func) for item in node.items
-               if isinstance(item.context_expr, ast.Call)):
-            self._fallback(node, node.body, "contextlib.suppress")
-        self.generic_visit(node)
+    _STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.While, ast.If, ast.Return, ast.Expr,
+                   ast.Assert, ast.Pass, ast.Break, ast.Continue)
 
-    visit_AsyncWith = visit_With
+    def __init__(self, checker: _Checker, scope: _Scope) -> None:
+        self.c, self.scope = checker, scope
+
+    def check(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for stmt in node.body:
+            for sub in ast.walk(stmt):
+                self.visit(sub, node.name)
+
+    def visit(self, node: ast.AST, kernel: str) -> None:
+        where = f"in kernel {kernel}"
+        if isinstance(node, ast.stmt) and not isinstance(node, self._STATEMENTS):
+            self.c.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` statement {where}", "not Triton kernel code")
+        elif isinstance(node, (ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom, ast.ListComp, ast.SetComp,
+                               ast.DictComp, ast.GeneratorExp, ast.NamedExpr)):
+            self.c.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` {where}", "not Triton kernel code")
+        elif isinstance(node, ast.Attribute):
+            if _is_dunder(node.attr):
+                self.c.report(R.DYNAMIC_CODE, node, f".{node.attr} {where}", "reaches interpreter internals")
+            elif isinstance(node.ctx, ast.Store):
+                self.c.report(R.NOT_ALLOWED, node, f"attribute assignment {where}", "not Triton kernel code")
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            self.name(node, where)
+
+    def name(self, node: ast.Name, where: str) -> None:
+        if _is_dunder(node.id):
+            self.c.report(R.DYNAMIC_CODE, node, f"{node.id} {where}", "reaches interpreter internals")
+            return
+        kind, names = self.scope.lookup(node.id)
+        if kind == "qual" and not all(q.startswith(("triton.", "math.")) or q in ("triton", "math") for q in names):
+            code, why = next(filter(None, map(_category, names)), None) or (
+                R.FORBIDDEN_TORCH_OP, "a kernel computes with triton.language only")
+            self.c.report(code, node, f"{', '.join(sorted(names))} {where}", why)
+        elif kind == "builtin" and node.id not in KERNEL_BUILTINS:
+            code, why = _category(f"builtins.{node.id}") or (R.NOT_ALLOWED, "not Triton kernel code")
+            self.c.report(code, node, f"builtin {node.id} {where}", why)
+        elif node.id in self.c.refs and kind != "local":
+            self.c.report(R.REFERENCE_MODEL_USE, node, f"{node.id} {where}", "the reference model must not be used")

@@ -1,71 +1,98 @@
-"""The static layer's rule tables: which names, modules and methods are allowed or forbidden, and why.
+"""The static layer's grammar tables: what the host code of a Triton answer may name, and why.
 
-Kept apart from the AST machinery in `static.py` so the policy can be read
-(and reviewed) on one page. Each entry carries a one-line rationale.
+An allow-list: `static.py` rejects every qualified name, builtin and method
+not listed here. The deny tables below never decide *whether* something is
+rejected, only *which reason code and message* a rejection carries, so a
+user (or a reward) sees "reads the environment" rather than "not allowed".
+Kept apart from the AST machinery so the policy can be reviewed on one page.
 """
 
 from __future__ import annotations
 
 from tritonrl.verify.result import ReasonCode as R
 
-# Imports an honest Triton solution needs; anything else has no business in a kernel file.
-ALLOWED_IMPORT_ROOTS = frozenset(
-    "torch triton math typing typing_extensions functools dataclasses itertools collections "
-    "operator enum __future__ abc numbers contextlib copy warnings".split()
+# Modules an answer may import (a module path, or a name inside one of them).
+ALLOWED_MODULES = frozenset(
+    "torch torch.nn torch.nn.functional torch.nn.init torch.cuda torch.autograd "
+    "triton triton.language triton.language.extra triton.language.extra.cuda "
+    "triton.language.extra.libdevice triton.language.extra.cuda.libdevice triton.language.math "
+    "math typing typing_extensions __future__".split()
 )
-# Qualified-name prefixes banned anywhere in the file, with the code and the rationale.
-_BANNED: list[tuple[R, str, str]] = [
-    (R.TORCH_COMPILE, "compiles PyTorch instead of writing Triton",
-     "torch.compile torch.compiler torch.jit torch._dynamo torch._inductor torch.export torch.fx"),
-    (R.CUDA_EXTENSION, "builds or loads native GPU code outside Triton",
-     "torch.utils.cpp_extension torch.cuda.jiterator torch.classes triton.runtime.build triton.backends "
-     "triton.tools cupy pycuda numba cffi tvm cuda cutlass"),
-    (R.FORBIDDEN_TORCH_OP, "reaches PyTorch compute through the dispatcher or private internals",
-     "torch.ops torch.library operator.matmul operator.imatmul"),
-    (R.FORBIDDEN_TORCH_OP, "touches the RNG state (could predict or pin the trial inputs)",
-     "torch.manual_seed torch.seed torch.get_rng_state torch.set_rng_state torch.random "
-     "torch.cuda.manual_seed torch.cuda.manual_seed_all torch.cuda.get_rng_state torch.cuda.set_rng_state"),
-    (R.STREAM_OR_THREAD, "side streams, graphs, events, threads and processes escape the timing window",
-     "torch.cuda.Stream torch.cuda.stream torch.cuda.current_stream torch.cuda.default_stream "
-     "torch.cuda.set_stream torch.cuda.ExternalStream torch.cuda.Event torch.cuda.graph torch.cuda.graphs "
-     "torch.cuda.CUDAGraph torch.cuda.make_graphed_callables torch.cuda.streams torch.Stream torch.Event "
-     "torch.multiprocessing torch.futures threading _thread multiprocessing concurrent asyncio os.fork "
-     "os.forkpty os.register_at_fork sched"),
-    (R.HOST_ROUNDTRIP, "computes on the host instead of in Triton", "numpy scipy torch.from_numpy"),
-    (R.ENV_OR_NETWORK, "reads the environment, files or the network",
-     "os.environ os.environb os.getenv os.putenv os.unsetenv socket ssl urllib http requests httpx "
-     "aiohttp ftplib smtplib pathlib builtins.open io.open sys.argv torch.hub torch.utils.model_zoo "
-     "torch.load torch.save torch.from_file torch.distributed"),
-    (R.DYNAMIC_CODE, "builds or decodes code at run time, which no static check can see",
-     "builtins.exec builtins.eval builtins.compile builtins.__import__ builtins.globals builtins.locals "
-     "builtins.vars builtins.breakpoint importlib types.FunctionType types.CodeType types.LambdaType "
-     "types.MethodType base64 codecs zlib bz2 lzma binascii marshal pickle runpy code codeop pydoc "
-     "operator.attrgetter operator.methodcaller"),
-    (R.REFERENCE_MODEL_USE, "reaches the harness's objects (reference model, its outputs, caller frames)",
-     "gc inspect traceback sys._getframe sys._current_frames sys.modules __main__"),
-    (R.MONKEYPATCH, "changes PyTorch's global behaviour, which the reference and the checks share",
-     "torch.set_float32_matmul_precision torch.set_default_dtype torch.set_default_tensor_type "
-     "torch.set_default_device torch.set_flush_denormal torch.use_deterministic_algorithms torch.overrides "
-     "torch.utils._python_dispatch torch.nn.modules.module.register_module_forward_hook "
-     "torch.nn.modules.module.register_module_forward_pre_hook"),
-]
-BANNED: dict[str, tuple[R, str]] = {p: (code, why) for code, why, names in _BANNED for p in names.split()}
-# Modules that other modules leak as attributes (`torch.os`): reaching them that way is an import.
-LEAKED_MODULES = frozenset(
-    "os sys ctypes subprocess builtins importlib gc inspect socket threading _thread multiprocessing "
-    "pickle marshal io pathlib shutil urllib http types numpy signal tempfile glob traceback __main__".split()
+# Namespaces whose every member is fine in host code: pure functions of Python numbers,
+# type hints, and triton.language (which does nothing outside a kernel).
+ALLOWED_PREFIXES = ("math.", "typing.", "typing_extensions.", "__future__.", "triton.language.", "torch.nn.init.")
+# torch/triton names host code may use: allocation, layout glue, descriptions of tensors and
+# devices, parameter containers, the launch helpers. No compute: that belongs in kernels.
+ALLOWED_NAMES = frozenset(
+    ["torch." + n for n in (
+        "empty empty_like empty_strided zeros zeros_like ones ones_like full full_like arange tensor "
+        "randn rand randint randperm randn_like rand_like randint_like "
+        "cat concat concatenate stack reshape flatten squeeze unsqueeze permute transpose split chunk unbind "
+        "narrow select broadcast_to as_strided device dtype Size Tensor is_tensor is_floating_point is_complex "
+        "get_default_dtype finfo iinfo no_grad inference_mode enable_grad is_grad_enabled broadcast_shapes "
+        "promote_types result_type can_cast contiguous_format channels_last preserve_format strided "
+        "float float16 half bfloat16 float32 float64 double int8 uint8 int16 short int32 int int64 long bool "
+        "complex64 complex128 float8_e4m3fn float8_e5m2 uint16 uint32 uint64 "
+        "cuda.is_available cuda.current_device cuda.device cuda.device_count cuda.get_device_properties "
+        "cuda.get_device_capability cuda.get_device_name cuda.synchronize cuda.set_device "
+        "autograd.Function nn.Parameter nn.Buffer nn.parameter.Parameter nn.Module nn.ModuleList nn.ModuleDict "
+        "nn.ParameterList nn.ParameterDict nn.Sequential nn.Identity").split()]
+    + ["triton." + n for n in "jit autotune heuristics Config cdiv next_power_of_2 language".split()]
 )
-# torch calls that only allocate, view, copy or describe tensors: glue, not compute.
-ALLOWED_TORCH_CALLS = frozenset("torch." + n for n in (
-    "empty empty_like empty_strided zeros zeros_like ones ones_like full full_like arange tensor "
-    "as_strided cat concat concatenate stack device dtype Size is_tensor is_floating_point is_complex "
-    "get_default_dtype get_default_device finfo iinfo no_grad inference_mode enable_grad "
-    "set_grad_enabled is_grad_enabled broadcast_shapes promote_types result_type can_cast reshape "
-    "flatten squeeze unsqueeze permute transpose split chunk unbind narrow select broadcast_to "
-    "cuda.synchronize cuda.current_device cuda.device cuda.set_device cuda.is_available "
-    "cuda.device_count cuda.get_device_properties cuda.get_device_capability nn.Parameter").split())
-# Tensor methods that compute (their in-place `_` forms too): these must be Triton kernels.
-FORBIDDEN_METHODS = frozenset((
+# Builtins host code may call or name. Missing on purpose: getattr/setattr/vars/globals/type/
+# format/repr (reflection), open/input (files), exec/eval/compile/__import__ (dynamic code), iter/next.
+ALLOWED_BUILTINS = frozenset(
+    "range len min max abs int float bool str tuple list dict set frozenset enumerate zip sum round divmod "
+    "map filter sorted reversed all any pow isinstance issubclass super staticmethod classmethod property "
+    "slice print object None True False Ellipsis NotImplemented Exception ValueError TypeError RuntimeError "
+    "AssertionError NotImplementedError KeyError IndexError ZeroDivisionError ImportError ModuleNotFoundError "
+    "AttributeError".split()
+)
+# Builtins a kernel body may use (Triton's frontend understands these).
+KERNEL_BUILTINS = frozenset("range min max len int float bool abs isinstance print tuple None True False".split())
+# Methods host code may call on values (tensors, modules, sizes, containers, strings).
+ALLOWED_METHODS = frozenset((
+    # tensor description and layout glue
+    "size stride numel nelement dim ndimension element_size data_ptr storage_offset is_contiguous "
+    "is_floating_point is_complex get_device contiguous view view_as reshape reshape_as flatten unflatten "
+    "unsqueeze squeeze unsqueeze_ squeeze_ permute transpose t expand expand_as narrow select split chunk "
+    "unbind movedim swapaxes as_strided diagonal unfold detach clone to type_as float half bfloat16 double "
+    "int long bool short byte char cuda new_empty new_empty_strided new_zeros new_ones new_full copy_ fill_ "
+    "zero_ requires_grad_ "
+    # nn.Module plumbing
+    "register_buffer register_parameter parameters named_parameters buffers named_buffers children modules "
+    "named_children named_modules add_module apply eval train state_dict save_for_backward mark_non_differentiable "
+    "set_materialize_grads "
+    # Python containers and strings
+    "append extend insert pop get items keys values setdefault update copy index count join startswith "
+    "endswith lower upper strip replace"
+).split())
+# Methods of a kernel or launcher an answer may call (`kernel.run(...)`, `kernel.warmup(...)`).
+LAUNCHER_METHODS = frozenset({"run", "warmup"})
+# Methods Triton's launcher calls on kernel arguments: defining them runs answer code inside a launch.
+ARGUMENT_PROTOCOL = frozenset({"data_ptr", "stride", "size", "numel", "dtype", "shape", "element_size", "dim"})
+# Keyword arguments of Triton's decorators that take plain data; the others (hooks, prune and
+# bench functions, repr/launch_metadata callables) are Python that Triton runs for the answer.
+DECORATOR_KEYWORDS = {
+    "triton.jit": frozenset({"do_not_specialize", "do_not_specialize_on_alignment", "debug", "noinline"}),
+    "triton.autotune": frozenset({"configs", "key", "reset_to_zero", "restore_value", "warmup", "rep",
+                                  "use_cuda_graph", "cache_results"}),
+    "triton.heuristics": frozenset({"values"}),
+    "triton.Config": frozenset({"kwargs", "num_warps", "num_stages", "num_ctas", "maxnreg"}),
+}
+DECORATOR_POSITIONAL = {"triton.jit": 1, "triton.autotune": 2, "triton.heuristics": 1, "triton.Config": 5}
+TRITON_DECORATORS = frozenset({"triton.jit", "triton.autotune", "triton.heuristics"})
+# Context managers host code may enter.
+ALLOWED_CONTEXTS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad", "torch.cuda.device",
+                              "torch.device"})
+# Decorators of host functions and methods.
+ALLOWED_DECORATORS = frozenset({"builtins.staticmethod", "builtins.classmethod", "builtins.property",
+                                "torch.no_grad", "torch.inference_mode"})
+# Base classes: parameter holders and autograd wrappers; torch.nn classes (`nn.Linear`) qualify
+# by `is_nn_class`. Tensor, tuple, list, dict or numbers subclasses could fake or defer results.
+ALLOWED_BASES = frozenset({"builtins.object", "torch.nn.Module", "torch.autograd.Function"})
+# Tensor methods that compute (in-place `_` forms too): named in the message as PyTorch compute.
+COMPUTE_METHODS = frozenset((
     "add sub rsub mul div true_divide floor_divide remainder fmod matmul mm bmm mv dot vdot outer ger "
     "addmm addmv addbmm baddbmm addr addcmul addcdiv einsum tensordot kron sum nansum mean nanmean prod "
     "max min amax amin aminmax argmax argmin maximum minimum fmax fmin softmax log_softmax exp exp2 expm1 "
@@ -78,42 +105,68 @@ FORBIDDEN_METHODS = frozenset((
     "triu tril trace cross flip fliplr flipud roll rot90 logical_and logical_or logical_not logical_xor "
     "bitwise_and bitwise_or bitwise_xor bitwise_not eq ne lt le gt ge equal allclose isclose isnan "
     "isinf isfinite nan_to_num any all count_nonzero nonzero argwhere unique bincount histc det inverse "
-    "pinverse cholesky qr svd matrix_power matrix_exp slogdet logdet diff apply_ map_ map2_ normal_ "
-    "uniform_ bernoulli random_ exponential_ multinomial sum_to_size heaviside sinc t_"
+    "pinverse cholesky qr svd matrix_power matrix_exp slogdet logdet diff apply_ map_ normal_ uniform_ "
+    "bernoulli random_ exponential_ multinomial heaviside sinc repeat repeat_interleave tile forward"
 ).split())
-# Dunder operators called by name (`x.__matmul__(w)`) are the same compute.
-ARITH_DUNDERS = frozenset(f"__{p}{op}__" for p in ("", "r", "i") for op in (
-    "matmul mul add sub truediv floordiv pow mod neg and or xor lshift rshift lt le gt ge eq ne".split()))
-HOST_METHODS = frozenset({"cpu", "numpy", "tolist", "item"})  # copy device data to the host
-# Glue methods that return a tensor (for tracking which names hold tensors).
-TENSOR_GLUE = frozenset((
-    "contiguous view view_as reshape reshape_as flatten unflatten unsqueeze squeeze permute transpose t "
-    "expand expand_as to float half bfloat16 double int long bool type type_as new_empty new_zeros "
-    "new_ones new_full clone detach narrow select zero_ fill_ copy_ cuda as_strided movedim swapaxes"
-).split())
-TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
-MODULE_TENSOR_ATTRS = frozenset({"weight", "bias", "running_mean", "running_var", "in_proj_weight", "in_proj_bias"})
-# nn classes that run no torch compute of their own when called (Sequential runs its children: checked apart).
+HOST_METHODS = frozenset({"cpu", "numpy", "tolist", "item", "__array__", "__float__", "__int__"})
+# nn classes that compute nothing themselves when called (Sequential and containers run children).
 NN_CONTAINERS = frozenset({"Module", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
                            "Parameter", "Buffer", "Sequential", "Identity"})
-ROOT_METHODS = ("forward", "__call__", "_call_impl", "_wrapped_call_impl")  # what model(x) runs
-TRITON_DECORATORS = frozenset({"triton.jit", "triton.autotune", "triton.heuristics", "triton.runtime.jit",
-                               "triton.runtime.jit.jit", "triton.runtime.autotune", "triton.runtime.heuristics",
-                               "triton.runtime.autotuner.autotune", "triton.runtime.autotuner.heuristics"})
-# Attribute names that traverse interpreter internals (globals, code objects, class graphs).
-DANGEROUS_DUNDERS = frozenset((
-    "__dict__ __globals__ __code__ __closure__ __builtins__ __subclasses__ __bases__ __base__ __mro__ "
-    "__loader__ __spec__ __import__ __getattribute__ __setattr__ __delattr__ __reduce__ __reduce_ex__ "
-    "__defaults__ __kwdefaults__ f_globals f_locals f_back f_builtins gi_frame cr_frame tb_frame co_code"
-).split())
-# Hooks run code around forward that the forward rules never see; __torch_*__ rewrites every op.
-HOOK_NAMES = frozenset({"register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
-                        "register_backward_hook", "register_full_backward_pre_hook", "_forward_hooks",
-                        "_forward_pre_hooks", "_global_forward_hooks", "_global_forward_pre_hooks",
-                        "__torch_function__", "__torch_dispatch__"})
-# Builtins that run tensor operators when handed tensors: abs(x), sum([x, y]).
-TENSOR_BUILTINS = frozenset(f"builtins.{n}" for n in ("abs", "pow", "sum", "max", "min", "round", "divmod"))
-TENSOR_MAKERS = frozenset("torch." + n for n in (
-    "empty empty_like empty_strided zeros zeros_like ones ones_like full full_like arange tensor cat stack").split())
-HOST_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex"})  # .item() in disguise
-COMPUTE_NAMESPACES = ("torch.nn.functional.", "torch.special.", "torch.linalg.", "torch.fft.")
+
+# Deny tables: only for naming the reason of a rejection (prefix of a qualified name -> code, why).
+_CATEGORIES: list[tuple[R, str, str]] = [
+    (R.TORCH_COMPILE, "compiles PyTorch instead of writing Triton",
+     "torch.compile torch.compiler torch.jit torch._dynamo torch._inductor torch.export torch.fx"),
+    (R.CUDA_EXTENSION, "builds or loads native GPU code outside Triton",
+     "torch.utils.cpp_extension torch.cuda.jiterator torch.classes triton.runtime triton.backends triton.tools "
+     "triton.compiler cupy pycuda numba cffi tvm cuda cutlass ctypes"),
+    (R.STREAM_OR_THREAD, "side streams, graphs, events, threads and processes escape the timing window",
+     "torch.cuda.Stream torch.cuda.stream torch.cuda.current_stream torch.cuda.default_stream "
+     "torch.cuda.set_stream torch.cuda.ExternalStream torch.cuda.Event torch.cuda.graph torch.cuda.graphs "
+     "torch.cuda.CUDAGraph torch.cuda.make_graphed_callables torch.cuda.streams torch.Stream torch.Event "
+     "torch.multiprocessing torch.futures threading _thread multiprocessing concurrent asyncio sched"),
+    (R.HOST_ROUNDTRIP, "computes on the host instead of in Triton", "numpy scipy torch.from_numpy"),
+    (R.ENV_OR_NETWORK, "reads the environment, files or the network",
+     "os socket ssl urllib http requests httpx aiohttp ftplib smtplib pathlib io mmap shutil tempfile glob "
+     "builtins.open builtins.input torch.hub torch.utils.model_zoo torch.load torch.save torch.from_file "
+     "torch.distributed signal subprocess"),
+    (R.DYNAMIC_CODE, "builds, decodes or reflects on code at run time, which no static check can see",
+     "builtins.exec builtins.eval builtins.compile builtins.__import__ builtins.globals builtins.locals "
+     "builtins.vars builtins.dir builtins.getattr builtins.setattr builtins.delattr builtins.hasattr "
+     "builtins.type builtins.format builtins.repr builtins.breakpoint builtins.memoryview builtins.id "
+     "builtins.iter builtins.next builtins.callable builtins.__build_class__ importlib types base64 codecs "
+     "zlib bz2 lzma binascii marshal pickle runpy code codeop pydoc operator functools builtins sys"),
+    (R.REFERENCE_MODEL_USE, "reaches the harness's objects (reference model, its outputs, caller frames)",
+     "gc inspect traceback __main__ weakref tritonrl"),
+    (R.MONKEYPATCH, "changes PyTorch's global behaviour or intercepts its operations",
+     "torch.set_float32_matmul_precision torch.set_default_dtype torch.set_default_tensor_type "
+     "torch.set_default_device torch.set_flush_denormal torch.use_deterministic_algorithms torch.overrides "
+     "torch.utils._python_dispatch torch.library torch.backends torch.autocast torch.amp"),
+    (R.FORBIDDEN_TORCH_OP, "touches the RNG state (could predict or pin the trial inputs)",
+     "torch.manual_seed torch.seed torch.get_rng_state torch.set_rng_state torch.random torch.Generator "
+     "torch.cuda.manual_seed torch.cuda.manual_seed_all torch.cuda.get_rng_state torch.cuda.set_rng_state"),
+    (R.FORBIDDEN_TORCH_OP, "reaches PyTorch compute through the dispatcher or private internals",
+     "torch.ops torch._C torch._refs torch._prims torch._ops"),
+]
+CATEGORIES: dict[str, tuple[R, str]] = {p: (code, why) for code, why, names in _CATEGORIES for p in names.split()}
+# What to write instead, per reason code: the end of every rejection message.
+HINTS: dict[R, str] = {
+    R.FORBIDDEN_TORCH_OP: "do this computation in a @triton.jit kernel",
+    R.FORBIDDEN_MODULE_CALL: "hold the module for its parameters and compute with them in a kernel",
+    R.FORBIDDEN_IMPORT: "import only torch, triton, math and typing",
+    R.DYNAMIC_CODE: "write the code out and use attributes by name",
+    R.TORCH_COMPILE: "write the kernel in Triton",
+    R.CUDA_EXTENSION: "write the kernel in Triton",
+    R.MONKEYPATCH: "leave torch, triton and the harness as they are",
+    R.STREAM_OR_THREAD: "launch kernels on the current stream from forward",
+    R.HOST_ROUNDTRIP: "keep the data on the device and compute in a kernel",
+    R.REFERENCE_MODEL_USE: "write ModelNew without the reference",
+    R.EXCEPTION_FALLBACK: "let a failing kernel fail",
+    R.ENV_OR_NETWORK: "an answer needs no files, environment or network",
+    R.NOT_ALLOWED: "host code may only allocate, reshape, compute sizes and launch kernels",
+}
+# Allowed classes that are plain Python (their attributes can be set): usable only when called,
+# subclassed or named in isinstance()/annotations, never handed around as values.
+CLASS_NAMES = frozenset({"torch.Tensor", "torch.nn.Module", "torch.autograd.Function", "torch.nn.parameter.Parameter",
+                         "triton.Config", "triton.language.tensor", "triton.language.constexpr",
+                         "triton.language.dtype", "triton.language.block_type", "triton.language.pointer_type"})
