@@ -279,6 +279,10 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
         "    def forward", "    @wrap\n    def forward")),
     ("module_internals_override", R.MONKEYPATCH, make(forward=LAUNCH + "return out").replace(
         "    def forward", "    def load_state_dict(self, state, strict=True):\n        return None\n\n    def forward")),
+    ("typing_leaks_sys", R.DYNAMIC_CODE, make(imports="import typing\n", top="m = typing.sys.modules")),
+    ("triton_language_leaks_builtins", R.DYNAMIC_CODE, make(top="e = tl.core.builtins.exec")),
+    ("kernel_reaches_builtins_through_tl", R.NOT_ALLOWED, make(kernel=KERNEL.replace("mask = offs < n", "mask = tl.core.builtins.getattr(tl, 'x')"))),
+    ("nn_init_leaks_torch", R.FORBIDDEN_TORCH_OP, make(init="torch.nn.init.torch.ops.aten.relu")),
     # outputs that are not plain tensors
     ("list_subclass", R.NOT_ALLOWED, make(top="class Lazy(list):\n    pass\n")),
     ("iter_method", R.MONKEYPATCH, make(top="class Lazy:\n    def __iter__(self):\n        return iter([])\n")),

@@ -42,6 +42,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
+import importlib
+import types
 from dataclasses import dataclass, field
 
 import torch.nn
@@ -121,6 +124,31 @@ def _category(q: str) -> tuple[R, str] | None:
             if hit := CATEGORIES.get(".".join(parts[start:end])):
                 return hit
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _reaches_no_module(q: str) -> bool:
+    """`q`, looked up on the real modules, leads to no other module and no private name.
+
+    Allowed namespaces leak modules as attributes (`typing.sys`,
+    `triton.language.core.builtins`, `torch.nn.init.torch`); walking the real
+    objects (getattr on modules runs no answer code) closes every such path.
+    A name that does not exist is harmless: it fails when the answer runs.
+    """
+    parts = q.split(".")
+    head = next((i for i in range(len(parts), 0, -1) if ".".join(parts[:i]) in ALLOWED_MODULES), 0)
+    if not head:
+        return False
+    obj = importlib.import_module(".".join(parts[:head]))
+    for part in parts[head:]:
+        if part.startswith("_"):
+            return False
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return True
+        if isinstance(obj, types.ModuleType) and obj.__name__ not in ALLOWED_MODULES:
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ scopes
@@ -689,7 +717,7 @@ class _Checker:
             self.report(code, node, f"builtin {node.id}", why)
 
     def _allowed_name(self, q: str) -> bool:
-        return q in ALLOWED_NAMES or q.startswith(ALLOWED_PREFIXES) or is_nn_class(q)
+        return q in ALLOWED_NAMES or is_nn_class(q) or (q.startswith(ALLOWED_PREFIXES) and _reaches_no_module(q))
 
     def qualified(self, node: ast.AST, q: str, use: str) -> None:
         """Judge an import-rooted name; `use` is "value", "call" or "base" (of a longer chain)."""
@@ -852,6 +880,9 @@ class _KernelRules:
                 self.c.report(R.DYNAMIC_CODE, node, f".{node.attr} {where}", "reaches interpreter internals")
             elif isinstance(node.ctx, ast.Store):
                 self.c.report(R.NOT_ALLOWED, node, f"attribute assignment {where}", "not Triton kernel code")
+            elif bad := sorted(q for q in self.c.quals(node, self.scope)
+                               if q.startswith(("triton.", "math.")) and not _reaches_no_module(q)):
+                self.c.report(R.NOT_ALLOWED, node, f"{bad[0]} {where}", "reaches a module outside triton.language")
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             self.name(node, where)
 
@@ -860,7 +891,8 @@ class _KernelRules:
             self.c.report(R.DYNAMIC_CODE, node, f"{node.id} {where}", "reaches interpreter internals")
             return
         kind, names = self.scope.lookup(node.id)
-        if kind == "qual" and not all(q.startswith(("triton.", "math.")) or q in ("triton", "math") for q in names):
+        if kind == "qual" and not all(q.startswith(("triton.", "math.")) and _reaches_no_module(q)
+                                      or q in ALLOWED_MODULES and q.startswith(("triton", "math")) for q in names):
             code, why = next(filter(None, map(_category, names)), None) or (
                 R.FORBIDDEN_TORCH_OP, "a kernel computes with triton.language only")
             self.c.report(code, node, f"{', '.join(sorted(names))} {where}", why)
