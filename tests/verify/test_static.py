@@ -146,7 +146,7 @@ HONEST = {
     "builtins_on_sizes": make(forward="n = max(x.shape[0], 1) + abs(-2) + sum([1, 2])\n" + LAUNCH + "return out"),
     "self_attributes_bound_to_locals": make(
         init="self.weight = nn.Parameter(torch.randn(4))\nself.bias = nn.Parameter(torch.zeros(4))",
-        forward="w = self.weight\nb = self.bias\neps = self.eps if hasattr_free else 1e-5\n" + LAUNCH + "return out",
+        forward="w = self.weight\nb = self.bias\neps = self.eps if self.hasattr_free else 1e-5\n" + LAUNCH + "return out",
     ).replace("    def __init__", "    hasattr_free = False\n    eps = 1e-5\n\n    def __init__"),
     "jit_with_arguments": make(kernel=KERNEL.replace("@triton.jit", '@triton.jit(do_not_specialize=["n"], debug=False)')),
     "kernel_from_a_factory": make(
@@ -164,7 +164,7 @@ HONEST = {
     "device_context_and_checks": make(
         forward="""\
         if not isinstance(x, torch.Tensor) or x.dim() == 0:
-            raise ValueError(f"expected a tensor with dimensions, got {type_name}")
+            raise ValueError(f"expected a tensor with dimensions, got {self.type_name}")
         assert x.is_contiguous(), "contiguous input expected"
         with torch.cuda.device(x.device):
             out = torch.empty_like(x, memory_format=torch.contiguous_format)
@@ -213,7 +213,7 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("nn_functional", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return nn.functional.relu(out)")),
     ("module_alias_chain", R.NOT_ALLOWED, make(top="t = torch\nmm = t.mm", forward=LAUNCH + "return mm(out, w)")),
     ("local_alias", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "t = torch\nreturn t.mm(out, w)")),
-    ("getattr_constant", R.DYNAMIC_CODE, make(forward=LAUNCH + "return getattr(torch, 'matmul')(out, w)")),
+    ("getattr_constant", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return getattr(torch, 'matmul')(out, w)")),
     ("torch_ops_aten", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return torch.ops.aten.mm(out, w)")),
     ("torch_C", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return torch._C._nn.linear(out, w)")),
     ("matmul_operator", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return x @ w")),
@@ -223,6 +223,7 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("unbound_tensor_method", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return torch.Tensor.add(out, x)")),
     ("dunder_operator", R.DYNAMIC_CODE, make(forward=LAUNCH + "return out.__matmul__(w)")),
     ("operator_module", R.DYNAMIC_CODE, make(imports="import operator\n", forward=LAUNCH + "return operator.matmul(out, w)")),
+    ("bound_method_reference", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "f = out.relu\nreturn f()")),
     ("compute_passed_as_value", R.FORBIDDEN_TORCH_OP, make(forward=LAUNCH + "return list(map(torch.relu, [out]))[0]")),
     ("functools_partial", R.FORBIDDEN_TORCH_OP, make(imports="import functools\n", top="mm = functools.partial(torch.matmul)", forward=LAUNCH + "return mm(out, w)")),
     ("op_stored_on_self", R.FORBIDDEN_TORCH_OP, make(init="self.op = torch.matmul", forward=LAUNCH + "return self.op(out, w)")),
@@ -293,7 +294,6 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("self_linear", R.FORBIDDEN_MODULE_CALL, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return self.linear(out)")),
     ("inline_module", R.FORBIDDEN_MODULE_CALL, make(forward=LAUNCH + "return nn.ReLU()(out)")),
     ("unbound_module_forward", R.FORBIDDEN_TORCH_OP, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return nn.Linear.forward(self.linear, out)")),
-    ("getattr_module", R.DYNAMIC_CODE, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return getattr(self, 'linear')(out)")),
     ("private_module_method", R.NOT_ALLOWED, make(init="self.conv = nn.Conv2d(3, 3, 3)", forward=LAUNCH + "return self.conv._conv_forward(out, self.conv.weight, None)")),
     ("unbound_module_call", R.DYNAMIC_CODE, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return nn.Module.__call__(self.linear, out)")),
     # compiling PyTorch
@@ -349,7 +349,7 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("torch_function", R.MONKEYPATCH, make(top="class T(torch.Tensor):\n    @classmethod\n    def __torch_function__(cls, f, t, a=(), k=None):\n        return 0\n")),
     ("patch_builtins", R.MONKEYPATCH, make(imports="import builtins\n", top="builtins.print = lambda *a: None")),
     ("patch_loaded_modules", R.MONKEYPATCH, make(top="for m in list(globals().values()):\n    m.compare = None\n")),
-    ("hook_dict", R.NOT_ALLOWED, make(init="self._forward_hooks[0] = lambda m, i, o: o")),
+    ("hook_dict", R.MONKEYPATCH, make(init="self._forward_hooks[0] = lambda m, i, o: o")),
     ("rebind_own_method", R.MONKEYPATCH, make() + "\nModelNew.forward = lambda self, x: x\n"),
     ("class_swap", R.MONKEYPATCH, make(forward=LAUNCH + "out.__class__ = type(x)\nreturn out")),
     # streams, threads
@@ -369,8 +369,6 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("cpu", R.HOST_ROUNDTRIP, make(forward=LAUNCH + "return out.cpu().cuda()")),
     ("item", R.HOST_ROUNDTRIP, make(forward=LAUNCH + "s = out.item()\nreturn out")),
     ("tolist", R.HOST_ROUNDTRIP, make(forward=LAUNCH + "v = out.tolist()\nreturn out")),
-    ("to_cpu_string", R.HOST_ROUNDTRIP, make(forward=LAUNCH + "return out.to('cpu')")),
-    ("to_cpu_keyword", R.HOST_ROUNDTRIP, make(forward=LAUNCH + "return out.to(device='cpu')")),
     # the reference model
     ("subclass_model", R.REFERENCE_MODEL_USE, make(bases="Model")),
     ("instantiate_model", R.REFERENCE_MODEL_USE, make(init="self.ref = Model()")),
@@ -427,7 +425,7 @@ RUNTIME_CAUGHT: list[tuple[str, set[str], str]] = [
     ("tensor_compare", T, make(forward=LAUNCH + "return (x > 0).to(x.dtype)")),
     ("builtin_on_tensor", T, make(forward=LAUNCH + "return abs(out)")),
     ("builtin_sum_of_tensors", T, make(forward=LAUNCH + "return sum([out, x])")),
-    ("bound_method_reference", T, make(forward=LAUNCH + "f = out.relu\nreturn f()")),
+    ("getattr_module", M, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return getattr(self, 'linear')(out)")),
     ("self_linear_forward", M, make(init="self.linear = nn.Linear(4, 4)", forward=LAUNCH + "return self.linear.forward(out)")),
     ("module_in_local", M, make(init="self.act = nn.GELU()", forward=LAUNCH + "act = self.act\nreturn act(out)")),
     ("modulelist_loop", M, make(init="self.layers = nn.ModuleList([nn.Linear(4, 4)])", forward=LAUNCH + "for layer in self.layers:\n    out = layer(out)\nreturn out")),
@@ -546,3 +544,20 @@ def test_mutated_programs_are_analysed_without_internal_errors():
 
 def test_non_string_input_is_a_reason_not_a_crash():
     assert [r.code for r in check_static(None)] == [ReasonCode.NO_CODE]  # type: ignore[arg-type]
+
+
+# Sources written by an independent reviewer against this checker: cheats it must reject (each file's
+# first line says how it cheats) and honest answers in other models' styles it must accept. Never run.
+STATIC_CASES = Path(__file__).parent / "static_cases"
+
+
+@pytest.mark.parametrize("path", sorted((STATIC_CASES / "reject").glob("*.py")), ids=lambda p: p.stem)
+def test_reviewer_cheat_is_rejected_statically(path):
+    reasons = check_static(path.read_text())
+    assert reasons and all(r.code.layer in (Layer.FORMAT, Layer.STATIC) for r in reasons)
+    assert not any(INTERNAL_ERROR in r.message for r in reasons), reasons
+
+
+@pytest.mark.parametrize("path", sorted((STATIC_CASES / "accept").glob("*.py")), ids=lambda p: p.stem)
+def test_reviewer_honest_answer_is_accepted_statically(path):
+    assert check_static(path.read_text()) == []

@@ -5,27 +5,36 @@
 host code of a Triton answer is stereotyped, so instead of listing tricks the
 checker lists what an answer may contain and rejects everything else, in the
 whole module (module-level code, class bodies, decorators and their
-arguments, default arguments, lambdas, kernels).
+arguments, default arguments, annotations, lambdas, kernels).
 
 Host code (everything outside `@triton.jit` bodies) may:
-- import torch, torch.nn(.functional), triton, triton.language, math, typing;
-- name only allow-listed torch/triton names (`static_rules.ALLOWED_NAMES`):
+- import torch, torch.nn(.functional), triton, triton.language, math, typing
+  (and functools/dataclasses for `lru_cache`/`dataclass`);
+- name only allow-listed names of those modules (`static_rules.ALLOWED_NAMES`):
   allocation, layout glue, dtypes and devices, parameter containers and
   torch.nn classes held for their parameters, `triton.cdiv`, Triton's
   decorators with plain-data arguments (no hooks, prune or bench functions);
+  library functions and classes are called, subclassed or named in
+  isinstance()/annotations, never handed around as values;
 - call allow-listed builtins and methods (sizes, views, casts, containers),
-  the file's own functions and classes, and launch kernels (`kernel[grid](...)`);
-- set attributes only on the objects its methods own (`self.x = ...`).
-Kernel bodies may name only triton/triton.language/math, their own
-parameters and locals, the file's kernels and constants, and a few builtins.
-Nowhere: dunder attributes or names, reflection (`getattr`, `vars`,
-`str.format`, `type`), `sys`/`os`/`builtins`/`functools`/`operator`, torch
-internals, tensor or container subclasses, dunder methods other than
-`__init__`, methods overriding `nn.Module`'s machinery, try/except around
-launches. Code that can never run is not judged: the methods and bodies of
-top-level functions and classes whose names nothing loads (e.g. a restated
-reference `Model`), and `if __name__ == "__main__":` blocks (the module is
-never imported as `__main__`).
+  read allow-listed attributes (tensor, module, device and dtype
+  descriptions), call and read what the file itself defines, launch kernels;
+- set attributes only on the objects its methods own (`self.x = ...`; `self`
+  is never rebound and a method is never taken from its class unbound).
+Kernel bodies may name only triton.language/math, their own parameters and
+locals, the file's kernels and constants, and a few builtins.
+Nowhere: dunder names and attributes (beyond `__init__`, `__call__`,
+`__repr__`, `__str__` methods and `__all__`), frames and other interpreter
+internals, reflection (`getattr` with computed names, `vars`, `type`,
+format strings with attribute access), `sys`/`os`/`builtins`/`operator`,
+torch internals, tensor or container subclasses, methods overriding
+`nn.Module`'s machinery, names that are never defined, try/except fallbacks
+around launches.
+
+Code that can never run is not judged: the bodies of top-level functions and
+classes nothing loads (e.g. a restated reference `Model`; its class body must
+be inert), and the body of `if __name__ == "__main__":` (the module is never
+imported as `__main__`; its `else` branch is judged).
 
 What the grammar cannot see, the runtime layer's aten trace and launch hook
 can (tensor arithmetic through operators, nn modules called through values,
@@ -44,6 +53,8 @@ import ast
 import builtins
 import functools
 import importlib
+import inspect
+import string
 import types
 from dataclasses import dataclass, field
 
@@ -56,29 +67,53 @@ from tritonrl.verify.static_rules import (
     ALLOWED_BUILTINS,
     ALLOWED_CONTEXTS,
     ALLOWED_DECORATORS,
+    ALLOWED_DUNDER_METHODS,
+    ALLOWED_DUNDER_TARGETS,
     ALLOWED_METHODS,
     ALLOWED_MODULES,
     ALLOWED_NAMES,
     ALLOWED_PREFIXES,
     ARGUMENT_PROTOCOL,
+    CACHING_DECORATORS,
     CATEGORIES,
-    CLASS_NAMES,
+    CLASS_DECORATORS,
     COMPUTE_METHODS,
     DECORATOR_KEYWORDS,
     DECORATOR_POSITIONAL,
     HINTS,
     HOST_METHODS,
+    INERT_DECORATORS,
     KERNEL_BUILTINS,
+    KERNEL_VALUE_ATTRS,
     LAUNCHER_METHODS,
     NN_CONTAINERS,
+    RESERVED_ATTRS,
     TRITON_DECORATORS,
+    VALUE_ATTRS,
 )
 
-# nn.Module attributes the harness relies on (construction, weights, calling): a local method with
+# nn.Module attributes the harness relies on (construction, weights, calling): a module's method with
 # one of these names would run answer code where no check looks.
-_MODULE_MACHINERY = frozenset(dir(torch.nn.Module)) - {"forward", "extra_repr", "__init__"}
-_AUTOGRAD_METHODS = frozenset({"forward", "backward", "setup_context", "jvp", "vmap"})
-_CTX_METHODS = frozenset({"forward", "backward", "setup_context", "jvp"})  # autograd staticmethods whose first argument is ctx
+_MODULE_MACHINERY = frozenset(dir(torch.nn.Module)) - {"forward", "extra_repr", "__init__", "__call__", "__repr__"}
+_CTX_METHODS = frozenset({"forward", "backward", "setup_context", "jvp"})  # autograd staticmethods taking ctx
+
+
+def _nn_attributes() -> frozenset[str]:
+    """What torch.nn modules are configured with (`conv.padding`, `ln.eps`): their constants, constructor
+    arguments and annotated attributes — read by answers that use a module as a parameter holder."""
+    names: set[str] = set()
+    for cls in vars(torch.nn).values():
+        if isinstance(cls, type) and issubclass(cls, torch.nn.Module):
+            for klass in cls.__mro__:
+                names |= set(getattr(klass, "__constants__", ())) | set(vars(klass).get("__annotations__", {}))
+            try:
+                names |= set(inspect.signature(cls.__init__).parameters)
+            except (TypeError, ValueError):
+                continue
+    return frozenset(n for n in names if not n.startswith("_")) - RESERVED_ATTRS
+
+
+_NN_ATTRS = _nn_attributes()
 
 
 def check_static(code: str, reference_names: frozenset[str] = frozenset({"Model"})) -> list[Reason]:
@@ -116,6 +151,12 @@ def is_nn_class(q: str) -> bool:
     return len(parts) == 3 and parts[:2] == ["torch", "nn"] and parts[2][:1].isupper()
 
 
+def _is_nn_module_class(q: str) -> bool:
+    """A torch.nn class that is an nn.Module (so subclassing it makes a module, not a tensor)."""
+    cls = getattr(torch.nn, q.split(".")[-1], None) if is_nn_class(q) else None
+    return isinstance(cls, type) and issubclass(cls, torch.nn.Module)
+
+
 def _category(q: str) -> tuple[R, str] | None:
     """The deny-table entry naming why `q` is rejected, looking through leaked modules (`torch.os.environ`)."""
     parts = q.split(".")
@@ -126,29 +167,37 @@ def _category(q: str) -> tuple[R, str] | None:
     return None
 
 
-@functools.lru_cache(maxsize=4096)
-def _reaches_no_module(q: str) -> bool:
-    """`q`, looked up on the real modules, leads to no other module and no private name.
+def _lookup_real(q: str) -> tuple[bool, object]:
+    """(reaches no other module and no private name, the object or None) for `q` on the real modules.
 
-    Allowed namespaces leak modules as attributes (`typing.sys`,
-    `triton.language.core.builtins`, `torch.nn.init.torch`); walking the real
-    objects (getattr on modules runs no answer code) closes every such path.
-    A name that does not exist is harmless: it fails when the answer runs.
+    Allowed namespaces leak modules as attributes (`triton.language.core.builtins`);
+    walking the real objects (getattr on modules runs no answer code) closes every such path.
     """
     parts = q.split(".")
     head = next((i for i in range(len(parts), 0, -1) if ".".join(parts[:i]) in ALLOWED_MODULES), 0)
-    if not head:
-        return False
-    obj = importlib.import_module(".".join(parts[:head]))
+    if not head or any(p.startswith("_") for p in parts[head:]):
+        return False, None
+    obj: object = importlib.import_module(".".join(parts[:head]))
     for part in parts[head:]:
-        if part.startswith("_"):
-            return False
         obj = getattr(obj, part, None)
         if obj is None:
-            return True
+            return True, None  # a name this version lacks fails when the answer runs
         if isinstance(obj, types.ModuleType) and obj.__name__ not in ALLOWED_MODULES:
-            return False
-    return True
+            return False, obj
+    return True, obj
+
+
+_lookup_real = functools.lru_cache(maxsize=4096)(_lookup_real)
+
+
+def _safe_format_string(text: str) -> bool:
+    """A format string whose fields are plain (`{}`, `{0}`, `{n:>4}`): no attribute or index access."""
+    try:
+        fields = [f for _, f, spec, _ in string.Formatter().parse(text) if f is not None]
+        specs = [spec for _, f, spec, _ in string.Formatter().parse(text) if spec]
+    except ValueError:
+        return False
+    return all("." not in f and "[" not in f for f in fields) and all("{" not in s for s in specs)
 
 
 # ------------------------------------------------------------------ scopes
@@ -161,16 +210,24 @@ class _Scope:
     quals: dict[str, set[str]] = field(default_factory=dict)  # name -> qualified names imported under it
     bound: set[str] = field(default_factory=set)
     globals_: set[str] = field(default_factory=set)
+    nonlocals: set[str] = field(default_factory=set)
     self_name: str | None = None  # the first parameter of a method: the object it may set attributes on
 
     def lookup(self, name: str) -> tuple[str, set[str]]:
-        """("qual", names) / ("local", ∅) / ("builtin", {name}) / ("unbound", ∅), by Python's scoping rules."""
+        """("qual", names) / ("local", ∅) / ("builtin", {name}) / ("unbound", ∅), by Python's scoping rules.
+
+        At module and class level a builtin's name falls back to the builtin whenever its binding has
+        not run (or was deleted), so there the builtin is what is judged.
+        """
         scope: _Scope | None = self
         first = True
         while scope is not None:
             if name in scope.globals_:
                 scope = _root(scope)
             if first or scope.kind != "class":
+                if scope.kind in ("module", "class") and hasattr(builtins, name) and (
+                        name in scope.quals or name in scope.bound):
+                    return "builtin", {name}
                 if name in scope.quals:
                     return "qual", scope.quals[name]
                 if name in scope.bound:
@@ -186,25 +243,36 @@ def _root(scope: _Scope) -> _Scope:
     return scope
 
 
-_SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp,
-                ast.DictComp, ast.GeneratorExp)
-
-
 class _Binder(ast.NodeVisitor):
     """First pass: the scope of every scope-making node and the names each binds."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.scopes: dict[int, _Scope] = {id(tree): _Scope("module", None)}
         self.local_attrs: set[str] = set()  # attributes the file itself defines or assigns (self._x = ...)
-        self.local_methods: set[str] = set()
         self.outer: dict[int, _Scope] = {}  # def or call node -> the scope it is evaluated in
-        self.instance_methods: dict[str, set[str]] = {}  # top-level class -> methods that need an instance
+        self.method_class: dict[int, ast.ClassDef] = {}  # method node -> its class
+        self.functions: set[str] = set()  # names of every def in the file
         self._stack = [self.scopes[id(tree)]]
         self.generic_visit(tree)
 
     @property
     def scope(self) -> _Scope:
         return self._stack[-1]
+
+    def bind(self, name: str, qual: str | None = None, scope: _Scope | None = None) -> None:
+        """Bind where Python binds: `global` names in the module, `nonlocal` ones in the enclosing function."""
+        scope = scope or self.scope
+        if name in scope.globals_:
+            scope = _root(scope)
+        elif name in scope.nonlocals:
+            outer = scope.parent
+            while outer is not None and (outer.kind == "class" or name not in outer.bound | outer.quals.keys()):
+                outer = outer.parent
+            scope = outer or _root(scope)
+        if qual:
+            scope.quals.setdefault(name, set()).add(qual)
+        else:
+            scope.bound.add(name)
 
     def _enter(self, node: ast.AST, kind: str, params: list[str], children: list) -> None:
         scope = _Scope(kind, self.scope)
@@ -217,15 +285,12 @@ class _Binder(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
-            name = a.asname or a.name.split(".")[0]
-            self.scope.quals.setdefault(name, set()).add(a.name if a.asname else a.name.split(".")[0])
+            self.bind(a.asname or a.name.split(".")[0], a.name if a.asname else a.name.split(".")[0])
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         for a in node.names:
-            if a.name != "*" and not node.level:
-                self.scope.quals.setdefault(a.asname or a.name, set()).add(f"{node.module}.{a.name}")
-            elif a.name != "*":
-                self.scope.bound.add(a.asname or a.name)
+            if a.name != "*":
+                self.bind(a.asname or a.name, None if node.level else f"{node.module}.{a.name}")
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         args = node.args
@@ -237,45 +302,53 @@ class _Binder(ast.NodeVisitor):
         in_class = self.scope.kind == "class"
         self.outer[id(node)] = self.scope
         if not isinstance(node, ast.Lambda):
-            self.scope.bound.add(node.name)
+            self.bind(node.name)
+            self.functions.add(node.name)
             if in_class:
-                self.local_methods.add(node.name)
                 self.local_attrs.add(node.name)
         body = node.body if isinstance(node.body, list) else [node.body]
         self._enter(node, "lambda" if isinstance(node, ast.Lambda) else "function", [a.arg for a in every], body)
         positional = args.posonlyargs + args.args
-        static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in getattr(node, "decorator_list", []))
-        if in_class and positional and not isinstance(node, ast.Lambda) and (not static or node.name in _CTX_METHODS):
-            self.scopes[id(node)].self_name = positional[0].arg  # self, cls, or an autograd method's ctx
+        if in_class and positional and not isinstance(node, ast.Lambda):
+            static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+            if not static or node.name in _CTX_METHODS:
+                self.scopes[id(node)].self_name = positional[0].arg  # self, cls, or an autograd method's ctx
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for child in [*node.bases, *node.keywords, *node.decorator_list]:
             self.visit(child)
-        self.scope.bound.add(node.name)
-        if self.scope.kind == "module":
-            self.instance_methods[node.name] = {
-                s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in s.decorator_list)}
+        if self.scope.kind == "class":
+            self.local_attrs.add(node.name)
+        self.bind(node.name)
         self._enter(node, "class", [], node.body)
         for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.method_class[id(stmt)] = node
             for target in getattr(stmt, "targets", None) or [getattr(stmt, "target", None)]:
                 if isinstance(target, ast.Name):
                     self.local_attrs.add(target.id)
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp) -> None:
         self.visit(node.generators[0].iter)  # evaluated in the enclosing scope
-        children = [g.target for g in node.generators] + [node.generators[0].target]
+        children = [g.target for g in node.generators]
         rest = [n for g in node.generators for n in (g.ifs + ([g.iter] if g is not node.generators[0] else []))]
         values = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         self._enter(node, "comprehension", [], children + rest + values)
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        scope = self.scope  # a walrus inside a comprehension binds in the enclosing function (PEP 572)
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = scope.parent
+        self.bind(node.target.id, scope=scope)
+
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, (ast.Store, ast.Del)):
-            self.scope.bound.add(node.id)
+            self.bind(node.id)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if isinstance(node.ctx, ast.Store):
@@ -293,13 +366,19 @@ class _Binder(ast.NodeVisitor):
     def visit_Global(self, node: ast.Global) -> None:
         self.scope.globals_.update(node.names)
 
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
+        self.scope.nonlocals.update(node.names)
+
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         if node.name:
-            self.scope.bound.add(node.name)
+            self.bind(node.name)
         self.generic_visit(node)
 
-    def visit_MatchAs(self, node: ast.AST) -> None:  # match statements are rejected; just keep binding sane
-        self.generic_visit(node)
+
+def _launch_syntax(node: ast.AST) -> bool:
+    """`k[grid](...)` or `k.run(...)` / `k.warmup(...)`."""
+    return isinstance(node, ast.Call) and (isinstance(node.func, ast.Subscript) or (
+        isinstance(node.func, ast.Attribute) and node.func.attr in LAUNCHER_METHODS))
 
 
 # ------------------------------------------------------------------ the checker
@@ -310,9 +389,12 @@ class _Checker:
         self.module = self.binder.scopes[id(tree)]
         self.found: list[tuple[int, Reason]] = []
         self.kernels: set[int] = set()  # ids of kernel FunctionDefs
+        self.kernel_names: set[str] = set()
         self.launches = 0  # launch sites in live host code
         self.nn_attrs: set[str] = set()  # self.<x> assigned an nn compute module
-        self.kernel_names: set[str] = set()
+        self.classes: dict[str, ast.ClassDef] = {s.name: s for s in ast.walk(tree) if isinstance(s, ast.ClassDef)}
+        self.class_kinds: dict[str, str] = {}  # "module" | "autograd" | "plain"
+        self.own_attrs = self.binder.local_attrs - RESERVED_ATTRS
         self.loads = self._loads()
 
     # -- reporting
@@ -324,11 +406,15 @@ class _Checker:
         self.found.append((line, Reason(code, f"line {line}: {message}" if line else message)))
 
     def run(self) -> list[Reason]:
-        names = {s.name for s in self.tree.body if isinstance(s, ast.ClassDef)}
-        if "ModelNew" not in names:
+        if "ModelNew" not in {s.name for s in self.tree.body if isinstance(s, ast.ClassDef)}:
             self.report(R.NO_MODELNEW, None, "no top-level `class ModelNew`", "the solution's entry point")
         self._find_kernels()
+        self._find_class_kinds()
         self._find_nn_attrs()
+        self.launching = self._launching_names()
+        for name in sorted(self.binder.local_attrs & RESERVED_ATTRS):
+            self.report(R.NOT_ALLOWED, None, f"the file defines an attribute or method named {name}",
+                        "a name of interpreter, Triton or host-copy internals; pick another name")
         if not self.kernels:
             self.found.append((0, Reason(R.NO_TRITON_KERNEL, "no function decorated with @triton.jit "
                                          "(or triton.autotune / triton.heuristics)")))
@@ -340,24 +426,42 @@ class _Checker:
         return list(dict.fromkeys(reason for _, reason in self.found))
 
     # -- facts about the file
+    def _live_statements(self) -> list[ast.stmt]:
+        return [n for s in self.tree.body for n in ([*s.orelse] if _is_main_guard(s) else [s])]
+
     def _loads(self) -> dict[str, int]:
         """How often each name is loaded, outside `__main__` blocks."""
         counts: dict[str, int] = {}
-        for stmt in self.tree.body:
-            if _is_main_guard(stmt):
-                continue
+        for stmt in self._live_statements():
             for node in ast.walk(stmt):
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                     counts[node.id] = counts.get(node.id, 0) + 1
         return counts
 
-    def _dead(self, node: ast.FunctionDef | ast.ClassDef) -> bool:
-        """A top-level def nothing loads (its own body aside) can never run."""
-        if node.name == "ModelNew" or getattr(node, "decorator_list", None):
+    def _dead(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+        """A top-level def nothing loads (its own body aside) can never run, unless a decorator keeps it."""
+        if node.name == "ModelNew" or _is_dunder(node.name):
             return False
+        scope = self.module
+        for decorator in node.decorator_list:
+            func = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if not self.quals(func, scope) & INERT_DECORATORS:
+                return False
+        if isinstance(node, ast.ClassDef) and not all(self._inert(s) for s in node.body):
+            return False  # the class body runs at import and could call its own methods
         inside = sum(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == node.name
                      for n in ast.walk(node))
         return self.loads.get(node.name, 0) - inside == 0
+
+    @staticmethod
+    def _inert(stmt: ast.stmt) -> bool:
+        """A class-body statement that runs nothing: a def, a docstring, pass, a constant."""
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Pass)):
+            return True
+        value = getattr(stmt, "value", None)
+        return isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign)) and (
+            value is None or all(isinstance(n, (ast.Constant, ast.Tuple, ast.List, ast.expr_context))
+                                 for n in ast.walk(value)))
 
     def quals(self, node: ast.expr, scope: _Scope) -> set[str]:
         """The qualified names an import-rooted chain (`tl.load`, `torch.nn.functional`) stands for."""
@@ -370,17 +474,44 @@ class _Checker:
 
     def _find_kernels(self) -> None:
         outer = self.binder.outer
-        jitted: set[str] = set()  # kernel = triton.jit(fn)
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Call) and self.quals(node.func, outer.get(id(node), self.module)) & TRITON_DECORATORS:
-                jitted |= {a.id for a in node.args if isinstance(a, ast.Name)}
+        jitted: set[str] = set()  # kernel = triton.jit(fn), at module level only
+        for stmt in self._live_statements():
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and (
+                    self.quals(stmt.value.func, self.module) & TRITON_DECORATORS):
+                jitted |= {a.id for a in stmt.value.args if isinstance(a, ast.Name)}
+                self.kernel_names |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+        self.raw_kernels = jitted  # the undecorated functions behind them: never called directly
         for node in ast.walk(self.tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 decorators = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
-                if node.name in jitted or any(self.quals(d, outer.get(id(node), self.module)) & TRITON_DECORATORS for d in decorators):
+                top = node in self.tree.body
+                if (top and node.name in jitted) or any(
+                        self.quals(d, outer.get(id(node), self.module)) & TRITON_DECORATORS for d in decorators):
                     self.kernels.add(id(node))
                     self.kernel_names.add(node.name)
-        self.kernel_names |= jitted
+
+    def _find_class_kinds(self) -> None:
+        """Which local classes are nn.Modules and which autograd Functions (for ctx and machinery rules)."""
+        def kind(name: str, seen: frozenset[str] = frozenset()) -> str:
+            cls = self.classes[name]
+            for base in cls.bases:
+                if isinstance(base, ast.Name) and base.id in self.classes and base.id not in seen:
+                    if (k := kind(base.id, seen | {name})) != "plain":
+                        return k
+                names = self.quals(base, self.binder.outer.get(id(cls.body[0]), self.module) if cls.body else self.module)
+                if names & {"torch.autograd.Function"}:
+                    return "autograd"
+                if any(q == "torch.nn.Module" or _is_nn_module_class(q) for q in names):
+                    return "module"
+            return "plain"
+
+        self.class_kinds = {name: kind(name) for name in self.classes}
+        for node_id, cls in self.binder.method_class.items():
+            scope = self.binder.scopes[node_id]
+            node = next(s for s in cls.body if id(s) == node_id)
+            static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+            if static and self.class_kinds.get(cls.name) != "autograd":
+                scope.self_name = None  # only autograd's staticmethods get a ctx
 
     def _find_nn_attrs(self) -> None:
         """self.linear = nn.Linear(...): calling self.linear later runs PyTorch."""
@@ -395,12 +526,27 @@ class _Checker:
                         self.nn_attrs |= {t.attr for t in sub.targets if isinstance(t, ast.Attribute)
                                           and isinstance(t.value, ast.Name) and t.value.id == scope.self_name}
 
+    def _launching_names(self) -> set[str]:
+        """Functions and methods that launch a kernel, directly or through another such name."""
+        bodies = {n.name: n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and id(n) not in self.kernels}
+        refs = {name: {x.id if isinstance(x, ast.Name) else x.attr for x in ast.walk(node)
+                       if isinstance(x, ast.Name) or isinstance(x, ast.Attribute)} for name, node in bodies.items()}
+        launching = {name for name, node in bodies.items() if any(_launch_syntax(x) for x in ast.walk(node))}
+        launching |= {name for name, r in refs.items() if r & self.kernel_names}
+        while True:
+            more = {name for name, r in refs.items() if r & launching} - launching
+            if not more:
+                return launching
+            launching |= more
+
     # -- statements
     def body(self, stmts: list[ast.stmt], scope: _Scope, top: bool = False) -> None:
         for stmt in stmts:
             if top and _is_main_guard(stmt):
-                continue
-            self.stmt(stmt, scope)
+                self.body(stmt.orelse, scope)
+            else:
+                self.stmt(stmt, scope)
 
     def stmt(self, node: ast.stmt, scope: _Scope) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -416,14 +562,14 @@ class _Checker:
             if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.MatMult):
                 self.report(R.FORBIDDEN_TORCH_OP, node, "`@=` (matrix multiply operator)")
             for target in getattr(node, "targets", None) or [node.target]:
-                self.target(target, scope)
+                self.target(target, scope, attributes=True)
             if node.value is not None:
                 self.expr(node.value, scope)
             if isinstance(node, ast.AnnAssign):
                 self.type_expr(node.annotation, scope)
         elif isinstance(node, ast.Delete):
             for target in node.targets:
-                self.target(target, scope)
+                self.target(target, scope, attributes=True)
         elif isinstance(node, (ast.Expr, ast.Return)):
             if node.value is not None:
                 self.expr(node.value, scope)
@@ -448,8 +594,9 @@ class _Checker:
             self.try_(node, scope)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             for name in node.names:
-                if _is_dunder(name):
-                    self.report(R.DYNAMIC_CODE, node, f"global {name}", "reaches interpreter internals")
+                if _is_dunder(name) or hasattr(builtins, name):
+                    self.report(R.DYNAMIC_CODE, node, f"{type(node).__name__.lower()} {name}",
+                                "rebinds interpreter state or a builtin")
         elif not isinstance(node, (ast.Pass, ast.Break, ast.Continue)):
             self.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` statement",
                         "not part of a Triton answer's host code")
@@ -473,14 +620,12 @@ class _Checker:
             if a.name == "*":
                 self.report(R.FORBIDDEN_IMPORT, node, f"from {node.module} import *", "import names explicitly")
             else:
-                allowed = node.module in ALLOWED_MODULES
-                self.imported(node, f"{node.module}.{a.name}", module_only=not allowed)
+                self.imported(node, f"{node.module}.{a.name}", module_only=node.module not in ALLOWED_MODULES)
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
         inner = self.binder.scopes[id(node)]
-        is_kernel = id(node) in self.kernels
         for decorator in node.decorator_list:
-            self.decorator(decorator, scope)
+            self.decorator(decorator, scope, node)
         self._signature(node.args, scope, inner)
         if node.returns is not None:
             self.type_expr(node.returns, scope)
@@ -488,7 +633,9 @@ class _Checker:
             self.report(R.STREAM_OR_THREAD, node, f"async def {node.name}", "coroutines run outside the call")
         if scope.kind == "class":
             self._method_name(node, scope)
-        if is_kernel:
+        elif _is_dunder(node.name):
+            self.report(R.MONKEYPATCH, node, f"defines {node.name}", "Python calls it implicitly")
+        if id(node) in self.kernels:
             _KernelRules(self, inner).check(node)
         elif not (scope is self.module and self._dead(node)):
             self.body(node.body, inner)
@@ -496,39 +643,49 @@ class _Checker:
     def _signature(self, args: ast.arguments, scope: _Scope, inner: _Scope) -> None:
         for default in [*args.defaults, *filter(None, args.kw_defaults)]:
             self.expr(default, scope)
+        owner = self._owner(scope)
         for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, *filter(None, [args.vararg, args.kwarg])]:
             if _is_dunder(arg.arg):
                 self.report(R.DYNAMIC_CODE, arg, f"parameter {arg.arg}", "reaches interpreter internals")
+            if inner.kind == "lambda" and arg.arg == owner:
+                self.report(R.MONKEYPATCH, arg, f"lambda parameter {arg.arg} shadows the method's {owner}",
+                            "self must stay the answer's own object")
             if arg.annotation is not None:
                 self.type_expr(arg.annotation, scope)
 
     def _method_name(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
         name = node.name
-        if _is_dunder(name) and name != "__init__":
+        cls = self.binder.method_class.get(id(node))
+        if _is_dunder(name) and name not in ALLOWED_DUNDER_METHODS:
             self.report(R.MONKEYPATCH, node, f"defines {name}",
                         "Python calls dunder methods implicitly, outside the checked call")
         elif name in ARGUMENT_PROTOCOL:
             self.report(R.MONKEYPATCH, node, f"defines a method {name}()",
                         "Triton's launcher calls it on kernel arguments, inside the launch")
-        elif name in _MODULE_MACHINERY and name not in _AUTOGRAD_METHODS:
+        elif cls is not None and self.class_kinds.get(cls.name) == "module" and name in _MODULE_MACHINERY:
             self.report(R.MONKEYPATCH, node, f"overrides nn.Module.{name}",
                         "the harness builds, loads and calls the module through it")
 
-    def decorator(self, node: ast.expr, scope: _Scope) -> None:
+    def decorator(self, node: ast.expr, scope: _Scope, target: ast.AST) -> None:
         func = node.func if isinstance(node, ast.Call) else node
         names = self.quals(func, scope)
-        if names & TRITON_DECORATORS or names & ALLOWED_DECORATORS:
-            self.expr(node, scope)
+        allowed = TRITON_DECORATORS | ALLOWED_DECORATORS | INERT_DECORATORS
+        if isinstance(target, ast.ClassDef):
+            allowed = CLASS_DECORATORS
+        if names & allowed:
+            if names & CACHING_DECORATORS and getattr(target, "name", "") in self.launching:
+                self.report(R.NOT_ALLOWED, node, f"@{ast.unparse(func)} on {target.name}, which launches kernels",
+                            "a cached launcher returns old outputs; cache only sizes and configs")
+            if isinstance(node, ast.Call):
+                self.expr(node, scope)
+            else:
+                self.expr_as(node, scope, "call")
             return
-        kind, _ = scope.lookup(func.id) if isinstance(func, ast.Name) else ("", set())
-        if kind == "local":  # a decorator the file defines: it receives the function object
-            self.report(R.NOT_ALLOWED, node, f"decorator @{ast.unparse(node)[:60]}",
-                        "only Triton's decorators, staticmethod, classmethod and property may wrap functions")
-            return
-        self.expr(node, scope)
         if not any(_category(q) for q in names):
             self.report(R.NOT_ALLOWED, node, f"decorator @{ast.unparse(node)[:60]}",
-                        "only Triton's decorators, staticmethod, classmethod and property may wrap functions")
+                        "only Triton's decorators, staticmethod, classmethod, property, torch.no_grad, "
+                        "functools.lru_cache and dataclasses.dataclass may wrap")
+        self.expr(node, scope)
 
     def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
         inner = self.binder.scopes[id(node)]
@@ -537,51 +694,56 @@ class _Checker:
         for keyword in node.keywords:
             self.report(R.NOT_ALLOWED, keyword, f"class {node.name}({keyword.arg}=...)", "metaclasses run hidden code")
         for decorator in node.decorator_list:
-            self.report(R.NOT_ALLOWED, decorator, f"class decorator @{ast.unparse(decorator)[:60]}",
-                        "it receives and may replace the class")
+            self.decorator(decorator, scope, node)
         dead = scope is self.module and self._dead(node)
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if dead:  # never instantiated or referenced: judge only what runs at class creation
+                if dead:  # never referenced, inert body: judge only what runs at class creation
                     self._method_name(stmt, inner)
                     for decorator in stmt.decorator_list:
-                        self.decorator(decorator, inner)
+                        self.decorator(decorator, inner, stmt)
                     self._signature(stmt.args, inner, self.binder.scopes[id(stmt)])
                 else:
                     self.function(stmt, inner)
-            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass)):
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass, ast.ClassDef)):
                 self.stmt(stmt, inner)
             else:
                 self.report(R.NOT_ALLOWED, stmt, f"`{type(stmt).__name__}` in the body of class {node.name}",
-                            "class bodies hold methods and constants")
+                            "class bodies hold methods, nested classes and constants")
 
     def base(self, node: ast.expr, scope: _Scope, cls: str) -> None:
-        if isinstance(node, ast.Name) and node.id in self.refs and scope.lookup(node.id)[0] != "local":
+        if isinstance(node, ast.Name) and node.id in self.refs and node.id not in self.classes:
             self.report(R.REFERENCE_MODEL_USE, node, f"class {cls} subclasses {node.id}",
                         "the reference model must not be used")
             return
-        if isinstance(node, ast.Name) and scope.lookup(node.id)[0] == "local":
+        if isinstance(node, ast.Name) and node.id in self.classes and scope.lookup(node.id)[0] == "local":
             return  # a class of this file
         names = self.quals(node, scope)
-        if names and all(q in ALLOWED_BASES or is_nn_class(q) for q in names):
+        if names and all(q in ALLOWED_BASES or _is_nn_module_class(q) for q in names):
             return
-        if names & {"torch.Tensor", "torch._C.TensorBase"}:
-            self.report(R.MONKEYPATCH, node, f"class {cls} subclasses torch.Tensor",
+        if names & {"torch.Tensor", "torch.nn.Parameter", "torch.nn.Buffer"}:
+            self.report(R.MONKEYPATCH, node, f"class {cls} subclasses a tensor class",
                         "a tensor subclass can fake results or defer work past the checks")
         else:
             self.report(R.NOT_ALLOWED, node, f"class {cls} subclasses {ast.unparse(node)[:60]}",
-                        "answers subclass nn.Module, torch.nn classes, autograd.Function or their own classes")
+                        "answers subclass nn.Module, torch.nn modules, autograd.Function, exceptions or their own classes")
 
-    def target(self, node: ast.expr, scope: _Scope) -> None:
+    def target(self, node: ast.expr, scope: _Scope, attributes: bool = False) -> None:
+        """An assignment target; attribute and item targets only in plain assignments (`attributes`)."""
         if isinstance(node, ast.Name):
-            if _is_dunder(node.id):
+            if _is_dunder(node.id) and node.id not in ALLOWED_DUNDER_TARGETS:
                 self.report(R.MONKEYPATCH, node, f"{node.id} rebound", "interpreter and harness state")
+            elif node.id == self._owner(scope):
+                self.report(R.MONKEYPATCH, node, f"{node.id} rebound", "self must stay the answer's own object")
             return
         if isinstance(node, (ast.Tuple, ast.List)):
             for elt in node.elts:
-                self.target(elt, scope)
+                self.target(elt, scope, attributes)
         elif isinstance(node, ast.Starred):
-            self.target(node.value, scope)
+            self.target(node.value, scope, attributes)
+        elif not attributes:
+            self.report(R.NOT_ALLOWED, node, f"{ast.unparse(node)[:60]} as a loop, with or comprehension target",
+                        "assign attributes and items in plain assignments")
         elif isinstance(node, ast.Attribute):
             root = node
             while isinstance(root, (ast.Attribute, ast.Subscript)):
@@ -593,7 +755,7 @@ class _Checker:
             if not (isinstance(root, ast.Name) and owner is not None and root.id == owner):
                 self.report(R.MONKEYPATCH, node, f"{ast.unparse(node)[:60]} set",
                             "an answer sets attributes only on its own objects (self.x = ...)")
-            else:
+            elif isinstance(node.value, ast.Subscript):
                 self.expr(node.value, scope)
         elif isinstance(node, ast.Subscript):
             if self.quals(node.value, scope):
@@ -601,8 +763,7 @@ class _Checker:
             self.expr(node.value, scope)
             self.expr(node.slice, scope)
 
-    @staticmethod
-    def _owner(scope: _Scope | None) -> str | None:
+    def _owner(self, scope: _Scope | None) -> str | None:
         """The `self` of the innermost enclosing method (lambdas and comprehensions see it too)."""
         while scope is not None and scope.kind in ("lambda", "comprehension"):
             scope = scope.parent
@@ -621,8 +782,9 @@ class _Checker:
         self.body(node.body, scope)
 
     def try_(self, node: ast.Try, scope: _Scope) -> None:
-        if (node.handlers or node.finalbody) and self._calls_code(node.body, scope):
-            self.report(R.EXCEPTION_FALLBACK, node, "kernel launch (or a call of this file's code) inside try",
+        reraises = all(all(isinstance(s, ast.Raise) for s in h.body) for h in node.handlers)
+        if (not reraises or node.finalbody) and self._launches_in(node.body):
+            self.report(R.EXCEPTION_FALLBACK, node, "kernel launch inside try",
                         "a failing kernel must fail, not fall back")
         self.body(node.body, scope)
         for handler in node.handlers:
@@ -631,18 +793,14 @@ class _Checker:
             self.body(handler.body, scope)
         self.body(node.orelse + node.finalbody, scope)
 
-    def _calls_code(self, stmts: list[ast.stmt], scope: _Scope) -> bool:
-        """A launch, or a call of something this file defines (which may launch)."""
-        for stmt in stmts:
-            for node in ast.walk(stmt):
-                if not isinstance(node, ast.Call):
-                    continue
-                func = node.func
-                if isinstance(func, ast.Subscript) or (isinstance(func, ast.Attribute) and (
-                        func.attr in LAUNCHER_METHODS or func.attr in self.binder.local_attrs)):
-                    return True
-                if isinstance(func, ast.Name) and scope.lookup(func.id)[0] in ("local", "unbound"):
-                    return True
+    def _launches_in(self, stmts: list[ast.stmt]) -> bool:
+        """A launch, or a reference to code of this file that launches (called now or handed on)."""
+        for node in (n for s in stmts for n in ast.walk(s)):
+            if _launch_syntax(node):
+                return True
+            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if name in self.launching or name in self.kernel_names:
+                return True
         return False
 
     # -- expressions
@@ -680,12 +838,18 @@ class _Checker:
                 if isinstance(child, ast.expr):
                     self.expr(child, scope)
 
+    def expr_as(self, node: ast.expr, scope: _Scope, use: str) -> None:
+        if isinstance(node, ast.Name):
+            self.name(node, scope, use)
+        elif isinstance(node, ast.Attribute):
+            self.attribute(node, scope, use)
+        else:
+            self.expr(node, scope)
+
     def type_expr(self, node: ast.expr, scope: _Scope) -> None:
         """An annotation or isinstance() class: the one place classes may appear as plain values."""
-        if isinstance(node, ast.Name):
-            self.name(node, scope, "type")
-        elif isinstance(node, ast.Attribute):
-            self.attribute(node, scope, "type")
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            self.expr_as(node, scope, "type")
         elif isinstance(node, ast.Subscript):
             self.type_expr(node.value, scope)
             self.type_expr(node.slice, scope)
@@ -695,7 +859,7 @@ class _Checker:
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             self.type_expr(node.left, scope)
             self.type_expr(node.right, scope)
-        elif not isinstance(node, ast.Constant):
+        elif not (isinstance(node, ast.Constant) and node.value is None or isinstance(node, ast.Constant)):
             self.expr(node, scope)
 
     def name(self, node: ast.Name, scope: _Scope, use: str = "value") -> None:
@@ -703,12 +867,17 @@ class _Checker:
             self.report(R.DYNAMIC_CODE, node, f"{node.id} used", "reaches interpreter internals")
             return
         kind, names = scope.lookup(node.id)
-        if node.id in self.refs and kind != "local":
+        if node.id in self.refs and node.id not in self.classes:
             self.report(R.REFERENCE_MODEL_USE, node, f"{node.id} used", "the reference model must not be used")
-        elif kind == "local" and use == "value" and node.id in self.binder.instance_methods:
+        elif kind == "unbound":
+            self.report(R.NOT_ALLOWED, node, f"{node.id} is never defined", "every name must be defined in the file")
+        elif kind == "local" and use == "value" and node.id in self.classes:
             self.report(R.NOT_ALLOWED, node, f"class {node.id} used as a value",
                         "call it, subclass it or name it in isinstance(); a class handed around can bind its "
                         "methods to foreign objects")
+        elif kind == "local" and node.id in self.raw_kernels:
+            self.report(R.NOT_ALLOWED, node, f"{node.id}, the function behind a triton.jit kernel, used directly",
+                        "its body is kernel code; launch the kernel instead")
         elif kind == "qual":
             for q in sorted(names):
                 self.qualified(node, q, use)
@@ -717,18 +886,19 @@ class _Checker:
             self.report(code, node, f"builtin {node.id}", why)
 
     def _allowed_name(self, q: str) -> bool:
-        return q in ALLOWED_NAMES or is_nn_class(q) or (q.startswith(ALLOWED_PREFIXES) and _reaches_no_module(q))
+        return q in ALLOWED_NAMES or is_nn_class(q) or (q.startswith(ALLOWED_PREFIXES) and _lookup_real(q)[0])
 
     def qualified(self, node: ast.AST, q: str, use: str) -> None:
-        """Judge an import-rooted name; `use` is "value", "call" or "base" (of a longer chain)."""
+        """Judge an import-rooted name; `use` is "value", "call", "type" or "base" (of a longer chain)."""
         if q in ALLOWED_MODULES:
             if use != "base":
                 self.report(R.NOT_ALLOWED, node, f"module {q} used as a value", "use its functions by name")
             return
         if self._allowed_name(q):
-            if use == "value" and (q in CLASS_NAMES or is_nn_class(q)):
-                self.report(R.NOT_ALLOWED, node, f"class {q} used as a value",
-                            "call it, subclass it or name it in isinstance() and annotations")
+            if use == "value" and callable(_lookup_real(q)[1]) and not isinstance(_lookup_real(q)[1], torch.dtype):
+                self.report(R.NOT_ALLOWED, node, f"{q} used as a value",
+                            "call library functions and classes by name; name classes only in isinstance() "
+                            "and annotations")
             return
         hit = _category(q)
         if hit is None and q.startswith("torch."):
@@ -741,7 +911,7 @@ class _Checker:
             self.report(R.DYNAMIC_CODE, node, f".{node.attr} used", "reaches interpreter internals")
             return
         names = self.quals(node, scope)
-        if names - {n for n in names if n.startswith("builtins.")}:
+        if names:
             root = node
             while isinstance(root, ast.Attribute):
                 root = root.value
@@ -751,29 +921,56 @@ class _Checker:
             for q in sorted(names):
                 self.qualified(node, q, use)
             return
-        cls = node.value.id if isinstance(node.value, ast.Name) else None
-        if cls in self.binder.instance_methods and node.attr in self.binder.instance_methods[cls] and (
-                scope.lookup(cls)[0] == "local"):
-            self.report(R.NOT_ALLOWED, node, f"{cls}.{node.attr} taken from the class",
-                        "call methods on instances (self.method(...)), so self is always the answer's own object")
-        if node.attr.startswith("_") and node.attr not in self.binder.local_attrs:
-            self.report(R.NOT_ALLOWED, node, f".{node.attr} used",
-                        "private attributes of torch and triton objects are not an answer's business")
-        elif node.attr in self.refs:
-            self.report(R.REFERENCE_MODEL_USE, node, f".{node.attr} used", "the reference model must not be used")
-        if isinstance(node.value, ast.Name):
-            self.name(node.value, scope, "base")
-        elif isinstance(node.value, ast.Attribute):
-            self.attribute(node.value, scope, "base")
+        self.value_attribute(node, node.attr, scope, called=use == "call")
+        if isinstance(node.value, (ast.Name, ast.Attribute)):
+            self.expr_as(node.value, scope, "base")
         else:
             self.expr(node.value, scope)
 
+    def value_attribute(self, node: ast.AST, attr: str, scope: _Scope, called: bool) -> None:
+        """`value.attr`: a described attribute, glue method, or something this file defines."""
+        value = node.value if isinstance(node, ast.Attribute) else None
+        cls = value.id if isinstance(value, ast.Name) and value.id in self.classes else None
+        if cls is not None and scope.lookup(cls)[0] == "local":
+            self._class_attribute(node, cls, attr)
+        elif attr in self.refs:
+            self.report(R.REFERENCE_MODEL_USE, node, f".{attr} used", "the reference model must not be used")
+        elif attr in VALUE_ATTRS or attr in _NN_ATTRS or attr in ALLOWED_METHODS or attr in LAUNCHER_METHODS or attr in self.own_attrs:
+            return
+        elif attr in HOST_METHODS:
+            self.report(R.HOST_ROUNDTRIP, node, f".{attr} used", "copies device data to the host")
+        elif attr in COMPUTE_METHODS or attr.removesuffix("_") in COMPUTE_METHODS:
+            self.report(R.FORBIDDEN_TORCH_OP, node, f"tensor method .{attr}{'()' if called else ''} used")
+        elif "hook" in attr:
+            self.report(R.MONKEYPATCH, node, f".{attr} used", "runs code around forward, unseen by the checks")
+        else:
+            self.report(R.NOT_ALLOWED, node, f".{attr} used",
+                        "not among the attributes of tensors, modules, devices and dtypes an answer reads, "
+                        "nor defined by the file")
+
+    def _class_attribute(self, node: ast.AST, cls: str, attr: str) -> None:
+        """`LocalClass.attr`: static/class methods, constants, autograd's apply — never an unbound method."""
+        body = self.classes[cls].body
+        static = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in s.decorator_list)
+                  and not (self.class_kinds.get(cls) == "autograd" and s.name in _CTX_METHODS)}
+        constants = {t.id for s in body if isinstance(s, (ast.Assign, ast.AnnAssign)) and self._inert(s)
+                     for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(t, ast.Name)}
+        if attr in static or attr in constants or (attr == "apply" and self.class_kinds.get(cls) == "autograd"):
+            return
+        self.report(R.NOT_ALLOWED, node, f"{cls}.{attr} taken from the class",
+                    "call methods on instances (self.method(...)) and autograd Functions with .apply")
+
     def call(self, node: ast.Call, scope: _Scope) -> None:
         func = node.func
+        if isinstance(func, ast.Name) and func.id in ("getattr", "hasattr") and scope.lookup(func.id)[0] == "builtin":
+            return self._getattr(node, scope)
         if isinstance(func, ast.Name):
             self.name(func, scope, "call")
-        elif isinstance(func, ast.Attribute) and self._super_call(func):
+        elif isinstance(func, ast.Attribute) and self._super_call(func, scope):
             self.super_call(func, scope)
+        elif isinstance(func, ast.Attribute) and func.attr == "__init__" and self._base_init(func, scope, node):
+            pass
         elif isinstance(func, ast.Attribute) and self.quals(func, scope):
             self.attribute(func, scope, "call")
         elif isinstance(func, ast.Attribute):
@@ -793,25 +990,50 @@ class _Checker:
         for keyword in node.keywords:
             self.expr(keyword.value, scope)
 
+    def _getattr(self, node: ast.Call, scope: _Scope) -> None:
+        """getattr(obj, "name"[, default]) / hasattr(obj, "name"): the same as obj.name, when the name is constant."""
+        attr = node.args[1].value if len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) else None
+        if not isinstance(attr, str) or len(node.args) > 3 or node.keywords:
+            self.report(R.DYNAMIC_CODE, node, f"{ast.unparse(node.func)}() with a computed attribute name",
+                        "a computed name can reach anything")
+            return
+        self.attribute(ast.copy_location(ast.Attribute(value=node.args[0], attr=attr, ctx=ast.Load()), node), scope)
+        for arg in node.args[2:]:
+            self.expr(arg, scope)
+
+    def _super_call(self, func: ast.Attribute, scope: _Scope) -> bool:
+        value = func.value
+        return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
+                and scope.lookup("super")[0] == "builtin")
+
     def super_call(self, func: ast.Attribute, scope: _Scope) -> None:
         """super().m(...) and super(Cls, self).m(...): the method of the answer's own base classes."""
         args = func.value.args
         owner = self._owner(scope)
         plain = not args or (len(args) == 2 and isinstance(args[0], ast.Name) and isinstance(args[1], ast.Name)
-                             and args[1].id == owner and args[0].id in self.binder.instance_methods)
+                             and args[1].id == owner and args[0].id in self.classes)
         if not plain or func.value.keywords:
             self.report(R.NOT_ALLOWED, func, f"{ast.unparse(func.value)[:60]}", "write super() or super(Cls, self)")
-        if _is_dunder(func.attr) and func.attr != "__init__":
+        if func.attr == "__init__" or func.attr == "forward":
+            return
+        if _is_dunder(func.attr):
             self.report(R.DYNAMIC_CODE, func, f"super().{func.attr}", "reaches interpreter internals")
+        else:
+            self.value_attribute(func, func.attr, scope, called=True)
 
-    @staticmethod
-    def _super_call(func: ast.Attribute) -> bool:
-        value = func.value
-        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
+    def _base_init(self, func: ast.Attribute, scope: _Scope, node: ast.Call) -> bool:
+        """nn.Module.__init__(self) / Base.__init__(self, ...): a base's constructor on the method's own self."""
+        base = func.value
+        is_base = (isinstance(base, ast.Name) and base.id in self.classes) or any(
+            q == "torch.nn.Module" or _is_nn_module_class(q) for q in self.quals(base, scope))
+        owner = self._owner(scope)
+        return bool(is_base and owner and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == owner)
 
     def _decorator_arguments(self, node: ast.Call, scope: _Scope) -> None:
         """Triton's decorators and Config take plain data; hooks and callables are Python Triton runs."""
         for q in self.quals(node.func, scope) & DECORATOR_KEYWORDS.keys():
+            if any(isinstance(a, ast.Starred) for a in node.args):
+                self.report(R.NOT_ALLOWED, node, f"{q} with *arguments", "name the plain-data options by keyword")
             if len(node.args) > DECORATOR_POSITIONAL[q]:
                 self.report(R.NOT_ALLOWED, node, f"{q} with {len(node.args)} positional arguments",
                             "pass hooks and functions nowhere; name the plain-data options by keyword")
@@ -821,7 +1043,7 @@ class _Checker:
                                 "Triton would run this Python for the answer during the launch")
 
     def method(self, node: ast.Call, func: ast.Attribute, scope: _Scope) -> None:
-        name, attrs = func.attr, self.binder.local_attrs
+        name = func.attr
         owner = self._owner(scope)
         on_self = isinstance(func.value, ast.Name) and owner is not None and func.value.id == owner
         if name in LAUNCHER_METHODS:
@@ -831,25 +1053,15 @@ class _Checker:
         elif on_self and name in self.nn_attrs:
             self.report(R.FORBIDDEN_MODULE_CALL, node, f"nn module call self.{name}(...)",
                         "holding nn modules for their parameters is fine; calling them runs PyTorch")
-        elif name in ALLOWED_METHODS or name in LAUNCHER_METHODS or name in attrs:
-            if name == "to" and any(isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("cpu")
-                                    for a in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(a)):
-                self.report(R.HOST_ROUNDTRIP, node, f"{ast.unparse(node)[:60]} called", "moves data to the host")
-        elif name in HOST_METHODS:
-            self.report(R.HOST_ROUNDTRIP, node, f".{name}() called", "copies device data to the host")
-        elif name in COMPUTE_METHODS or name.removesuffix("_") in COMPUTE_METHODS:
-            self.report(R.FORBIDDEN_TORCH_OP, node, f"tensor method .{name}() called")
-        elif name == "format" or name == "format_map":
-            self.report(R.DYNAMIC_CODE, node, f".{name}() called", "format strings reach attributes of objects")
-        elif "hook" in name:
-            self.report(R.MONKEYPATCH, node, f".{name}() called", "runs code around forward, unseen by the checks")
+        elif name in ("format", "format_map"):
+            text = func.value.value if isinstance(func.value, ast.Constant) else None
+            if name == "format_map" or not isinstance(text, str) or not _safe_format_string(text):
+                self.report(R.DYNAMIC_CODE, node, f".{name}() called",
+                            "format strings with attribute or index fields reach attributes of objects")
         else:
-            self.report(R.NOT_ALLOWED, node, f".{name}() called",
-                        "not among the glue methods a Triton answer's host code needs")
-        if isinstance(func.value, ast.Name):
-            self.name(func.value, scope, "base")
-        elif isinstance(func.value, ast.Attribute):
-            self.attribute(func.value, scope, "base")
+            self.value_attribute(func, name, scope, called=True)
+        if isinstance(func.value, (ast.Name, ast.Attribute)):
+            self.expr_as(func.value, scope, "base")
         else:
             self.expr(func.value, scope)
 
@@ -873,25 +1085,35 @@ class _KernelRules:
         if isinstance(node, ast.stmt) and not isinstance(node, self._STATEMENTS):
             self.c.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` statement {where}", "not Triton kernel code")
         elif isinstance(node, (ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom, ast.ListComp, ast.SetComp,
-                               ast.DictComp, ast.GeneratorExp, ast.NamedExpr)):
+                               ast.DictComp, ast.GeneratorExp, ast.NamedExpr, ast.Starred)):
             self.c.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` {where}", "not Triton kernel code")
         elif isinstance(node, ast.Attribute):
-            if _is_dunder(node.attr):
-                self.c.report(R.DYNAMIC_CODE, node, f".{node.attr} {where}", "reaches interpreter internals")
-            elif isinstance(node.ctx, ast.Store):
-                self.c.report(R.NOT_ALLOWED, node, f"attribute assignment {where}", "not Triton kernel code")
-            elif bad := sorted(q for q in self.c.quals(node, self.scope)
-                               if q.startswith(("triton.", "math.")) and not _reaches_no_module(q)):
-                self.c.report(R.NOT_ALLOWED, node, f"{bad[0]} {where}", "reaches a module outside triton.language")
+            self.attribute(node, where)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             self.name(node, where)
+        elif isinstance(node, ast.Name) and _is_dunder(node.id):
+            self.c.report(R.DYNAMIC_CODE, node, f"{node.id} {where}", "reaches interpreter internals")
+
+    def attribute(self, node: ast.Attribute, where: str) -> None:
+        if _is_dunder(node.attr):
+            self.c.report(R.DYNAMIC_CODE, node, f".{node.attr} {where}", "reaches interpreter internals")
+        elif isinstance(node.ctx, ast.Store):
+            self.c.report(R.NOT_ALLOWED, node, f"attribute assignment {where}", "not Triton kernel code")
+        elif names := self.c.quals(node, self.scope):
+            bad = sorted(q for q in names if not (q.startswith(("triton.", "math.")) and _lookup_real(q)[0]))
+            if bad:
+                self.c.report(R.NOT_ALLOWED, node, f"{bad[0]} {where}", "reaches a module outside triton.language")
+        elif node.attr not in KERNEL_VALUE_ATTRS:
+            self.c.report(R.NOT_ALLOWED, node, f".{node.attr} {where}",
+                          "kernels use the methods and attributes of triton.language tensors and dtypes")
 
     def name(self, node: ast.Name, where: str) -> None:
         if _is_dunder(node.id):
             self.c.report(R.DYNAMIC_CODE, node, f"{node.id} {where}", "reaches interpreter internals")
             return
         kind, names = self.scope.lookup(node.id)
-        if kind == "qual" and not all(q.startswith(("triton.", "math.")) and _reaches_no_module(q)
+        own = node.id in self.scope.bound
+        if kind == "qual" and not all(q.startswith(("triton.", "math.")) and _lookup_real(q)[0]
                                       or q in ALLOWED_MODULES and q.startswith(("triton", "math")) for q in names):
             code, why = next(filter(None, map(_category, names)), None) or (
                 R.FORBIDDEN_TORCH_OP, "a kernel computes with triton.language only")
@@ -899,5 +1121,11 @@ class _KernelRules:
         elif kind == "builtin" and node.id not in KERNEL_BUILTINS:
             code, why = _category(f"builtins.{node.id}") or (R.NOT_ALLOWED, "not Triton kernel code")
             self.c.report(code, node, f"builtin {node.id} {where}", why)
-        elif node.id in self.c.refs and kind != "local":
+        elif not own and kind == "local" and (node.id in self.c.classes or (
+                node.id in self.c.binder.functions and node.id not in self.c.kernel_names)):
+            self.c.report(R.NOT_ALLOWED, node, f"{node.id} (not a @triton.jit function) {where}",
+                          "a kernel calls only other @triton.jit functions")
+        elif kind == "unbound":
+            self.c.report(R.NOT_ALLOWED, node, f"{node.id} is never defined ({where})", "every name must be defined")
+        elif node.id in self.c.refs and node.id not in self.c.classes:
             self.c.report(R.REFERENCE_MODEL_USE, node, f"{node.id} {where}", "the reference model must not be used")

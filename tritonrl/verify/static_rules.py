@@ -16,18 +16,18 @@ ALLOWED_MODULES = frozenset(
     "torch torch.nn torch.nn.functional torch.nn.init torch.cuda torch.autograd "
     "triton triton.language triton.language.extra triton.language.extra.cuda "
     "triton.language.extra.libdevice triton.language.extra.cuda.libdevice triton.language.math "
-    "math typing typing_extensions __future__".split()
+    "math typing typing_extensions __future__ functools dataclasses".split()
 )
 # Namespaces whose every member is fine in host code: pure functions of Python numbers,
 # type hints, and triton.language (which does nothing outside a kernel).
-ALLOWED_PREFIXES = ("math.", "typing.", "typing_extensions.", "__future__.", "triton.language.", "torch.nn.init.")
+ALLOWED_PREFIXES = ("math.", "__future__.", "triton.language.")
 # torch/triton names host code may use: allocation, layout glue, descriptions of tensors and
 # devices, parameter containers, the launch helpers. No compute: that belongs in kernels.
 ALLOWED_NAMES = frozenset(
     ["torch." + n for n in (
         "empty empty_like empty_strided zeros zeros_like ones ones_like full full_like arange tensor "
         "randn rand randint randperm randn_like rand_like randint_like "
-        "cat concat concatenate stack reshape flatten squeeze unsqueeze permute transpose split chunk unbind "
+        "cat concat concatenate stack broadcast_tensors reshape flatten squeeze unsqueeze permute transpose split chunk unbind "
         "narrow select broadcast_to as_strided device dtype Size Tensor is_tensor is_floating_point is_complex "
         "get_default_dtype finfo iinfo no_grad inference_mode enable_grad is_grad_enabled broadcast_shapes "
         "promote_types result_type can_cast contiguous_format channels_last preserve_format strided "
@@ -38,6 +38,14 @@ ALLOWED_NAMES = frozenset(
         "autograd.Function nn.Parameter nn.Buffer nn.parameter.Parameter nn.Module nn.ModuleList nn.ModuleDict "
         "nn.ParameterList nn.ParameterDict nn.Sequential nn.Identity").split()]
     + ["triton." + n for n in "jit autotune heuristics Config cdiv next_power_of_2 language".split()]
+    + ["typing." + n for n in "Optional Union Tuple List Dict Set Any Sequence Iterable Callable Type Literal "
+                               "Final ClassVar TYPE_CHECKING cast overload".split()]
+    + ["torch.nn.init." + n for n in "calculate_gain uniform_ normal_ trunc_normal_ constant_ ones_ zeros_ eye_ "
+                                      "dirac_ xavier_uniform_ xavier_normal_ kaiming_uniform_ kaiming_normal_ "
+                                      "orthogonal_ _calculate_fan_in_and_fan_out _calculate_correct_fan".split()]
+    # the Triton tutorials' way to name the device and read its properties (GPU hosts)
+    + ["triton.runtime.driver.active.get_active_torch_device", "triton.runtime.driver.active.utils.get_device_properties"]
+    + ["functools.lru_cache", "functools.cache", "dataclasses.dataclass", "dataclasses.field"]
 )
 # Builtins host code may call or name. Missing on purpose: getattr/setattr/vars/globals/type/
 # format/repr (reflection), open/input (files), exec/eval/compile/__import__ (dynamic code), iter/next.
@@ -65,7 +73,9 @@ ALLOWED_METHODS = frozenset((
     "set_materialize_grads "
     # Python containers and strings
     "append extend insert pop get items keys values setdefault update copy index count join startswith "
-    "endswith lower upper strip replace"
+    "endswith lower upper strip replace clear add discard remove sort "
+    # random initialisation of parameters (no input can reach it)
+    "normal_ uniform_"
 ).split())
 # Methods of a kernel or launcher an answer may call (`kernel.run(...)`, `kernel.warmup(...)`).
 LAUNCHER_METHODS = frozenset({"run", "warmup"})
@@ -82,6 +92,44 @@ DECORATOR_KEYWORDS = {
 }
 DECORATOR_POSITIONAL = {"triton.jit": 1, "triton.autotune": 2, "triton.heuristics": 1, "triton.Config": 5}
 TRITON_DECORATORS = frozenset({"triton.jit", "triton.autotune", "triton.heuristics"})
+# Decorators that wrap without registering the function anywhere: a function they wrap and nothing
+# loads is still dead code.
+INERT_DECORATORS = frozenset({"builtins.staticmethod", "builtins.classmethod", "builtins.property", "torch.no_grad",
+                              "torch.inference_mode", "functools.lru_cache", "functools.cache"})
+# Memoising decorators: fine on size/config helpers, never on code that launches (a cached output).
+CACHING_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
+CLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
+# Dunder methods an answer may define: construction, calling and printing its own objects. The others
+# are called implicitly (iteration, conversion, attribute lookup, pickling) where no check looks.
+ALLOWED_DUNDER_METHODS = frozenset({"__init__", "__call__", "__repr__", "__str__"})
+ALLOWED_DUNDER_TARGETS = frozenset({"__all__"})
+# Attributes host code may read on values, besides the methods above and the file's own attributes.
+VALUE_ATTRS = frozenset((
+    "shape dtype device ndim T mT H mH data is_cuda is_cpu is_meta layout requires_grad is_leaf itemsize nbytes "
+    "type index weight bias running_mean running_var num_batches_tracked in_proj_weight in_proj_bias training "
+    "saved_tensors needs_input_grad kwargs num_warps num_stages num_ctas maxnreg "
+    "bits eps max min resolution smallest_normal tiny is_floating_point is_complex is_signed "
+    "name major minor total_memory multi_processor_count L2_cache_size max_threads_per_multi_processor warp_size "
+    "regs_per_multiprocessor shared_memory_per_block shared_memory_per_block_optin shared_memory_per_multiprocessor "
+    "gcnArchName is_integrated is_multi_gpu_board"
+).split())
+# Names of interpreter and Triton internals: a file that defines them (a method `gi_frame`, an
+# attribute `fn`) would unlock them on every value, so it may not.
+RESERVED_ATTRS = frozenset((
+    "f_back f_builtins f_code f_globals f_lasti f_lineno f_locals f_trace gi_code gi_frame gi_running "
+    "gi_suspended gi_yieldfrom cr_await cr_code cr_frame cr_origin ag_await ag_code ag_frame tb_frame tb_next "
+    "tb_lasti co_code co_consts co_names format format_map mro fn get_capture_scope pre_run_hooks "
+    "add_pre_run_hook device_caches handle numpy tolist untyped_storage storage item cpu send throw"
+).split())
+# Attributes a kernel body may use on its values (triton.language tensors, dtypes and constexprs);
+# `handle` (the interpreter's raw buffer) is left out.
+KERNEL_VALUE_ATTRS = frozenset((
+    "T abs advance argmax argmin associative_scan atomic_add atomic_and atomic_cas atomic_max atomic_min atomic_or "
+    "atomic_xchg atomic_xor broadcast_to cast cdiv ceil cos cumprod cumsum erf exp exp2 expand_dims flip floor "
+    "gather histogram item log log2 logical_and logical_or max min permute ravel reduce reshape rsqrt sigmoid "
+    "sin softmax sort split sqrt sqrt_rn store sum to trans view xor_sum dtype shape type value element_ty "
+    "primitive_bitwidth numel is_floating is_int is_fp16 is_fp32 is_bf16 is_ptr is_block scalar"
+).split())
 # Context managers host code may enter.
 ALLOWED_CONTEXTS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad", "torch.cuda.device",
                               "torch.device"})
@@ -90,7 +138,8 @@ ALLOWED_DECORATORS = frozenset({"builtins.staticmethod", "builtins.classmethod",
                                 "torch.no_grad", "torch.inference_mode"})
 # Base classes: parameter holders and autograd wrappers; torch.nn classes (`nn.Linear`) qualify
 # by `is_nn_class`. Tensor, tuple, list, dict or numbers subclasses could fake or defer results.
-ALLOWED_BASES = frozenset({"builtins.object", "torch.nn.Module", "torch.autograd.Function"})
+ALLOWED_BASES = frozenset({"builtins.object", "torch.nn.Module", "torch.autograd.Function"} | {
+    f"builtins.{e}" for e in "Exception ValueError TypeError RuntimeError NotImplementedError".split()})
 # Tensor methods that compute (in-place `_` forms too): named in the message as PyTorch compute.
 COMPUTE_METHODS = frozenset((
     "add sub rsub mul div true_divide floor_divide remainder fmod matmul mm bmm mv dot vdot outer ger "
@@ -165,8 +214,3 @@ HINTS: dict[R, str] = {
     R.ENV_OR_NETWORK: "an answer needs no files, environment or network",
     R.NOT_ALLOWED: "host code may only allocate, reshape, compute sizes and launch kernels",
 }
-# Allowed classes that are plain Python (their attributes can be set): usable only when called,
-# subclassed or named in isinstance()/annotations, never handed around as values.
-CLASS_NAMES = frozenset({"torch.Tensor", "torch.nn.Module", "torch.autograd.Function", "torch.nn.parameter.Parameter",
-                         "triton.Config", "triton.language.tensor", "triton.language.constexpr",
-                         "triton.language.dtype", "triton.language.block_type", "triton.language.pointer_type"})

@@ -1,0 +1,37 @@
+# (e): helper judged as a kernel because `triton.jit(helper)` appears in a dead function; it computes with tensor methods
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.where(x > 0, x, 0.0), mask=mask)
+
+
+def launch(x):
+    out = torch.empty_like(x)
+    n = x.numel()
+    relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+    return out
+
+
+def helper(x):
+    y = x.relu()
+    z = x.numpy()          # host read, no aten op
+    return y
+
+
+def _never():
+    return triton.jit(helper)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        launch(x)
+        return helper(x)

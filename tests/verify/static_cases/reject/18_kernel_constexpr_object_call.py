@@ -1,0 +1,23 @@
+# (c): a constexpr kernel argument is passed to the interpreter unconverted; the kernel calls it (Python inside the launch)
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, HOOK: tl.constexpr):
+    pid = tl.program_id(0)
+    HOOK.append(pid.handle.data)     # arbitrary method of an arbitrary host object, inside the launch
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.where(x > 0, x, 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        n = x.numel()
+        relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024, HOOK=[])
+        return out

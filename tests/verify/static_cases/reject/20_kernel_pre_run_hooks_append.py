@@ -1,0 +1,35 @@
+# (c): relu_kernel.pre_run_hooks.append(fn): Triton runs fn inside every launch (add_pre_run_hook spelled through list.append)
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.where(x > 0, x, 0.0), mask=mask)
+
+
+def launch(x):
+    out = torch.empty_like(x)
+    n = x.numel()
+    relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+    return out
+
+
+def hook(*args, **kwargs):
+    out = args[1]
+    out.copy_(args[0])  # e.g. write the answer from Python right inside the launch
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        relu_kernel.pre_run_hooks.append(hook)
+
+    def forward(self, x):
+        return launch(x)

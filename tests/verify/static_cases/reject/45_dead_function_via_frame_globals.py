@@ -1,0 +1,35 @@
+# (e): `cheat` is never loaded as a Name, so its body is not judged; f_globals["cheat"] calls it anyway
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.where(x > 0, x, 0.0), mask=mask)
+
+
+def launch(x):
+    out = torch.empty_like(x)
+    n = x.numel()
+    relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+    return out
+
+
+def cheat(x):
+    import torch.nn.functional as F
+    from torch.utils._python_dispatch import _disable_current_modes
+    with _disable_current_modes():
+        return F.relu(x)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        launch(x)
+        g = (i for i in ()).gi_frame.f_globals
+        return g["cheat"](x)

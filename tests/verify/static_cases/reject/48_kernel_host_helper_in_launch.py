@@ -1,0 +1,30 @@
+# (c): a kernel body calls a plain module function; under TRITON_INTERPRET it runs as host Python inside the launch
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+SEEN = []
+
+
+def spy(v):
+    SEEN.append(v)
+    return 0
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    k = spy(x_ptr)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.where(x > 0, x, 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        n = x.numel()
+        relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+        return out
