@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tritonrl.config import ConfigError, describe, load_config
+from tritonrl.config import PRECISIONS, ConfigError, describe, load_config
 from tritonrl.problems import ProblemError, load_problems
 
 app = typer.Typer(help="TritonRL: train and evaluate LLMs that write Triton kernels.", no_args_is_help=True)
@@ -104,13 +104,18 @@ def verify(
     problem: Path = typer.Option(..., "--problem", help="KernelBench-format problem file (Model, get_inputs, get_init_inputs)."),
     candidate: Path = typer.Option(..., "--candidate", help="A .py file defining ModelNew, or a text file holding a model response."),
     device: str = typer.Option("cpu", help="cpu (Triton interpreter, shapes shrunk to fit) or cuda (the problem's own shapes)."),
-    trials: int = typer.Option(3, help="Correctness trials, each with fresh secret-seeded inputs."),
+    trials: int = typer.Option(3, help="Correctness trials, each with fresh secret-seeded inputs (after the first, from other input distributions)."),
     timeout: float = typer.Option(45.0, help="Seconds allowed to each sandboxed run (reference, candidate)."),
+    precision: str = typer.Option(
+        "strict", help="tl.dot policy for fp32 problems: strict (IEEE fp32 dots) or tf32 (TF32 allowed, not fp16/bf16)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a readable report."),
 ) -> None:
     """Verify one candidate against one problem. Exit 0 whenever a verdict was reached, whatever it is."""
     if device not in ("cpu", "cuda"):
         raise _fail(f"--device must be cpu or cuda, not {device!r}")
+    if precision not in PRECISIONS:
+        raise _fail(f"--precision must be one of {list(PRECISIONS)}, not {precision!r}")
     for label, path in (("problem", problem), ("candidate", candidate)):
         if not path.is_file():
             raise _fail(f"{label} file {path} does not exist")
@@ -125,7 +130,7 @@ def verify(
     from tritonrl.verify.report import render_verdict
     from tritonrl.verify.verifier import Verifier, VerifierSettings
 
-    with Verifier(VerifierSettings(device=device, trials=trials, timeout_s=timeout)) as verifier:
+    with Verifier(VerifierSettings(device=device, trials=trials, timeout_s=timeout, precision=precision)) as verifier:
         verdict = verifier.verify(loaded.source, candidate.read_text(errors="replace"))
     if as_json:
         typer.echo(json.dumps({"problem": loaded.name, "candidate": str(candidate), **verdict.to_dict()}, indent=2))
@@ -157,6 +162,9 @@ def evaluate(
     workers: int = typer.Option(0, help="Verifier workers (0: one per CPU core, or 3 per GPU on cuda)."),
     trials: int = typer.Option(3, help="Correctness trials per candidate."),
     timeout: float = typer.Option(45.0, help="Seconds allowed to each sandboxed run."),
+    precision: str = typer.Option(
+        "strict", help="tl.dot policy for fp32 problems: strict (IEEE fp32 dots) or tf32 (TF32 allowed, not fp16/bf16)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (metrics overall and per level, per_problem)."),
 ) -> None:
     """Evaluate model responses on a problem set: correctness, fast_p, pass@k, speed-ups, robust vs naive.
@@ -167,6 +175,8 @@ def evaluate(
     """
     if device not in ("cpu", "cuda"):
         raise _fail(f"--device must be cpu or cuda, not {device!r}")
+    if precision not in PRECISIONS:
+        raise _fail(f"--precision must be one of {list(PRECISIONS)}, not {precision!r}")
     if sum(x is not None for x in (responses, model, endpoint)) != 1:
         raise _fail("give exactly one of --responses FILE, --model MODEL or --endpoint URL")
     if device == "cpu":
@@ -185,7 +195,7 @@ def evaluate(
         total = len(load_responses(responses))
     except EvaluationError as exc:
         raise _fail(str(exc)) from exc
-    settings = VerifierSettings(device=device, trials=trials, timeout_s=timeout)
+    settings = VerifierSettings(device=device, trials=trials, timeout_s=timeout, precision=precision)
     with Progress(console=console, transient=as_json) as progress:
         bar = progress.add_task("verifying", total=total)
         try:

@@ -24,6 +24,9 @@ from typing import Any, Literal
 import yaml
 
 PROFILES = ("tiny", "gpu")
+# verify.precision: the tl.dot policy for fp32 problems (tritonrl/verify/precision.py).
+Precision = Literal["strict", "tf32"]
+PRECISIONS: tuple[str, ...] = typing.get_args(Precision)
 
 
 class ConfigError(ValueError):
@@ -158,6 +161,8 @@ class VerifyConfig:
     device: Literal["cpu", "cuda"] = "cpu"
     trials: int = 3
     timeout_s: float = 45.0  # per sandboxed run; keeps a CPU verdict under 120 s
+    # tl.dot in fp32 problems: strict needs IEEE fp32 (the reference is not TF32); tf32 allows TF32 like torch's allow_tf32
+    precision: Precision = "strict"
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,12 @@ class FilterShard:
 
 
 def verifier_settings(config: Config) -> VerifierSettings:
-    return VerifierSettings(device=config.verify.device, trials=config.verify.trials, timeout_s=config.verify.timeout_s)
+    return VerifierSettings(
+        device=config.verify.device,
+        trials=config.verify.trials,
+        timeout_s=config.verify.timeout_s,
+        precision=config.verify.precision,
+    )
 
 
 def _verdict_fields(verdict: Verdict) -> dict[str, Any]:

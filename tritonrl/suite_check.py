@@ -17,10 +17,11 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 
 from tritonrl.config import Config, dump_config
+from tritonrl.filter import verifier_settings
 from tritonrl.problems import Problem, load_problems
 from tritonrl.problems.shapes import with_shapes
 from tritonrl.storage import ArtifactStore, join
-from tritonrl.verify.verifier import Verifier, VerifierSettings
+from tritonrl.verify.verifier import Verifier
 
 
 @dataclass(frozen=True)
@@ -51,9 +52,8 @@ def check_reference(verifier: Verifier, problem: Problem, shapes: dict[str, int]
 def run(config: Config, on_result=lambda check: None) -> tuple[str, list[ShapeCheck]]:
     """Check every problem with a reference answer; returns (report URI, checks)."""
     problems = load_problems(config.problems.source, config.problems.levels, config.problems.limit)
-    settings = VerifierSettings(device=config.verify.device, trials=config.verify.trials, timeout_s=config.verify.timeout_s)
     checks = []
-    with Verifier(settings) as verifier:
+    with Verifier(verifier_settings(config)) as verifier:
         for problem in problems:
             if problem.reference_response is None:
                 continue

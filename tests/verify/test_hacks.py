@@ -7,9 +7,12 @@ per file, with a header naming the built-in problem and the expected verdict:
 `reject a|b` means at least one of the listed reason codes must be present.
 """
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from tritonrl.verify.result import ReasonCode
 
 CANDIDATES = Path(__file__).parent / "candidates"
 
@@ -28,18 +31,52 @@ def _header(path: Path) -> dict[str, str]:
 FIXTURES = sorted(CANDIDATES.glob("*/*.py"))
 
 
+# Hack classes that must each come in several forms (a verifier that stops one form of a
+# class usually misses the next): 30 launch-machinery compute, 31 instrumentation tampering,
+# 32 non-tensor outputs, 33 shape specialisation, 34 memoisation, 35 input-distribution luck,
+# 36 reading the verifier's state.
+SEVERAL_FORMS = {f"{n}": 5 for n in range(30, 37)}
+
+
 def test_fixture_catalogue_is_populated():
     kinds = {p.parent.name for p in FIXTURES}
     assert kinds == {"honest", "hacks", "faults"}
     assert sum(p.parent.name == "hacks" for p in FIXTURES) >= 30
+    forms = Counter(p.stem.split("_", 1)[0] for p in FIXTURES if p.parent.name == "hacks")
+    thin = {prefix: forms[prefix] for prefix, need in SEVERAL_FORMS.items() if forms[prefix] < need}
+    assert not thin, f"hack classes with too few forms (need {SEVERAL_FORMS}): {thin}"
+
+
+def test_fixture_headers_are_well_formed(builtin_problems):
+    """Every fixture names a built-in problem and an expectation made of real reason codes."""
+    codes = {c.value for c in ReasonCode}
+    honest_problems = set()
+    for path in FIXTURES:
+        header = _header(path)
+        where = f"{path.parent.name}/{path.name}"
+        assert header.get("problem") in builtin_problems, f"{where}: unknown problem {header.get('problem')!r}"
+        expect = header.get("expect", "").split()
+        assert expect and expect[0] in ("accept", "reject"), f"{where}: bad expect line {header.get('expect')!r}"
+        if expect[0] == "accept":
+            assert path.parent.name == "honest", f"{where}: only honest fixtures may expect accept"
+            honest_problems.add(header["problem"])
+        else:
+            assert path.parent.name != "honest", f"{where}: an honest fixture must expect accept"
+            assert len(expect) == 2, f"{where}: reject needs one a|b|c list of codes"
+            unknown = set(expect[1].split("|")) - codes
+            assert not unknown, f"{where}: unknown reason codes {sorted(unknown)}"
+    assert honest_problems == set(builtin_problems), f"problems without an honest fixture: {sorted(set(builtin_problems) - honest_problems)}"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_candidate_gets_the_expected_verdict(path, verifier, builtin_problems):
+def test_candidate_gets_the_expected_verdict(path, verifier, builtin_problems, record_property):
     header = _header(path)
     problem = builtin_problems[header["problem"]]
     verdict = verifier.verify(problem.source, path.read_text())
+    # read by the catalogue tally in conftest.py (accepted hack = missed cheat, rejected honest = false reject)
+    record_property("verifier_accepted", verdict.correct)
+    record_property("verifier_codes", ",".join(verdict.codes))
     expect = header["expect"].split()
     if expect[0] == "accept":
         assert verdict.correct, [r.to_dict() for r in verdict.reasons]

@@ -1,6 +1,10 @@
-"""The pool spreads candidates over workers, runs each reference once, and keeps order."""
+"""The pool spreads candidates over workers, runs each reference once, keeps order, and survives a lost server."""
 
+import threading
+
+from tests.verify.test_sandbox import candidate
 from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.sandbox import ForkServer
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 
@@ -23,3 +27,26 @@ def test_pool_verifies_many_problems_in_order_with_one_reference_each(builtin_pr
         assert [v.correct for v in results[name]] == [True, False, True], results[name]
         assert results[name][1].codes == ["no_code"]
 
+
+
+def test_pool_carries_on_when_a_fork_server_dies_mid_candidate(builtin_problems, monkeypatch):
+    """A lost fork server costs only the candidate it was running: the others get their verdicts."""
+    relu, row_sum = builtin_problems["01_relu.py"], builtin_problems["06_row_sum.py"]
+    doomed = candidate("import time\ntime.sleep(3)")
+    original = ForkServer.run
+
+    def run(self, job_dir, *args):
+        if "time.sleep(3)" in (job_dir / "job.json").read_text():
+            threading.Timer(1.0, self._proc.kill).start()  # the server exists: the reference ran on it
+        return original(self, job_dir, *args)
+
+    monkeypatch.setattr(ForkServer, "run", run)
+    tasks = [
+        Task("relu", relu.source, [relu.reference_response, doomed, relu.reference_response]),
+        Task("row_sum", row_sum.source, [row_sum.reference_response]),
+    ]
+    with VerifierPool(VerifierSettings(trials=1, timeout_s=30), workers=2) as pool:
+        results = pool.verify_tasks(tasks)
+    assert [v.correct for v in results["relu"]] == [True, False, True], results["relu"]
+    assert "sandbox_broken" in results["relu"][1].codes
+    assert results["row_sum"][0].correct

@@ -5,9 +5,18 @@ import pytest
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.verify.response import parse_response
 import torch
+import triton
+import triton.language as tl
 
 from tritonrl.verify.result import ReasonCode
-from tritonrl.verify.runtime import check_correctness, compare_outputs, split_init_inputs
+from tritonrl.verify.runtime import (
+    AtenTrace,
+    LaunchCounter,
+    check_correctness,
+    compare_outputs,
+    plain_outputs,
+    split_init_inputs,
+)
 
 RELU = next(p for p in load_builtin() if p.name == "01_relu.py")
 RELU_CODE = parse_response(RELU.reference_response).code
@@ -46,3 +55,72 @@ def test_tolerance_scales_with_the_output_so_tiny_outputs_are_checked_too():
     assert compare_outputs(expected, [expected[0] * 1.0005])[0] is None
     code, _, message = compare_outputs(expected, [torch.zeros(1000)])  # fixed atol=1e-3 would accept this
     assert code is ReasonCode.WRONG_RESULT and "output RMS" in message
+
+
+def test_host_reads_of_tensor_data_are_recorded_apart_from_compute():
+    x = torch.randn(8)
+    eps = 1e-5
+    trace = AtenTrace()
+    with trace:
+        float(x[0]), int(x[1]), bool(x[2] > 0), x.sum().item()
+        float(eps), int(3.0)  # Python numbers: nothing dispatched
+    assert trace.host_reads == {"_local_scalar_dense": 4}
+    assert "_local_scalar_dense" not in trace.ops
+
+
+@triton.jit
+def copy_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst_ptr + offsets, tl.load(src_ptr + offsets, mask=offsets < n), mask=offsets < n)
+
+
+def test_what_candidate_python_computes_inside_a_launch_is_traced_and_the_launch_glue_is_not():
+    x = torch.randn(300)
+    out = torch.empty_like(x)
+    trace, counter = AtenTrace(), LaunchCounter()
+    with torch.no_grad(), counter, trace:
+        copy_kernel[lambda meta: (triton.cdiv(x.numel(), meta["BLOCK"]),)](x, out, x.numel(), BLOCK=64)
+    assert counter.launches == 1 and trace.compute_ops() == {} and trace.host_reads == {}
+    assert torch.equal(out, x)
+
+    def cheating_grid(meta):
+        x.exp()  # torch compute that Triton runs during the launch
+        float(x[0])
+        return (triton.cdiv(x.numel(), meta["BLOCK"]),)
+
+    trace = AtenTrace()
+    with torch.no_grad(), LaunchCounter(), trace:
+        copy_kernel[cheating_grid](x, out, x.numel(), BLOCK=64)
+    assert trace.compute_ops() == {"exp": 1} and trace.host_reads == {"_local_scalar_dense": 1}
+
+
+def test_plain_outputs_accept_exact_tensors_and_containers_without_running_candidate_code():
+    a, b = torch.ones(2), torch.zeros(3)
+    assert [t.shape for t in plain_outputs(a)[0]] == [(2,)]
+    tensors, foreign = plain_outputs((a, b))
+    assert foreign == [] and [t.shape for t in tensors] == [(2,), (3,)]
+    assert plain_outputs([a])[1] == []
+
+    class Lazy(list):
+        def __iter__(self):
+            raise AssertionError("the harness iterated a list subclass")
+
+    class Sub(torch.Tensor):
+        pass
+
+    class ArrayLike:
+        def __array__(self, dtype=None):
+            raise AssertionError("the harness converted an __array__ object")
+
+    assert plain_outputs(Lazy([a])) == ([], ["Lazy"])
+    assert plain_outputs(a.as_subclass(Sub)) == ([], ["Sub"])
+    assert plain_outputs((a, ArrayLike())) == ([], ["ArrayLike"])
+    assert plain_outputs(a.to_sparse())[1] == ["Tensor"]
+    assert plain_outputs(3.0) == ([], ["float"])
+
+
+def test_plain_outputs_ignore_instance_attributes_that_shadow_tensor_methods():
+    out = torch.zeros(4)
+    out.detach = lambda: torch.ones(4)
+    (copy,), _ = plain_outputs(out)
+    assert torch.equal(copy, torch.zeros(4)) and copy.data_ptr() == out.data_ptr()

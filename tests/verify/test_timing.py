@@ -11,7 +11,8 @@ from tritonrl.verify.verifier import Verifier, VerifierSettings
 pytestmark = pytest.mark.gpu
 HACKS = Path(__file__).parent / "candidates" / "hacks"
 TIMING_HACKS = ["11_side_stream", "11_background_thread", "11_lazy_tensor_subclass", "10_memoise_by_fingerprint",
-                "10_memoise_by_shape", "10_memoise_module_level", "11_thread_pool_future"]
+                "10_memoise_by_shape", "10_memoise_module_level", "11_thread_pool_future",
+                "34_fingerprint_read_in_heuristics_relu", "34_data_ptr_shape_module_cache_row_sum"]
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def test_side_stream_work_is_on_the_clock():
             torch.cuda._sleep(2_000_000)  # ~1 ms of device time the current stream's events do not see
         return x
 
-    timing, _, _ = timer.time(hidden, [[x]], [x.clone()], kernel_names=set())
+    timing, _ = timer.time(hidden, [x.clone()], lambda: [x], kernel_names=set())
     assert timing.escaped_current_stream
     assert timing.median_ms > 0.5
 
@@ -54,7 +55,7 @@ def test_side_stream_work_covered_by_host_busy_waiting_is_on_the_clock():
             pass
         return x
 
-    timing, _, _ = timer.time(hidden, [[x]], [x.clone()], kernel_names=set())
+    timing, _ = timer.time(hidden, [x.clone()], lambda: [x], kernel_names=set())
     assert timing.escaped_current_stream
     assert timing.median_ms > 0.5
 
@@ -64,9 +65,30 @@ def test_launch_bound_honest_kernel_is_timed_on_the_device_clock():
 
     timer = Timer("cuda", budget_s=0.5)
     x = torch.randn(1024, 4096, device="cuda")
-    timing, _, _ = timer.time(torch.relu, [[x]], [x.clone()], kernel_names=set())
+    timing, _ = timer.time(torch.relu, [x.clone()], lambda: [x], kernel_names=set())
     assert not timing.escaped_current_stream
     assert timing.median_ms == timing.event_median_ms
+
+
+def test_a_cache_keyed_by_input_contents_never_hits_while_timed_and_the_last_call_is_checkable():
+    from tritonrl.verify.timing import Timer
+
+    timer = Timer("cuda", budget_s=0.5)
+    cache = {}
+
+    def memoised(x):
+        key = (float(x[0]), float(x[-1]))  # a fingerprint of a few elements
+        if key not in cache:
+            torch.cuda._sleep(2_000_000)  # ~1 ms of "work" on a miss
+            cache[key] = x * 2
+        return cache[key]
+
+    known = torch.randn(4096, device="cuda")
+    timing, output = timer.time(
+        memoised, [known.clone()], lambda: [torch.randn(4096, device="cuda")], final=[known], kernel_names=set()
+    )
+    assert timing.median_ms > 0.5  # every timed call missed: fresh data each time
+    assert torch.equal(output, known * 2)  # the last call ran on the known input set
 
 
 def test_honest_kernel_gets_a_speedup_and_a_high_triton_share(gpu_verifier, builtin_problems):

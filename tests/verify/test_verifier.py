@@ -1,9 +1,11 @@
-"""The verifier's API: verdict fields, batches, CPU shape shrinking."""
+"""The verifier's API: verdict fields, batches, CPU shape shrinking, trials at other shapes and distributions."""
 
 import json
 
+from tritonrl.verify.report import render_verdict
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import ReasonCode
+from tritonrl.verify.runtime import DISTRIBUTIONS, check_correctness
 
 
 def test_every_builtin_reference_verifies_as_correct(verifier, builtin_problems):
@@ -22,7 +24,9 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     assert data["valid"] is data["compiled"] is data["correct"] is True
     assert data["speedup"] is None and data["reasons"] == []
     assert data["shapes"] == {"batch_size": 16, "dim": 4096} and data["trials"] == 3  # 2 + 1 at alt shapes
-    assert data["alt_shapes"] == {"batch_size": 11, "dim": 3071}
+    assert all(data["alt_shapes"][k] > v for k, v in data["shapes"].items())  # larger in every size
+    assert data["distributions"] == ["problem", "zeros_and_ties", "large_magnitude"]
+    assert data["constant_reference"] is False
     stages = data["stage_seconds"]  # where the time went, for throughput work
     assert {"import", "init", "trial", "outside child"} <= set(stages)
     assert all(seconds >= 0 for seconds in stages.values())
@@ -66,3 +70,173 @@ def test_broken_problem_is_the_problems_fault(verifier, builtin_problems):
     verdict = verifier.verify(broken, builtin_problems["01_relu.py"].reference_response)
     assert verdict.codes == [ReasonCode.REFERENCE_FAILED.value]
     assert "reference Model failed" in verdict.reasons[0].message
+
+
+IDENTITY = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=offsets < n), mask=offsets < n)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, x):
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        copy_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+        return out
+"""
+
+
+def _kernelbench(kernelbench_dir, name: str) -> str:
+    rows = [json.loads(line) for line in (kernelbench_dir / "level_1.jsonl").read_text().splitlines()]
+    return next(r["code"] for r in rows if r["name"] == name)
+
+
+def test_an_identity_copy_is_not_a_relu_on_torch_rand_inputs(verifier, kernelbench_dir):
+    for name in ("19_ReLU.py", "20_LeakyReLU.py"):
+        problem = _kernelbench(kernelbench_dir, name)
+        assert check_correctness(problem.replace("4096", "16").replace("393216", "64"), IDENTITY).correct  # rand: x ≥ 0
+        verdict = verifier.verify(problem, IDENTITY)
+        assert verdict.codes == ["wrong_result"], verdict.reasons
+        assert "zeros_and_ties inputs" in verdict.reasons[0].message
+        assert verdict.distributions[0] == "problem" and len(verdict.distributions) == 3
+
+
+LITERAL_PROBLEM = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.tanh(x) * 2.0
+
+
+def get_inputs():
+    return [torch.rand([4, 4, 4, 4])]
+
+
+def get_init_inputs():
+    return [[], {}]
+"""
+
+TANH_CANDIDATE = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def tanh2_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets, mask=offsets < n)
+    e = tl.exp(-2.0 * tl.abs(x))
+    t = (1.0 - e) / (1.0 + e)
+    tl.store(out_ptr + offsets, tl.where(x < 0, -t, t) * 2.0, mask=offsets < n)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = x.contiguous()
+        out = torch.zeros_like(x)
+        tanh2_kernel[(triton.cdiv(NUMEL, 64),)](x, out, NUMEL, BLOCK=64)
+        return out
+"""
+
+
+def test_a_literal_size_problem_is_tried_at_other_sizes(verifier):
+    generic = verifier.verify(LITERAL_PROBLEM, TANH_CANDIDATE.replace("NUMEL", "x.numel()"))
+    assert generic.correct, generic.reasons
+    assert set(generic.alt_shapes) == {f"get_inputs:{k}" for k in range(4)}
+    assert all(v > 4 for v in generic.alt_shapes.values())
+    specialised = verifier.verify(LITERAL_PROBLEM, TANH_CANDIDATE.replace("NUMEL", "256"))  # 4 × 4 × 4 × 4
+    assert specialised.codes == ["wrong_result"] and "trial 2" in specialised.reasons[0].message
+
+
+TWO_OUTPUTS = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, eps):
+        return x * 2.0 + eps, x - eps
+
+
+batch = 16
+dim = 256
+
+
+def get_inputs():
+    return [torch.randn(batch, dim), 1e-3]
+
+
+def get_init_inputs():
+    return []
+"""
+
+TWO_OUTPUTS_CANDIDATE = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def two_kernel(x_ptr, a_ptr, b_ptr, n, eps, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    tl.store(a_ptr + offsets, x * 2.0 + eps, mask=mask)
+    tl.store(b_ptr + offsets, x - eps, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, eps):
+        x = x.contiguous()
+        a, b = torch.empty_like(x), torch.empty_like(x)
+        two_kernel[(triton.cdiv(x.numel(), 1024),)](x, a, b, x.numel(), float(eps), BLOCK=1024)
+        return a, b
+"""
+
+
+def test_a_tuple_of_two_tensors_and_float_of_a_python_number_argument_are_fine(verifier):
+    verdict = verifier.verify(TWO_OUTPUTS, TWO_OUTPUTS_CANDIDATE)
+    assert verdict.correct, verdict.reasons
+
+
+def test_distributions_the_reference_is_not_finite_on_are_dropped(verifier):
+    log_problem = TWO_OUTPUTS.replace("return x * 2.0 + eps, x - eps", "return torch.log(x) + eps").replace(
+        "torch.randn", "torch.rand"
+    )
+    reference = verifier.prepare_reference(log_problem)
+    assert reference.failure is None
+    assert reference.distributions == ["problem"]  # every other distribution has negatives or zeros
+    assert set(reference.dropped_distributions) == set(DISTRIBUTIONS)
+    assert all("NaN/inf" in why for why in reference.dropped_distributions.values())
+
+
+def test_a_reference_whose_output_ignores_its_inputs_is_flagged_but_not_held_against_the_candidate(verifier):
+    constant = TWO_OUTPUTS.replace("return x * 2.0 + eps, x - eps", "return torch.zeros_like(x) + 1.0")
+    candidate = TWO_OUTPUTS_CANDIDATE.replace("x * 2.0 + eps", "x * 0.0 + 1.0").replace("return a, b", "return a")
+    verdict = verifier.verify(constant, candidate)
+    assert verdict.correct and verdict.constant_reference, verdict.reasons
+    assert "does not depend on the inputs" in render_verdict(verdict, "constant.py", "candidate.py")

@@ -41,6 +41,11 @@ simple; a wrong guess costs the caller one failed reference run):
   pooling and convolutions fail on inputs smaller than their window.
 * Every other group is scaled by a factor from FACTORS, and made odd with
   probability ODD_PROBABILITY so kernels must mask ragged tails.
+* `Scaling` changes the draw for the verifier's alternate-shape trial: other
+  factors (only larger sizes), always odd, every changeable group changed,
+  small sizes varied too (KernelBook's `torch.rand([4, 4, 4, 4])`, `batch_size = 8`),
+  and structural constants (kernel size, stride, ...) stepped by one, since
+  the model takes them as arguments and a kernel must not hard-code them.
 
 Test: tests/problems/test_variants.py.
 """
@@ -64,9 +69,21 @@ POW2_MIN = 64  # smaller powers of two are ordinary sizes (batch 16, 32 channels
 ODD_PROBABILITY = 0.35  # odd sizes exercise tail masking; the rest keep roughly the original parity
 DIVISOR_NAME = re.compile(r"group|head|patch", re.IGNORECASE)  # names that divide other sizes even when fixed
 STRUCTURAL_NAME = re.compile(r"kernel|stride|pad|dilation|window|patch", re.IGNORECASE)  # operation, not size
+SIZE_NAME = re.compile(r"batch|channel|feature|length|height|width|depth|seq|token", re.IGNORECASE)  # a size even when small
 KERNEL_NAME = re.compile(r"kernel|window|patch|pool", re.IGNORECASE)  # their extent bounds the input sizes
 DILATION_NAME = re.compile(r"dilation", re.IGNORECASE)
 ATTEMPTS_PER_VARIANT = 25  # bounded search: duplicates, no-ops and over-budget draws are retried this often
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """How new sizes are drawn; the defaults are shape augmentation's."""
+
+    factors: tuple[float, ...] = FACTORS
+    odd_probability: float = ODD_PROBABILITY
+    every_group: bool = False  # a variant must change every changeable group (every size the problem lets change)
+    small_sizes: bool = False  # sizes ≤ MIN_VALUE vary too: size literals without constants, constants named like sizes
+    structural: bool = False  # structural constants ≥ 1 (kernel, stride, pad, dilation, window, patch) step by ±1
 
 
 @dataclass
@@ -80,10 +97,12 @@ class _Group:
     parent: int | None = None  # largest changing divisor (by original value)
     step: int = 1  # lcm of the fixed divisors it must stay a multiple of
     pow2: bool = False  # only halved or doubled
+    smallest: int = MIN_VALUE + 1  # the least value it may take
+    structural: bool = False  # an operation parameter: stepped by one, never a divisor
 
 
 def make_variants(
-    source: str, count: int = 5, seed: int = 0, max_elements: int | None = None
+    source: str, count: int = 5, seed: int = 0, max_elements: int | None = None, scaling: Scaling = Scaling()
 ) -> list[dict[str, int]]:
     """Up to `count` distinct shape overrides, each different from the original shapes.
 
@@ -100,8 +119,9 @@ def make_variants(
         return []
     sites = shape_sites(source)
     tree = ast.parse(source)
-    groups = _groups(tree, sites)
-    if not any(g.changeable for g in groups.values()):
+    groups = _groups(tree, sites, scaling.small_sizes, scaling.structural)
+    changeable = [value for value, g in groups.items() if g.changeable]
+    if not changeable:
         return []
     floor = _window_floor(tree)
     rng = random.Random(seed)
@@ -111,7 +131,9 @@ def make_variants(
         for _ in range(count * ATTEMPTS_PER_VARIANT):
             if len(variants) == count:
                 break
-            new_values = _draw(groups, floor, rng)
+            new_values = _draw(groups, floor, rng, scaling)
+            if scaling.every_group and any(new_values[value] == value for value in changeable):
+                continue
             assignment = {name: new_values.get(value, value) for name, value in sites.items()}
             key = tuple(sorted(assignment.items()))
             if key in seen:  # no-op (clamped back to the original) or duplicate
@@ -131,35 +153,58 @@ def _fits(source: str, overrides: dict[str, int], max_elements: int, workdir: Pa
         return False
 
 
-def _draw(groups: dict[int, _Group], floor: int, rng: random.Random) -> dict[int, int]:
+def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Scaling) -> dict[int, int]:
     """New value per changeable group, keyed by original value."""
     new: dict[int, int] = {}
+    directions = {f > 1 for f in scaling.factors}  # halve and/or double power-of-two divisors, as the factors go
     for value in sorted(groups):  # ascending: divisors are drawn before their multiples
         group = groups[value]
         if not group.changeable:
             continue
-        lowest = max(MIN_VALUE + 1, min(floor, value))  # stay a size, and cover the largest window
+        if group.structural:
+            new[value] = value + 1 if value == 1 else value + rng.choice((-1, 1))
+            continue
+        lowest = max(group.smallest, min(floor, value))  # stay a size, and cover the largest window
         base = group.step
         if group.parent is not None:
             base = math.lcm(base, new[group.parent])
         if group.pow2 and base == group.step:  # no changing divisor: halve or double, keeping the fixed ones
-            options = [int(value * f) for f in POW2_FACTORS if int(value * f) >= lowest and int(value * f) % base == 0]
+            options = [
+                int(value * f)
+                for f in POW2_FACTORS
+                if (f > 1) in directions and int(value * f) >= lowest and int(value * f) % base == 0
+            ]
             new[value] = rng.choice(options) if options else value
         elif base > 1:  # keep the multiple, near the drawn size
-            target = value * rng.choice(FACTORS)
+            target = value * rng.choice(scaling.factors)
             new[value] = base * max(1, round(target / base), -(-lowest // base))
         else:
-            scaled = round(value * rng.choice(FACTORS))
-            if rng.random() < ODD_PROBABILITY and scaled % 2 == 0:
+            factor = rng.choice(scaling.factors)
+            scaled = round(value * factor)
+            if scaled == value:  # a small literal that rounding put back
+                scaled += 1 if factor > 1 else -1
+            if rng.random() < scaling.odd_probability and scaled % 2 == 0:
                 scaled += rng.choice((-1, 1))
             new[value] = max(lowest, scaled)
     return new
 
 
-def _groups(tree: ast.Module, sites: dict[str, int]) -> dict[int, _Group]:
-    """Sites grouped by original value, with frozen groups and divisibility links filled in."""
-    wired, fixed_divisors = _model_wiring(tree)
-    wired |= {value for name, value in sites.items() if STRUCTURAL_NAME.search(name)}
+def _groups(
+    tree: ast.Module, sites: dict[str, int], small_sizes: bool = False, structural: bool = False
+) -> dict[int, _Group]:
+    """Sites grouped by original value, with frozen groups and divisibility links filled in.
+
+    With `small_sizes`, a group of get_inputs literals and constants named
+    like sizes (SIZE_NAME) may be as small as 2 (1 is a broadcast dimension),
+    and the model's small integer literals then wire sizes too (KernelBook's
+    `nn.Linear(4, 4)` for a 4×4×4×4 input).
+    With `structural`, groups holding a structural constant are changeable.
+    """
+    smallest_size = 2 if small_sizes else MIN_VALUE + 1
+    wired, fixed_divisors = _model_wiring(tree, smallest_size)
+    operation = {value for name, value in sites.items() if STRUCTURAL_NAME.search(name)}
+    if not structural:
+        wired |= operation
     if any(not name.startswith(LITERAL_PREFIX) for name in sites):
         wired |= {value for name, value in sites.items() if name.startswith(LITERAL_PREFIX)}
     visible = _model_visible_names(tree)
@@ -168,14 +213,18 @@ def _groups(tree: ast.Module, sites: dict[str, int]) -> dict[int, _Group]:
     by_value: dict[int, list[str]] = {}
     for name, value in sites.items():
         by_value.setdefault(value, []).append(name)
-    groups = {
-        value: _Group(value, names, changeable=value > MIN_VALUE and value not in wired)
-        for value, names in by_value.items()
-    }
+    groups = {}
+    for value, names in by_value.items():
+        if structural and value in operation:
+            groups[value] = _Group(value, names, changeable=value >= 1 and value not in wired, smallest=1, structural=True)
+            continue
+        sizes = all(n.startswith(LITERAL_PREFIX) or SIZE_NAME.search(n) for n in names)
+        smallest = smallest_size if sizes else MIN_VALUE + 1
+        groups[value] = _Group(value, names, changeable=value >= smallest and value not in wired, smallest=smallest)
     for group in groups.values():
         seen_by_model = [n for n in group.names if not n.startswith(LITERAL_PREFIX) and n in visible]
         # a changing size the model sees may be divided by; a fixed one only when it looks like a divisor
-        group.divisor = group.value > 1 and any(
+        group.divisor = not group.structural and group.value > 1 and any(
             (group.changeable or DIVISOR_NAME.search(n) or n in modulo_names) for n in seen_by_model
         )
         if group.divisor and not group.changeable:
@@ -218,10 +267,10 @@ def _is_int(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int
 
 
-def _model_wiring(tree: ast.Module) -> tuple[set[int], set[int]]:
+def _model_wiring(tree: ast.Module, smallest: int = MIN_VALUE + 1) -> tuple[set[int], set[int]]:
     """(values wired into the model, fixed divisors the model imposes).
 
-    Wired: integer literals > MIN_VALUE in classes and in functions other
+    Wired: integer literals ≥ `smallest` in classes and in functions other
     than get_inputs (module-level statements such as the shape constants or
     `depth, height, width = ...` are test configuration, not wiring), and
     the defaults of Model.__init__ parameters that get_init_inputs does not
@@ -235,7 +284,7 @@ def _model_wiring(tree: ast.Module) -> tuple[set[int], set[int]]:
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.arguments):
             return
-        if _is_int(node) and node.value > MIN_VALUE:
+        if _is_int(node) and node.value >= smallest:
             wired.add(node.value)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _is_int(node.right):
             if node.right.value > 1:
@@ -250,7 +299,7 @@ def _model_wiring(tree: ast.Module) -> tuple[set[int], set[int]]:
             visit(node)
     for name, default in _unpassed_defaults(tree).items():
         if _is_int(default):
-            if default.value > MIN_VALUE:
+            if default.value >= smallest:
                 wired.add(default.value)
             if DIVISOR_NAME.search(name) and default.value > 1:
                 divisors.add(default.value)

@@ -7,11 +7,15 @@ how far it got. Failures are classified here, where they happen, into
 reason codes.
 
 reference job: shrink shapes for the CPU interpreter if needed, build
-`Model` from the weight seed, run it on every trial's inputs.
+`Model` from the weight seed, run it on every trial's inputs: the first on
+the problem's own ones, the others (the alternate-shape trial too) on other
+input distributions where it stays finite on them (trials.py plans the
+shapes and judges the distributions).
 candidate job: import the candidate, build `ModelNew` with the reference's
 weights, run every trial under the aten trace and the Triton launch counter,
 and record behaviour (launches, compute ops, input mutation, aliasing,
-threads, output types). Comparison with the reference happens in the caller.
+threads, output types, each tl.dot's precision). Comparison with the
+reference happens in the caller.
 
 Test: tests/verify/test_verifier.py (through the sandbox).
 """
@@ -24,15 +28,18 @@ import time
 import traceback
 from contextlib import contextmanager
 from dataclasses import asdict
+from itertools import count
 from pathlib import Path
 from typing import Any
 
 import torch
 
-from tritonrl.problems.shapes import ShapeError, shape_constants, with_shapes
+from tritonrl.problems.shapes import ShapeError, shape_sites, with_shapes
 from tritonrl.verify.gpu_lock import GpuLock
+from tritonrl.verify.precision import DotWatch
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.runtime import (
+    PROBLEM_DISTRIBUTION,
     AtenTrace,
     compare_outputs,
     LaunchCounter,
@@ -43,8 +50,10 @@ from tritonrl.verify.runtime import (
     import_source,
     make_inputs,
     pin_autotuning_for_interpreter,
+    plain_outputs,
 )
-from tritonrl.verify.shrink import alternate_overrides, shrink_overrides
+from tritonrl.verify.shrink import element_count, shrink_overrides
+from tritonrl.verify.trials import ALT_ELEMENT_FACTOR, alternate_shapes, unfit_distribution
 
 
 class _Failed(Exception):
@@ -147,9 +156,11 @@ def run_job(job_dir: Path, isolation: dict[str, bool]) -> int:
     return 0
 
 
-def _reference_outputs(problem, model, seed: int, device: str) -> list[torch.Tensor]:
+def _reference_outputs(
+    problem, model, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION
+) -> list[torch.Tensor]:
     with torch.no_grad():
-        outputs = flatten_outputs(model(*make_inputs(problem, seed, device)))
+        outputs = flatten_outputs(model(*make_inputs(problem, seed, device, distribution)))
     if not all(type(o) is torch.Tensor for o in outputs):
         raise _Failed(ReasonCode.REFERENCE_FAILED, "the reference Model returned something other than tensors")
     _sync(device)
@@ -158,7 +169,7 @@ def _reference_outputs(problem, model, seed: int, device: str) -> list[torch.Ten
 
 def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
     original, device = job["problem_source"], job["device"]
-    result.data["original_shapes"] = shape_constants(original)
+    result.data["original_shapes"] = shape_sites(original)
     overrides: dict[str, int] = {}
     if job.get("shrink_budget"):
         result.stage("shrink")
@@ -169,7 +180,7 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
         except Exception as exc:
             raise _Failed(ReasonCode.REFERENCE_FAILED, f"measuring the problem's sizes failed: {_describe(exc)}") from exc
     source = with_shapes(original, overrides)
-    result.data["shapes"] = shape_constants(source)
+    result.data["shapes"] = shape_sites(source)
     failure_code = ReasonCode.SHAPES_UNSUPPORTED if overrides else ReasonCode.REFERENCE_FAILED
     result.stage("reference")
     lock = _gpu_lock(job)
@@ -177,17 +188,25 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
         with lock.shared():
             problem = import_source(source, "problem", job_dir)
             model = build_reference(problem, job["weight_seed"], device)
-            for index, seed in enumerate(job["input_seeds"]):
-                _save_trial(result, job_dir, index, seed, overrides, _reference_outputs(problem, model, seed, device))
+            first, *more = job["input_seeds"]
+            outputs = _reference_outputs(problem, model, first, device)
+            _save_trial(result, job_dir, first, overrides, PROBLEM_DISTRIBUTION, outputs)
+            own_finite = [bool(torch.isfinite(o).all()) for o in outputs]
+            distributions = iter(job.get("distributions", []))  # what later trials draw from, most telling first
+            for seed in more:
+                result.stage("other distributions")
+                if not _distribution_trial(job_dir, result, problem, model, overrides, own_finite, distributions, device):
+                    outputs = _reference_outputs(problem, model, seed, device)  # no other distribution is left
+                    _save_trial(result, job_dir, seed, overrides, PROBLEM_DISTRIBUTION, outputs)
         if job.get("timing"):
             result.stage("wait for the GPU alone")
             with lock.exclusive():
                 result.stage("baseline timing")
-                result.data["baseline"] = _time_model(model, problem, job["input_seeds"], device, job["timing"])
+                result.data["baseline"] = _time_model(model, problem, device, job["timing"], job["fresh_seed"])
                 if job["timing"].get("compile"):
                     compiled = torch.compile(model)
                     result.data["baseline_compile"] = _time_model(
-                        compiled, problem, job["input_seeds"], device, job["timing"]
+                        compiled, problem, device, job["timing"], job["fresh_seed"]
                     )
     except _Failed:
         raise
@@ -198,31 +217,79 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
     if job.get("alt_seed") is not None:
         result.stage("alternate shapes")
         with lock.shared():
-            for variant in alternate_overrides(source):
-                try:
-                    alt = import_source(with_shapes(source, variant), "problem", job_dir)
-                    model = build_reference(alt, job["weight_seed"], device)
-                    outputs = _reference_outputs(alt, model, job["alt_seed"], device)
-                except Exception:  # the problem has constraints these shapes break: try the next set
-                    continue
-                _save_trial(result, job_dir, len(job["input_seeds"]), job["alt_seed"], {**overrides, **variant}, outputs)
-                break
+            _alternate_trial(job, job_dir, result, source, overrides, own_finite, distributions)
 
 
-def _time_model(model, problem, seeds: list[int], device: str, settings: dict) -> dict:
-    """Time `model` alternating between the first two trials' inputs (see timing.py)."""
+def _distribution_trial(
+    job_dir: Path, result: _Result, problem, model, overrides: dict, own_finite: list[bool], distributions, device: str
+) -> bool:
+    """Save one trial on the next distribution the reference stays finite on; False when none is left.
+
+    A distribution the reference fails on, or turns non-finite on, is
+    outside the problem's domain: dropped, with the reason recorded.
+    """
+    dropped = result.data.setdefault("dropped_distributions", {})
+    for name, seed in distributions:
+        try:
+            outputs = _reference_outputs(problem, model, seed, device, name)
+        except Exception as exc:
+            dropped[name] = f"the reference fails on them: {_describe(exc)}"
+            continue
+        why = unfit_distribution(own_finite, outputs)
+        if why is not None:
+            dropped[name] = why
+            continue
+        _save_trial(result, job_dir, seed, overrides, name, outputs)
+        return True
+    return False
+
+
+def _alternate_trial(
+    job: dict, job_dir: Path, result: _Result, source: str, overrides: dict, own_finite: list[bool], distributions
+) -> None:
+    """One trial at other shapes: larger than the (shrunk) primary ones on CPU, no more elements than them on GPU.
+
+    It draws from the next distribution left (the problem's own when none
+    is), so a small trial count still sees two other distributions.
+    """
+    grow = bool(job.get("shrink_budget"))
+    try:
+        limit = int(ALT_ELEMENT_FACTOR * job["shrink_budget"]) if grow else element_count(source, job_dir)
+    except Exception:  # the problem cannot be measured on the meta device: no size limit to plan within
+        return
+    for variant in alternate_shapes(source, limit, grow, job["alt_seed"]):
+        try:
+            alt = import_source(with_shapes(source, variant), "problem", job_dir)
+            model = build_reference(alt, job["weight_seed"], job["device"])
+            outputs = _reference_outputs(alt, model, job["alt_seed"], job["device"])
+        except Exception:  # the problem has constraints these shapes break: try the next set
+            continue
+        shapes = {**overrides, **variant}
+        if not _distribution_trial(job_dir, result, alt, model, shapes, own_finite, distributions, job["device"]):
+            _save_trial(result, job_dir, job["alt_seed"], shapes, PROBLEM_DISTRIBUTION, outputs)
+        return
+
+
+def _fresh_inputs(problem, device: str, first_seed: int):
+    """New input sets for timing, each from the next seed: no repetition sees the data of another."""
+    seeds = count(first_seed)
+    return lambda: make_inputs(problem, next(seeds), device)
+
+
+def _time_model(model, problem, device: str, settings: dict, fresh_seed: int) -> dict:
+    """Time `model` on fresh inputs every repetition (see timing.py)."""
     from tritonrl.verify.timing import Timer
 
-    input_sets = [make_inputs(problem, seed, device) for seed in seeds[:2]]
+    fresh = _fresh_inputs(problem, device, fresh_seed)
     timer = Timer(device, budget_s=settings.get("budget_s", 2.0))
-    timing, last_set, output = timer.time(model, input_sets, clone_values(input_sets[0]))
-    return {**asdict(timing), "last_set": last_set}
+    timing, _ = timer.time(model, fresh(), fresh)
+    return asdict(timing)
 
 
-def _save_trial(result: _Result, job_dir: Path, index: int, seed: int, overrides: dict, outputs: list) -> None:
-    name = f"out_{index}.pt"
+def _save_trial(result: _Result, job_dir: Path, seed: int, overrides: dict, distribution: str, outputs: list) -> None:
+    name = f"out_{len(result.data['trials'])}.pt"
     torch.save(outputs, job_dir / name)
-    result.data["trials"].append({"seed": seed, "overrides": overrides, "outputs": name})
+    result.data["trials"].append({"seed": seed, "overrides": overrides, "distribution": distribution, "outputs": name})
     result.save()
 
 
@@ -270,105 +337,115 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         return built[source]
 
     timed = bool(job.get("timing")) and device == "cuda"
-    primary = job["trials"][0]["problem_source"]
-    timed_sets = [i for i, t in enumerate(job["trials"]) if t["problem_source"] == primary][:2]
-    kept: dict[int, list[torch.Tensor]] = {}  # trial outputs the timed outputs are checked against
+    checked: list[torch.Tensor] | None = None  # trial 0's outputs: the last timed call is checked against them
     lock = _gpu_lock(job)
     with lock.shared():
         for index, spec in enumerate(job["trials"]):
             problem, candidate = prepare(spec["problem_source"])
             result.stage(f"trial {index}")
-            inputs = make_inputs(problem, spec["seed"], device)
+            inputs = make_inputs(problem, spec["seed"], device, spec["distribution"])
             pristine = clone_values(inputs)
             _poison(device, spec.get("output_numels", []))
             threads_before = threading.active_count()
             trace = AtenTrace()
-            counter = LaunchCounter(trace)
+            counter = LaunchCounter()
+            dots = DotWatch(device)
             try:
-                with torch.no_grad(), counter, trace:
-                    output = candidate(*inputs)
-                _sync(device)
+                # The outputs are checked and synchronised inside the traced window, so whatever
+                # they still compute on access (or on the device) is seen as the candidate's work.
+                with torch.no_grad(), counter, trace, dots:
+                    outputs, foreign = plain_outputs(candidate(*inputs))
+                    _sync(device)
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
-            trial = _observe(output, inputs, pristine, device, counter, trace, threads_before)
-            if not trial["non_tensor_outputs"]:
+            trial = _observe(outputs, foreign, inputs, pristine, device, counter, trace, threads_before)
+            trial["precision"] = dots.observation(inputs)
+            if not foreign:
                 name = f"out_{index}.pt"
-                torch.save([o.detach().cpu() for o in flatten_outputs(output)], job_dir / name)
+                torch.save([o.cpu() for o in outputs], job_dir / name)
                 trial["outputs"] = name
-                if timed and index in timed_sets:
-                    kept[index] = [o.detach().clone() for o in flatten_outputs(output)]
+                if timed and index == 0:
+                    checked = [o.clone() for o in outputs]  # a candidate may write into its old outputs later
             if index == 0:
-                trial["repeat_launches"] = _repeat_launches(candidate, pristine, device)
+                trial["repeat_launches"] = _repeat_launches(candidate, inputs, pristine, device)
             result.data["trials"].append(trial)
             result.save()
 
-    if timed and len(kept) == len(timed_sets):
-        problem, candidate = prepare(primary)
-        seeds = [job["trials"][i]["seed"] for i in timed_sets]
+    if checked is not None:
+        spec = job["trials"][0]
+        problem, candidate = prepare(spec["problem_source"])
         kernels = {name for t in result.data["trials"] for name in t["kernels"]}
         result.stage("wait for the GPU alone")
         with lock.exclusive():
             result.stage("timing")
             try:
-                result.data["timing"] = _time_candidate(
-                    candidate, problem, seeds, [kept[i] for i in timed_sets], job["timing"], kernels
-                )
+                result.data["timing"] = _time_candidate(candidate, problem, spec, checked, job, kernels)
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
         result.save()
 
 
-def _time_candidate(candidate, problem, seeds: list[int], kept: list, settings: dict, kernels: set[str]) -> dict:
-    """Time the candidate like the baseline; check the last timed output against its own trial output.
+def _time_candidate(candidate, problem, spec: dict, checked: list[torch.Tensor], job: dict, kernels: set[str]) -> dict:
+    """Time the candidate like the baseline; its last timed call runs on trial 0's inputs and is checked.
 
-    That trial output was already compared with the reference by the
-    caller, so a candidate that caches across calls (a stale answer for
-    the other input set) is caught without moving another full output.
+    Every other repetition gets fresh inputs, so a cache keyed by a few
+    input elements never hits. The last call's output is compared with
+    trial 0's output (already compared with the reference by the caller),
+    so a stale answer is caught without moving another full output.
     """
     from tritonrl.verify.timing import Timer
 
-    input_sets = [make_inputs(problem, seed, "cuda") for seed in seeds]
-    buffers = clone_values(input_sets[0])
-    timer = Timer("cuda", budget_s=settings.get("budget_s", 2.0))
-    timing, last_set, output = timer.time(candidate, input_sets, buffers, kernels)
-    code, _, message = compare_outputs(kept[last_set], flatten_outputs(output), "cuda")
-    return {
-        **asdict(timing),
-        "escaped_current_stream": timing.escaped_current_stream,
-        "last_set": last_set,
-        "timed_output_error": None if code is None else message,
-    }
+    fresh = _fresh_inputs(problem, "cuda", job["fresh_seed"])
+    final = make_inputs(problem, spec["seed"], "cuda", spec["distribution"])
+    timer = Timer("cuda", budget_s=job["timing"].get("budget_s", 2.0))
+    timing, output = timer.time(candidate, fresh(), fresh, final, kernels)
+    outputs, foreign = plain_outputs(output)
+    if foreign:
+        error = f"returned {foreign}, not plain tensors"
+    else:
+        code, _, message = compare_outputs(checked, outputs, "cuda")
+        error = None if code is None else message
+    return {**asdict(timing), "escaped_current_stream": timing.escaped_current_stream, "timed_output_error": error}
 
 
-def _observe(output, inputs: list, pristine: list, device: str, counter: LaunchCounter, trace: AtenTrace, threads_before: int) -> dict:
+def _observe(
+    outputs: list[torch.Tensor], foreign: list[str], inputs: list, pristine: list, device: str,
+    counter: LaunchCounter, trace: AtenTrace, threads_before: int,
+) -> dict:
     """What the candidate did during one call, for the caller to judge."""
-    outputs = flatten_outputs(output)
-    tensors = [o for o in outputs if type(o) is torch.Tensor]
     input_ranges = _storages(inputs)
     return {
         "launches": counter.launches,
         "kernels": counter.kernels,
         "compute_ops": trace.compute_ops(),
+        "host_reads": trace.host_reads,
         "threads_left": threading.active_count() - threads_before,
         "mutated_inputs": [
             i for i, (now, before) in enumerate(zip(inputs, pristine))
             if isinstance(now, torch.Tensor) and not torch.equal(now, before)
         ],
-        "non_tensor_outputs": [type(o).__name__ for o in outputs if type(o) is not torch.Tensor],
-        "wrong_device": [str(o.device) for o in tensors if o.device.type != torch.device(device).type],
+        "non_tensor_outputs": foreign,
+        "wrong_device": [str(o.device) for o in outputs if o.device.type != torch.device(device).type],
         "aliased_outputs": [
-            i for i, (start, end) in enumerate(_storages(tensors))
+            i for i, (start, end) in enumerate(_storages(outputs))
             if any(start < in_end and in_start < end for in_start, in_end in input_ranges)
         ],
     }
 
 
-def _repeat_launches(candidate, inputs: list, device: str) -> int:
-    """Kernel launches of a second call on the same inputs: a memoising candidate launches none."""
+def _repeat_launches(candidate, inputs: list, pristine: list, device: str) -> int:
+    """Kernel launches of a second call on the same input tensors, restored: a memoising candidate launches none.
+
+    The very same tensors, as a timing loop re-feeds them, so a cache keyed
+    by address or tensor identity hits as well as one keyed by contents.
+    """
+    for value, original in zip(inputs, pristine):
+        if isinstance(value, torch.Tensor):
+            torch.Tensor.copy_(value, original)  # not value.copy_: the candidate may have set attributes on it
     counter = LaunchCounter()
     try:
         with torch.no_grad(), counter:
-            candidate(*clone_values(inputs))
+            candidate(*inputs)
         _sync(device)
     except BaseException as exc:
         raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc

@@ -1,17 +1,21 @@
 """The fork server: preload torch and triton once, then fork one sandboxed child per job.
 
 Protocol (one JSON object per line): the client writes a request
-`{"job_dir", "device", "timeout_s", "memory_bytes", "max_processes", "max_file_bytes"}`
+`{"job_dir", "device", "timeout_s", "memory_bytes", "max_processes", "max_file_bytes", "shared"}`
 to stdin; the server forks, waits at most `timeout_s` (then kills the
 child's process group), and answers with a `ProcessOutcome` as JSON on
-stdout. The server never initialises CUDA itself, so children can.
+stdout. The server never initialises CUDA itself, so children can. Its one
+argument is a JSON object: `exposure` (sandbox.Exposure, what children may
+read) and `run_as` (a uid to drop to after preloading, or null).
 
 Started by `tritonrl.verify.sandbox.ForkServer`; run by hand with
-`python -m tritonrl.verify.forkserver` for debugging.
+`python -P -m tritonrl.verify.forkserver '{"exposure": {}, "run_as": null}'`
+for debugging.
 """
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import json
 import os
@@ -21,16 +25,18 @@ import time
 from pathlib import Path
 
 import torch  # noqa: F401  (preloaded for the children)
+import torch._dynamo  # noqa: F401  (a candidate's first call imports it: a second or more in every child otherwise)
 import triton  # noqa: F401
 import triton.language  # noqa: F401
 
-from tritonrl.verify import child
-from tritonrl.verify.sandbox import Limits, ProcessOutcome, interpreter_world_readable, isolate_child
+from tritonrl.verify import child, namespaces
+from tritonrl.verify.sandbox import Exposure, Limits, ProcessOutcome, run_sandboxed
 
 POLL_S = 0.005
+PR_SET_DUMPABLE = 4
 
 
-def _serve_one(request: dict) -> ProcessOutcome:
+def _serve_one(request: dict, exposure: Exposure, user_namespace: bool) -> ProcessOutcome:
     job_dir = Path(request["job_dir"])
     limits = Limits(
         timeout_s=request["timeout_s"],
@@ -39,18 +45,11 @@ def _serve_one(request: dict) -> ProcessOutcome:
         max_file_bytes=request["max_file_bytes"],
     )
     started = time.monotonic()
+    server_pid = os.getpid()
     pid = os.fork()
     if pid == 0:
-        code = 70  # EX_SOFTWARE: the harness itself failed
-        try:
-            log_fd = os.open(job_dir / "child.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            os.dup2(log_fd, 1)
-            os.dup2(log_fd, 2)
-            os.close(0)
-            isolation = isolate_child(job_dir, limits, request["device"])
-            code = child.run_job(job_dir, isolation)
-        finally:
-            os._exit(code)
+        exposure = dataclasses.replace(exposure, read_only=[*exposure.read_only, *request["shared"]])
+        run_sandboxed(server_pid, job_dir, limits, request["device"], exposure, user_namespace, child.run_job)
 
     deadline = started + limits.timeout_s
     timed_out = False
@@ -80,8 +79,22 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+def _drop_to(uid: int) -> None:
+    """Become `uid` (gid alike) for good, as an ordinary user's server would run."""
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+    # Changing uid made the process non-dumpable, which would leave its /proc
+    # files (uid_map among them) owned by root; an ordinary process is dumpable.
+    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+
+
 def main() -> None:
-    interpreter_world_readable()  # decide once, before forking, whether children can drop privileges
+    config = json.loads(sys.argv[1])
+    exposure = Exposure(**config["exposure"])
+    if config["run_as"] is not None:
+        _drop_to(config["run_as"])
+    user_namespace = namespaces.user_namespace_works()  # probed once, before serving
     out = sys.stdout
     sys.stdout = sys.stderr  # stray prints must not corrupt the protocol
     out.write("ready\n")
@@ -89,7 +102,7 @@ def main() -> None:
     for line in sys.stdin:
         if not line.strip():
             continue
-        outcome = _serve_one(json.loads(line))
+        outcome = _serve_one(json.loads(line), exposure, user_namespace)
         out.write(json.dumps(dataclasses.asdict(outcome)) + "\n")
         out.flush()
 

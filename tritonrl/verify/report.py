@@ -31,6 +31,7 @@ HINTS: dict[ReasonCode, str] = {
     ReasonCode.THREAD_LEFT_RUNNING: "finish all work before forward returns",
     ReasonCode.TIMED_OUTPUT_WRONG: "compute every call from its inputs; do not reuse results across calls",
     ReasonCode.JUDGE_REJECTED: "implement the full computation for any input, not just the test cases",
+    ReasonCode.PRECISION_DOWNGRADE: 'keep fp32 data fp32 in tl.dot: tl.dot(a, b, input_precision="ieee") (verify.precision=tf32 allows TF32)',
     ReasonCode.IMPORT_ERROR: "the module fails at import; run it yourself to see the traceback",
     ReasonCode.INIT_ERROR: "ModelNew(*get_init_inputs()) raised; match Model's constructor",
     ReasonCode.COMPILE_ERROR: "the Triton kernel does not compile; check tl.* calls and constexpr arguments",
@@ -47,6 +48,7 @@ HINTS: dict[ReasonCode, str] = {
     ReasonCode.REFERENCE_FAILED: "the problem itself does not run; fix the problem file",
     ReasonCode.SHAPES_UNSUPPORTED: "the problem cannot be shrunk for the CPU interpreter; try --device cuda",
     ReasonCode.SANDBOX_ERROR: "the verifier's sandbox failed; see the message and report it",
+    ReasonCode.SANDBOX_BROKEN: "the fork server was lost while this candidate ran; if it repeats, report it",
 }
 
 
@@ -65,12 +67,18 @@ def render_verdict(verdict: Verdict, problem: str, candidate: str) -> str:
         f"{'CORRECT' if verdict.correct else 'REJECTED'}: {candidate} for {problem}",
         f"  device    {verdict.device}, shapes {shapes}{shrunk_note}",
         f"  trials    {trials}, fresh secret-seeded inputs each",
+        f"  inputs    {', '.join(verdict.distributions) or 'as defined'} (distributions of the float inputs)",
         f"  valid     {_flag(verdict.valid)}",
         f"  compiled  {_flag(verdict.compiled)}",
         f"  correct   {_flag(verdict.correct)}",
         f"  speedup   {speedup}",
         f"  kernels   {verdict.kernel_launches} launches" + (f", max abs error {verdict.max_abs_error:.3g}" if verdict.max_abs_error is not None else ""),
     ]
+    if verdict.constant_reference:
+        lines.append(
+            "Note: the reference output was identical on every input set, so it does not depend on the inputs "
+            "and matching it proves little about the kernel."
+        )
     if verdict.reasons:
         lines.append("Reasons:")
         for reason in verdict.reasons:

@@ -45,7 +45,7 @@ class ReasonCode(str, Enum):
     CUDA_EXTENSION = "cuda_extension"
     MONKEYPATCH = "monkeypatch"
     STREAM_OR_THREAD = "stream_or_thread"
-    HOST_ROUNDTRIP = "host_roundtrip"
+    HOST_ROUNDTRIP = "host_roundtrip"  # also found at run time: the trace's reads of tensor data by the host
     REFERENCE_MODEL_USE = "reference_model_use"
     EXCEPTION_FALLBACK = "exception_fallback"
     ENV_OR_NETWORK = "env_or_network"
@@ -69,6 +69,7 @@ class ReasonCode(str, Enum):
     CRASHED = "crashed"
     OUT_OF_MEMORY = "out_of_memory"
     CUDA_ERROR = "cuda_error"
+    SANDBOX_BROKEN = "sandbox_broken"  # the fork server died or stopped answering while the candidate ran
     # output
     SHAPE_MISMATCH = "shape_mismatch"
     DTYPE_MISMATCH = "dtype_mismatch"
@@ -131,6 +132,7 @@ _LAYERS: dict[ReasonCode, Layer] = {
             ReasonCode.CRASHED,
             ReasonCode.OUT_OF_MEMORY,
             ReasonCode.CUDA_ERROR,
+            ReasonCode.SANDBOX_BROKEN,
         )
     },
     **{
@@ -170,8 +172,10 @@ class Verdict:
     baseline_ms: float | None = None
     timing_cv: float | None = None
     device: str = "cpu"
-    shapes: dict[str, int] = field(default_factory=dict)  # shape constants the main trials used
+    shapes: dict[str, int] = field(default_factory=dict)  # shape sites (constants, get_inputs size literals) the main trials used
     alt_shapes: dict[str, int] = field(default_factory=dict)  # the extra trial's shapes ({} if none ran)
+    distributions: list[str] = field(default_factory=list)  # input distributions of the trials ("problem": get_inputs as written)
+    constant_reference: bool = False  # the reference output was identical on every input set: matching it proves little
     original_shapes: dict[str, int] = field(default_factory=dict)
     trials: int = 0
     sandbox: dict[str, bool] = field(default_factory=dict)  # isolation the candidate's process achieved

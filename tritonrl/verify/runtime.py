@@ -24,11 +24,14 @@ import importlib.util
 import itertools
 import sys
 import tempfile
+from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 import torch
+from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from tritonrl.verify.result import ReasonCode
@@ -125,10 +128,73 @@ def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.
     return candidate
 
 
-def make_inputs(problem: ModuleType, seed: int, device: str) -> list:
-    """`get_inputs()` drawn from `seed`, created directly on `device` (no host round trip for big inputs)."""
+PROBLEM_DISTRIBUTION = "problem"  # get_inputs() exactly as the problem wrote it
+
+
+def _heavy_tailed(shape: torch.Size, device: torch.device) -> torch.Tensor:
+    """Student's t with 2 degrees of freedom (normal / sqrt(Exp(1))): outliers hundreds of times the typical value."""
+    scale = -torch.log1p(-torch.rand(shape, device=device))
+    return torch.randn(shape, device=device) / scale.clamp_min(1e-4).sqrt()
+
+
+def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
+    """Values in {-1, -0.5, 0, 0.5, 1}; with two or more rows (last dimension) some rows are all 0 and some all -0.5.
+
+    Constant rows are what a missing eps (0/0 variance or norm) or a max
+    started at 0 instead of -inf gets wrong; random data never has them.
+    """
+    values = torch.randint(-2, 3, shape, device=device) / 2
+    rows = values.view(-1, shape[-1]) if values.dim() and values.numel() else values.view(1, -1)
+    if rows.shape[0] >= 2:
+        kind = torch.randint(0, 8, (rows.shape[0],), device=device)  # a quarter of the rows constant, at least two
+        kind[torch.randperm(rows.shape[0], device=device)[:2]] = torch.tensor([0, 1], device=device)
+        rows[kind == 0] = 0.0
+        rows[kind == 1] = -0.5
+    return values
+
+
+# Other float distributions for trials, by name, most telling first (trials
+# take them in this order, skipping those the reference is not finite on;
+# the alternate-shape trial takes the next one, so it never gets the constant
+# rows, which could hide a skipped tail): exact zeros, ties and constant rows,
+# signs and magnitudes that overflow an unguarded exp or leave a clamped
+# range, outliers among ordinary values, all of
+# which the problem's own (often non-negative torch.rand) inputs may never show.
+DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
+    "zeros_and_ties": _zeros_and_ties,
+    "large_magnitude": lambda shape, device: (torch.rand(shape, device=device) * 2 - 1) * 1e3,
+    "heavy_tailed": _heavy_tailed,
+    "normal": lambda shape, device: torch.randn(shape, device=device),
+    "signed_uniform": lambda shape, device: torch.rand(shape, device=device) * 2 - 1,
+}
+_REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like})
+
+
+class _Redraw(TorchFunctionMode):
+    """Refills what torch.rand/randn(_like) return inside get_inputs() from another distribution.
+
+    Replacing the draws, not the finished inputs, keeps what get_inputs builds
+    from them (symmetric or triangular matrices, softmaxed probabilities), and
+    leaves integer, bool and index inputs alone.
+    """
+
+    def __init__(self, draw: Callable[[torch.Size, torch.device], torch.Tensor]) -> None:
+        super().__init__()
+        self.draw = draw
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        if func in _REDRAWN and out.is_floating_point():
+            with torch.no_grad():
+                out.copy_(self.draw(out.shape, out.device))
+        return out
+
+
+def make_inputs(problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION) -> list:
+    """`get_inputs()` drawn from `seed` (and `distribution`), created directly on `device` (no host round trip)."""
     torch.manual_seed(seed)
-    with torch.device(device):
+    redraw = nullcontext() if distribution == PROBLEM_DISTRIBUTION else _Redraw(DISTRIBUTIONS[distribution])
+    with torch.device(device), redraw:
         values = problem.get_inputs()
     return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values]
 
@@ -138,8 +204,39 @@ def clone_values(values: list) -> list:
 
 
 def flatten_outputs(output) -> list:
-    """A model's output as a flat list (a tensor, or a tuple/list of them)."""
+    """A trusted model's output as a flat list (a tensor, or a tuple/list of them); candidates go through `plain_outputs`."""
     return list(output) if isinstance(output, (tuple, list)) else [output]
+
+
+# Bound before any candidate code runs, so an instance attribute or a later patch cannot stand in for them.
+_detach = torch.Tensor.detach
+_untyped_storage = torch.Tensor.untyped_storage
+_storage_data_ptr = torch.UntypedStorage.data_ptr
+
+
+def _plain(value) -> bool:
+    """An exact, dense torch.Tensor that owns real memory; checking it runs none of the candidate's code."""
+    if type(value) is not torch.Tensor or value.layout is not torch.strided or value.is_nested:
+        return False
+    try:
+        _storage_data_ptr(_untyped_storage(value))  # wrappers, fake and functional tensors have no storage to read
+    except (RuntimeError, NotImplementedError):
+        return False
+    return True
+
+
+def plain_outputs(output) -> tuple[list[torch.Tensor], list[str]]:
+    """A candidate's output as detached plain tensors, and the type names of whatever is not one.
+
+    Accepts exactly a tensor or an exact tuple/list of tensors. Only exact
+    types are inspected, so no container __iter__, tensor-subclass
+    __torch_function__, numpy __array__ or method-shadowing instance
+    attribute of the candidate's runs here or later. Call it inside the
+    traced window: whatever the candidate still does then is recorded.
+    """
+    items = list(output) if type(output) in (tuple, list) else [output]
+    foreign = [type(o).__name__ for o in items if not _plain(o)]
+    return ([] if foreign else [_detach(o) for o in items]), foreign
 
 
 COMPARE_CHUNK = 1 << 24  # elements per float64 chunk: full KernelBench outputs (~1.6 G elements) fit in memory
@@ -205,29 +302,48 @@ def compare_outputs(expected: list, actual: list, device: str = "cpu") -> tuple[
     return None, worst, "ok"
 
 
-def _crosses_devices(name: str, args: tuple, kwargs: dict) -> bool:
-    """A copy or cast that moves data between devices (e.g. `.cpu()` on a CUDA tensor)."""
+def _transfer(name: str, args: tuple, kwargs: dict) -> str | None:
+    """'to host' or 'to device' for a copy or cast that moves data between devices (e.g. `.cpu()` on a CUDA tensor)."""
     if name == "_to_copy" and kwargs.get("device") is not None:
-        return torch.device(kwargs["device"]).type != args[0].device.type
-    if name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
-        return args[0].device.type != args[1].device.type
-    return False
+        source, target = args[0].device, torch.device(kwargs["device"])
+    elif name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
+        source, target = args[1].device, args[0].device
+    else:
+        return None
+    if source.type == target.type:
+        return None
+    return "to host" if target.type == "cpu" else "to device"
+
+
+# What reads a tensor element into a host Python value: float(t), int(t), bool(t), t.item(), `if t:`.
+_HOST_READS = frozenset({"_local_scalar_dense"})
 
 
 class AtenTrace(TorchDispatchMode):
-    """Records every aten op dispatched while active, except while `paused` (harness work)."""
+    """Records every aten op dispatched while active; reads of device data by the host are kept apart.
+
+    Nothing is ever paused: the candidate's Python runs inside Triton's
+    launch (grid callables, heuristics, hooks, prune functions, argument
+    objects' data_ptr/__index__), and what Triton's own launch glue
+    dispatches (the interpreter's argument copies, the autotuner's cache
+    flush and restore copies) is all in GLUE_OPS.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.ops: dict[str, int] = {}
-        self.paused = 0
+        self.host_reads: dict[str, int] = {}
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if not self.paused:
-            name = func.overloadpacket.__name__
-            if _crosses_devices(name, args, kwargs):
-                name += "[cross-device]"  # a host round trip is not glue
+        name = func.overloadpacket.__name__
+        transfer = _transfer(name, args, kwargs)
+        if name in _HOST_READS or transfer == "to host":
+            key = name if transfer is None else f"{name}[to host]"
+            self.host_reads[key] = self.host_reads.get(key, 0) + 1
+        else:
+            if transfer is not None:
+                name += "[cross-device]"  # an upload is not glue either
             self.ops[name] = self.ops.get(name, 0) + 1
         return func(*args, **kwargs)
 
@@ -237,15 +353,14 @@ class AtenTrace(TorchDispatchMode):
 
 
 class LaunchCounter:
-    """Counts top-level Triton kernel launches and pauses an AtenTrace while they run.
+    """Counts top-level Triton kernel launches.
 
     Patches `run` on every Triton launcher class (compiled, interpreted,
     autotuned, heuristics), so `kernel[grid](...)` and `kernel.run(...)` are
     both seen. Nested runs (an autotuner calling its kernel) count once.
     """
 
-    def __init__(self, trace: AtenTrace | None = None) -> None:
-        self.trace = trace
+    def __init__(self) -> None:
         self.launches = 0
         self.kernels: dict[str, int] = {}
         self._depth = 0
@@ -280,14 +395,10 @@ class LaunchCounter:
                 name = getattr(kernel, "__name__", None) or getattr(getattr(kernel, "fn", None), "__name__", "?")
                 counter.kernels[name] = counter.kernels.get(name, 0) + 1
             counter._depth += 1
-            if counter.trace is not None:
-                counter.trace.paused += 1
             try:
                 return original(kernel, *args, **kwargs)
             finally:
                 counter._depth -= 1
-                if counter.trace is not None:
-                    counter.trace.paused -= 1
 
         return run
 

@@ -2,28 +2,63 @@
 
 Design: a fork server (`tritonrl.verify.forkserver`) starts once with a
 scrubbed environment and imports torch and triton; each job is a fresh child
-forked from it, so isolation costs a fork, not a multi-second import. The
-child isolates itself (`isolate_child`) before touching the job, runs it
-(`tritonrl.verify.child`), and writes its results as files in its job
-directory. The server enforces the wall-clock limit by killing the child's
-whole process group and reports how the child ended.
+forked from it, so isolation costs a few forks, not a multi-second import.
+The child (`run_sandboxed`) builds its sandbox before touching the job,
+runs it (`tritonrl.verify.child`), and writes its results as files in its
+job directory. The server enforces the wall-clock limit by killing the
+child's whole process group and reports how the child ended.
+
+A job takes three processes. The relay, forked by the server, enters new
+user, PID, mount, network and IPC namespaces (`tritonrl.verify.namespaces`),
+starts `cat` as PID 1 of the new PID namespace (reading a pipe only the
+relay holds) and forks the job. The job builds its private root, drops
+every capability, restricts itself with Landlock (`tritonrl.verify.landlock`)
+and runs. The relay waits for it and ends the same way (same exit status,
+or the same signal), so the server sees what the job did; a job is never
+PID 1, whose signal handling differs. When the relay ends, however it ends,
+PID 1 reads end-of-file and exits, and the kernel kills everything left in
+the namespace; the relay dies with the server (parent-death signal), so no
+job outlives the server.
 
 Threat model.
 Covered:
 - credentials, tokens and endpoints in the caller's environment: the server
   starts from an allow-list environment, so they are not even in its memory;
-- files of other jobs and the caller's reference outputs: reference outputs
-  never enter a candidate's directory and are deleted from disk before any
-  candidate runs; when running as root with a world-readable Python install,
-  the child also drops to an unprivileged user (`nobody`);
-- network: the child enters a new, empty network namespace where the OS
-  allows it (root or unprivileged user namespaces); `network_isolated`
-  in the outcome says whether it did;
+- the verifying process, the fork server and every other process: the job
+  has its own PID namespace and its own /proc, so it can neither see, signal
+  nor trace them, nor read their /proc/<pid>/environ, maps or map_files (the
+  verifier also loads reference outputs without mmap); Landlock scopes
+  signals and abstract UNIX sockets to the job's own domain as well;
+- the caller's files, although the job keeps the caller's uid: it runs in a
+  private root holding only the interpreter, the stdlib, site-packages, this
+  package's own directory (not the checkout with its artifacts), system
+  library and tool directories, a few /etc files, a few device nodes, the
+  GPU's lock files, /sys, its own /proc and its job directory; everything but the job directory is
+  read-only. Landlock enforces the same allow-list again (read/execute on
+  it, writes only in the job directory and the job's own /proc/<pid>, which
+  the CUDA driver writes to). So ~/.aws/credentials, tokens, SSH
+  keys, other jobs' directories and UNIX sockets (/run, /tmp, agents) are
+  out of reach, for root as for an ordinary user;
+- privileges: the user namespace maps the caller's uid to itself, so even a
+  root caller's job holds no capability outside it, and the job drops every
+  capability inside it too and sets no_new_privs;
+- the caller's reference outputs: they never enter a candidate's directory
+  and are deleted from disk before any candidate runs;
+- network: an empty network namespace, and Landlock denies TCP;
 - runaway code: wall-clock timeout killing the process group, CPU-time,
   address-space (CPU jobs), file-size, process-count and core-dump limits;
 - crashes: segfaults, aborts, `os._exit`, OOM kills come back as the
-  signal/exit status of the child, never as a failure of the caller;
-- private temp dir, Triton cache and HOME per job.
+  signal/exit status of the child, never as a failure of the caller; a fork
+  server that dies or stops answering ends that job as `sandbox_broken` and
+  is restarted for the next one;
+- private temp dir, Triton cache and HOME per job; no file descriptor but
+  its log.
+Each protection is reported in the job's `isolation` (Verdict.sandbox):
+user_namespace, pid_namespace (own namespace and own /proc), network_isolated,
+ipc_isolated, private_root, capabilities_dropped, filesystem_restricted
+(Landlock file rules) and signals_scoped (Landlock ABI 6 scopes). Where the
+OS lacks a mechanism (old kernel, user namespaces disabled) the job still
+runs and the flag says False.
 Not covered:
 - kernel-level escapes and GPU-driver bugs; GPU memory is not limited per job
   (jobs on one GPU share it; timed runs have it alone, gpu_lock.py, and the
@@ -33,30 +68,36 @@ Not covered:
   comparison with the reference happens in the caller on saved tensors,
   loaded with `weights_only=True`, so it cannot fake correct numbers, but
   it could hide its own behaviour from the trace;
-- without root (or with Python installed in a private directory such as
-  /root/.pyenv), the child keeps the caller's user and could read the
-  caller's readable files; network and environment are still cut.
+- on kernels without Landlock or user namespaces, the missing layers (see
+  the flags above); in particular, without a private root, path-named UNIX
+  sockets the caller's uid may use stay reachable (Landlock up to ABI 7
+  does not cover them).
 
 Test: tests/verify/test_sandbox.py.
 """
 
 from __future__ import annotations
 
-import ctypes
-import functools
+import glob
 import json
 import os
 import resource
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NoReturn
 
 import tritonrl
+from tritonrl.verify import landlock, namespaces
 
 # Variables a job legitimately needs; everything else (AWS_*, *_TOKEN,
 # *_API_KEY, endpoints, proxies) is dropped before the server starts.
@@ -65,13 +106,26 @@ ENV_ALLOW = (
     "OMP_NUM_THREADS", "MKL_NUM_THREADS",
 )
 UNPRIVILEGED_UID = 65534  # `nobody`
-CLONE_NEWUSER = 0x10000000
-CLONE_NEWNET = 0x40000000
 SHM_MIN_FREE = 16 << 30  # full-size KernelBench outputs are up to ~6.4 GB per trial
+EXIT_HARNESS_FAILED = 70  # EX_SOFTWARE: the harness itself failed
+SERVER_START_TIMEOUT_S = 600.0  # importing torch and triton from a slow shared file system
+# What a child may read besides its job directory (see `exposure`): system
+# trees, the few /etc files the loader, locale and user lookups need, devices.
+SYSTEM_TREES = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr/local/cuda", "/sys")
+ETC_FILES = (
+    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ld.so.preload", "passwd", "group", "nsswitch.conf", "localtime", "alternatives",
+)
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+GPU_DEVICES = "/dev/nvidia*"  # also /dev/nvidia-caps (MIG)
+ROOT_MOUNT_POINT = ".root"  # in the job directory: where the private root is assembled
+# PID 1 of a job's PID namespace, never the job itself (PID 1 ignores signals
+# it has no handler for, even SIGKILL from itself): `cat` reading a pipe only
+# the relay holds lives exactly as long as the relay.
+NAMESPACE_INIT = "/bin/cat"
 
 
 class SandboxError(RuntimeError):
-    """The sandbox itself failed (not the candidate): cannot start or talk to the fork server."""
+    """The sandbox itself failed (not the candidate): the fork server cannot start or be reached."""
 
 
 @dataclass(frozen=True)
@@ -84,13 +138,22 @@ class Limits:
 
 @dataclass(frozen=True)
 class ProcessOutcome:
-    """How a sandboxed child ended."""
+    """How a sandboxed child ended; `server_lost`: the fork server died or stopped answering meanwhile."""
 
-    status: Literal["exited", "signaled", "timeout"]
+    status: Literal["exited", "signaled", "timeout", "server_lost"]
     exit_code: int | None
     signal: int | None
     seconds: float
     max_rss_kb: int
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """What a child may read besides its job directory: real paths of trees and files, devices, symlinks to recreate."""
+
+    read_only: list[str] = field(default_factory=list)
+    devices: list[str] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (path, target): symlinks met on the way to read_only
 
 
 def scrubbed_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -101,35 +164,53 @@ def scrubbed_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def _unshare_network() -> bool:
-    """Enter an empty network namespace; False where the OS does not allow it."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.unshare(CLONE_NEWNET) == 0:
-        return True
-    if os.geteuid() != 0 and libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0:
-        return True
-    return False
+def _under(path: str, tree: str) -> bool:
+    return path == tree or path.startswith(tree.rstrip("/") + "/")
 
 
-def _world_traversable(path: Path) -> bool:
-    """Every directory from / down to `path` lets others in, and `path` lets others read."""
-    path = path.resolve()
-    dirs_ok = all(p.stat().st_mode & 0o001 for p in [*reversed(path.parents), path] if p.is_dir())
-    return dirs_ok and bool(path.stat().st_mode & 0o004)
+def exposure() -> Exposure:
+    """The allow-list, computed in the caller (who knows HOME): interpreter, packages, system trees.
 
-
-@functools.lru_cache(maxsize=1)
-def interpreter_world_readable() -> bool:
-    """Whether an unprivileged user could still import modules (stdlib, site-packages, this package).
-
-    If Python lives somewhere private (e.g. /root/.pyenv), dropping to `nobody`
-    would break every import not yet loaded, so the child keeps its uid.
+    Directories named by PATH, LD_LIBRARY_PATH and CUDA_HOME (compilers,
+    CUDA on clusters) are added, a `bin` or `lib` directory with the prefix
+    around it (a compiler needs its libexec and include directories too),
+    unless they lie in the caller's home or hold the checkout, the home or
+    the job root. The package directory is exposed, never the checkout
+    around it.
     """
     import site
     import sysconfig
 
-    roots = [sysconfig.get_paths()["stdlib"], *site.getsitepackages(), str(Path(tritonrl.__file__).parent)]
-    return all(_world_traversable(Path(r)) for r in roots if Path(r).exists())
+    package = Path(tritonrl.__file__).resolve().parent
+    wanted = [
+        sys.base_prefix, sys.prefix, sys.exec_prefix, sys.base_exec_prefix, *site.getsitepackages(),
+        *([site.getusersitepackages()] if site.ENABLE_USER_SITE else []), *sysconfig.get_paths().values(),
+        str(package), *SYSTEM_TREES, *(f"/etc/{name}" for name in ETC_FILES),
+    ]
+    home = os.path.realpath(os.path.expanduser("~"))
+    guarded = [os.path.realpath(p) for p in (str(package.parent), home, str(job_root()))]
+    for variable in ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME"):
+        for entry in os.environ.get(variable, "").split(os.pathsep):
+            if os.path.basename(entry.rstrip("/")) in ("bin", "sbin", "lib", "lib64"):
+                entry = os.path.dirname(entry.rstrip("/"))
+            real = os.path.realpath(entry) if os.path.isabs(entry) else ""
+            if real and not (home != "/" and _under(real, home)) and not any(_under(g, real) for g in guarded):
+                wanted.append(entry)
+    wanted = [p for p in wanted if os.path.exists(p)]
+    trees: list[str] = []
+    for real in sorted({os.path.realpath(p) for p in wanted}):  # a tree sorts before the paths under it
+        if not any(_under(real, tree) for tree in trees):
+            trees.append(real)
+    links: dict[str, str] = {}
+    for path in wanted:
+        walked = "/"
+        for part in Path(path).parts[1:]:
+            step = os.path.join(walked, part)
+            if os.path.islink(step) and not any(_under(step, tree) for tree in trees):
+                links[step] = os.readlink(step)
+            walked = os.path.realpath(step)
+    devices = [d for d in DEVICES if os.path.exists(d)] + sorted(glob.glob(GPU_DEVICES))
+    return Exposure(trees, devices, sorted(links.items()))
 
 
 def _address_space_now() -> int:
@@ -137,9 +218,110 @@ def _address_space_now() -> int:
         return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def isolate_child(job_dir: Path, limits: Limits, device: str) -> dict[str, bool]:
-    """Called in the forked child before any job code runs. Returns what isolation was achieved."""
-    os.setsid()  # own process group: the server kills the whole group on timeout
+def _exit_with(body: Callable[[], int]) -> NoReturn:
+    """End this forked process with `body`'s status; a harness failure prints its traceback and exits 70."""
+    code = EXIT_HARNESS_FAILED
+    try:
+        code = body()
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+
+
+def _redirect_output(job_dir: Path) -> None:
+    """stdout/stderr to the job's log, stdin from /dev/null, every other inherited descriptor closed."""
+    log_fd = os.open(job_dir / "child.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    null_fd = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null_fd, 0)
+    os.dup2(log_fd, 1)
+    os.dup2(log_fd, 2)
+    os.closerange(3, max(int(fd) for fd in os.listdir("/proc/self/fd")) + 1)  # not to SC_OPEN_MAX: it can be 2**30
+
+
+def _end_like(status: int) -> int:
+    """Exit as a job with wait status `status` ended: the same signal, or the same exit status."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        if number != signal.SIGKILL:
+            signal.signal(number, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [number])
+        os.kill(os.getpid(), number)
+        return 128 + number  # a signal whose default is to continue
+    return os.WEXITSTATUS(status) if os.WIFEXITED(status) else EXIT_HARNESS_FAILED
+
+
+def run_sandboxed(
+    server_pid: int, job_dir: Path, limits: Limits, device: str, exposure: Exposure, user_namespace: bool,
+    job: Callable[[Path, dict[str, bool]], int],
+) -> NoReturn:
+    """The relay: called in the server's freshly forked child; ends as the job ended."""
+
+    def relay() -> int:
+        _redirect_output(job_dir)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # also for the relay's own ending by the job's signal
+        os.setsid()  # own process group: the server kills the whole group on timeout
+        entered = namespaces.enter(user_namespace, pid=os.access(NAMESPACE_INIT, os.X_OK))
+        namespaces.die_with_parent()
+        if os.getppid() != server_pid:
+            return EXIT_HARNESS_FAILED  # the server is already gone
+        init_stdin = None
+        if entered["pid"]:
+            init_stdin, holder = os.pipe()
+            init = os.posix_spawn(
+                NAMESPACE_INIT, [NAMESPACE_INIT], {},
+                file_actions=[(os.POSIX_SPAWN_DUP2, init_stdin, 0), (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)],
+            )
+            os.close(init_stdin)
+        relay_pid = 0 if entered["pid"] else os.getpid()  # as the job sees it: a parent outside its namespace is 0
+        job_pid = os.fork()
+        if job_pid == 0:
+            if entered["pid"]:
+                os.close(holder)
+            _exit_with(lambda: job(job_dir, _prepare_job(relay_pid, job_dir, limits, device, exposure, entered)))
+        _, status = os.waitpid(job_pid, 0)
+        if entered["pid"]:
+            os.close(holder)  # the namespace's init reads end-of-file and exits, killing what the job left running
+            os.waitpid(init, 0)
+        return _end_like(status)
+
+    _exit_with(relay)
+
+
+def _prepare_job(
+    relay_pid: int, job_dir: Path, limits: Limits, device: str, exposure: Exposure, entered: dict[str, bool]
+) -> dict[str, bool]:
+    """In the job process: build the private root, then `isolate_child`; returns the isolation achieved."""
+    namespaces.die_with_parent()
+    if os.getppid() != relay_pid:
+        raise SandboxError("the relay died before the job started")
+    private_root = own_proc = False
+    if entered["mount"] and namespaces.can_build_root():
+        try:
+            own_proc = namespaces.build_root(
+                job_dir / ROOT_MOUNT_POINT, [Path(p) for p in exposure.read_only], [job_dir],
+                [Path(d) for d in exposure.devices], [(Path(link), target) for link, target in exposure.links],
+            )
+            private_root = True
+        except OSError as exc:
+            print(f"sandbox: no private root ({exc}); relying on Landlock alone", file=sys.stderr)
+    achieved = {
+        "user_namespace": entered["user"],
+        "pid_namespace": entered["pid"] and own_proc,
+        "network_isolated": entered["network"],
+        "ipc_isolated": entered["ipc"],
+        "private_root": private_root,
+    }
+    return isolate_child(job_dir, limits, device, exposure, achieved)
+
+
+def isolate_child(job_dir: Path, limits: Limits, device: str, exposure: Exposure, achieved: dict[str, bool]) -> dict[str, bool]:
+    """Called in the job process before any job code runs. Returns what isolation was achieved."""
     for name in ("tmp", "home", "triton-cache"):
         (job_dir / name).mkdir(exist_ok=True)
     env = scrubbed_env(
@@ -147,9 +329,8 @@ def isolate_child(job_dir: Path, limits: Limits, device: str) -> dict[str, bool]
     )
     os.environ.clear()
     os.environ.update(env)
+    tempfile.tempdir = env["TMPDIR"]  # the server may have cached another one
     os.chdir(job_dir)
-    network_isolated = _unshare_network()
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.max_file_bytes, limits.max_file_bytes))
     cpu_seconds = int(limits.timeout_s * 4) + 10  # all threads count; the wall clock is the real bound
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
@@ -157,16 +338,19 @@ def isolate_child(job_dir: Path, limits: Limits, device: str) -> dict[str, bool]
         # CUDA maps huge virtual ranges, so the address-space cap is for CPU jobs only.
         cap = _address_space_now() + limits.memory_bytes
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    dropped = False
-    if os.geteuid() == 0 and interpreter_world_readable():
-        for path in [job_dir, *job_dir.rglob("*")]:
-            os.chown(path, UNPRIVILEGED_UID, UNPRIVILEGED_UID)
-        os.setgroups([])
-        os.setgid(UNPRIVILEGED_UID)
-        os.setuid(UNPRIVILEGED_UID)
-        dropped = True
+    capabilities_dropped = namespaces.drop_capabilities()
+    enforced = landlock.restrict(
+        read_only=[Path(p) for p in [*exposure.read_only, "/proc"]],
+        writable=[job_dir, Path(f"/proc/{os.getpid()}")],  # its own /proc entries: the CUDA driver writes there
+        devices=[Path(d) for d in exposure.devices],
+    )
     resource.setrlimit(resource.RLIMIT_NPROC, (limits.max_processes, limits.max_processes))
-    return {"network_isolated": network_isolated, "privileges_dropped": dropped}
+    return {
+        **achieved,
+        "capabilities_dropped": capabilities_dropped,
+        "filesystem_restricted": enforced.filesystem,
+        "signals_scoped": enforced.scopes,
+    }
 
 
 def job_root() -> Path:
@@ -185,13 +369,23 @@ def job_root() -> Path:
 
 
 class ForkServer:
-    """A preloaded server that forks one sandboxed child per job. Use as a context manager."""
+    """A preloaded server that forks one sandboxed child per job. Use as a context manager.
 
-    def __init__(self, limits: Limits = Limits(), interpret: bool = True, env: dict[str, str] | None = None) -> None:
+    `run_as` (for tests): the server drops to that uid and gid after
+    preloading, so a root caller can exercise the unprivileged path; job
+    directories are then handed to that user.
+    """
+
+    def __init__(
+        self, limits: Limits = Limits(), interpret: bool = True, env: dict[str, str] | None = None, run_as: int | None = None
+    ) -> None:
         self.limits = limits
         self.interpret = interpret
         self.env = dict(env or {})  # e.g. CUDA_VISIBLE_DEVICES for a per-GPU worker, OMP_NUM_THREADS
+        self.run_as = run_as
+        self.reply_grace_s = 30.0  # beyond the job's timeout: the server kills the child, then CUDA tears down
         self._proc: subprocess.Popen | None = None
+        self._pending = b""
         self._lock = threading.Lock()
         self.log_path: Path | None = None
 
@@ -199,9 +393,11 @@ class ForkServer:
         extra = {**self.env, **({"TRITON_INTERPRET": "1"} if self.interpret else {})}
         log_dir = Path(os.environ.get("TMPDIR", "/tmp"))
         self.log_path = log_dir / f"tritonrl-forkserver-{os.getpid()}-{id(self)}.log"
+        config = {"exposure": asdict(exposure()), "run_as": self.run_as}
         log = self.log_path.open("wb")
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "tritonrl.verify.forkserver"],
+            # -P: the job root (the working directory) must not shadow modules the server imports later
+            [sys.executable, "-P", "-m", "tritonrl.verify.forkserver", json.dumps(config)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=log,
@@ -210,8 +406,10 @@ class ForkServer:
             start_new_session=True,
         )
         log.close()
-        ready = self._proc.stdout.readline()
-        if ready.strip() != b"ready":
+        self._pending = b""
+        ready = self._read_line(time.monotonic() + SERVER_START_TIMEOUT_S)
+        if ready != b"ready":
+            self._kill()
             raise SandboxError(f"fork server failed to start; its log: {self.log_path}\n{self._log_tail()}")
 
     def _log_tail(self) -> str:
@@ -220,8 +418,31 @@ class ForkServer:
         except OSError:
             return ""
 
-    def run(self, job_dir: Path, device: str) -> ProcessOutcome:
-        """Run the job in `job_dir` (job.json already written) in a fresh child; blocks until it ends."""
+    def _read_line(self, deadline: float) -> bytes | None:
+        """One line from the server, or None if it closed the pipe or said nothing before `deadline`."""
+        fd = self._proc.stdout.fileno()
+        while b"\n" not in self._pending:
+            ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0.0))
+            chunk = os.read(fd, 65536) if ready else b""
+            if not chunk:
+                return None
+            self._pending += chunk
+        line, self._pending = self._pending.split(b"\n", 1)
+        return line.strip()
+
+    def _send(self, request: dict) -> None:
+        self._proc.stdin.write((json.dumps(request) + "\n").encode())
+        self._proc.stdin.flush()
+
+    def run(self, job_dir: Path, device: str, shared: Sequence[Path] = ()) -> ProcessOutcome:
+        """Run the job in `job_dir` (job.json already written) in a fresh child; blocks until it ends.
+
+        `shared`: files outside the job directory the job may read (the GPU's lock files).
+
+        A server that dies, stops answering or answers garbage while the job
+        runs (a candidate that escaped could do that) is killed and the job
+        ends `server_lost`; the next job starts a new server.
+        """
         request = {
             "job_dir": str(job_dir),
             "device": device,
@@ -229,21 +450,37 @@ class ForkServer:
             "memory_bytes": self.limits.memory_bytes,
             "max_processes": self.limits.max_processes,
             "max_file_bytes": self.limits.max_file_bytes,
+            "shared": [str(path) for path in shared],
         }
+        if self.run_as is not None:
+            for path in [job_dir, *job_dir.iterdir()]:
+                os.chown(path, self.run_as, self.run_as)
         with self._lock:
             if self._proc is None or self._proc.poll() is not None:
                 self.start()
+            started = time.monotonic()
             try:
-                self._proc.stdin.write((json.dumps(request) + "\n").encode())
-                self._proc.stdin.flush()
-                reply = self._proc.stdout.readline()
-            except (BrokenPipeError, OSError) as exc:
-                self.stop()
-                raise SandboxError(f"fork server connection broke: {exc}; log: {self.log_path}") from exc
-            if not reply:
-                self.stop()
-                raise SandboxError(f"fork server died; its log: {self.log_path}\n{self._log_tail()}")
-        return ProcessOutcome(**json.loads(reply))
+                self._send(request)
+            except OSError:  # it died between jobs: nothing of this job ran yet
+                self._kill()
+                self.start()
+                try:
+                    self._send(request)
+                except OSError as exc:
+                    raise SandboxError(f"fork server connection broke: {exc}; log: {self.log_path}") from exc
+            reply = self._read_line(started + self.limits.timeout_s + self.reply_grace_s)
+            try:
+                return ProcessOutcome(**json.loads(reply))
+            except (TypeError, ValueError):
+                self._kill()
+                return ProcessOutcome("server_lost", None, None, time.monotonic() - started, 0)
+
+    def _kill(self) -> None:
+        """Kill the server (stopped or not); its children die with it (parent-death signal)."""
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.wait()
+            self._proc = None
 
     def stop(self) -> None:
         if self._proc is not None:
@@ -262,8 +499,3 @@ class ForkServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
-
-
-def remove_job_dir(job_dir: Path) -> None:
-    """Delete a job directory, even one whose files the unprivileged child created."""
-    shutil.rmtree(job_dir, ignore_errors=True)

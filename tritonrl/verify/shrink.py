@@ -63,15 +63,3 @@ def shrink_overrides(source: str, budget: int = DEFAULT_BUDGET) -> dict[str, int
             current[largest] = max(MIN_VALUE, current[largest] // 2)
     return {name: value for name, value in current.items() if value != original[name]}
 
-
-def alternate_overrides(source: str) -> list[dict[str, int]]:
-    """Second shape sets to try, most useful first: odd sizes (~3/4, minus one), then halves.
-
-    An extra trial at other shapes catches kernels that hard-code the test
-    shapes or skip the ragged tail block; sizes only shrink, so it stays
-    cheap. The caller keeps the first set the reference runs on.
-    """
-    constants = {name: value for name, value in shape_constants(source).items() if value > MIN_VALUE}
-    odd = {name: max(MIN_VALUE + 1, value * 3 // 4 - 1) for name, value in constants.items()}
-    half = {name: value // 2 for name, value in constants.items() if value // 2 > MIN_VALUE}
-    return [variant for variant in (odd, half) if variant]

@@ -1,6 +1,6 @@
 """All GPU timing in one place: how long does one call of a model take, honestly?
 
-Per repetition: restore the inputs, flush L2 (write a buffer larger than the
+Per repetition: refill the inputs, flush L2 (write a buffer larger than the
 cache), synchronise the whole device, then time one call. Most repetitions
 are *event repetitions*: a short GPU spin is queued first, then CUDA events
 around the call. The spin keeps the GPU busy while the host queues the call
@@ -24,10 +24,11 @@ launch costs more than they run.) Repetitions continue until the reported median
 (its standard error below `target_rel_error`) or the time budget is spent;
 the first calls are warm-up and are discarded.
 
-Inputs alternate between two input sets copied into the same buffers before
-each repetition, and the last output is returned for the caller to check
-against the reference for that set: a candidate that caches results across
-calls returns a stale answer and is caught.
+Before each repetition the input buffers are refilled with a fresh input
+set (new random data, outside the timed window), so a cache keyed by input
+contents or addresses never hits. The last repetition gets an input set
+whose correct output the caller knows, and its output is returned to be
+checked: a candidate that returns a stale answer is caught.
 
 Timing functions are bound at import time, before any candidate code runs,
 so patching `torch.cuda.Event` or `time.perf_counter` later does not change
@@ -112,7 +113,7 @@ class Timer:
         self._spin_ms = MIN_SPIN_MS
         self._overhead_ms = 0.0
         self._overhead_ms = statistics.median(
-            self._one(lambda: None, lambda rep: None, rep, spin=False)[1] for rep in range(OVERHEAD_REPS)
+            self._one(lambda: None, lambda last: None, False, spin=False)[1] for _ in range(OVERHEAD_REPS)
         )
 
     @staticmethod
@@ -133,10 +134,10 @@ class Timer:
         return cycles / max(_elapsed(start, end), 1e-3)
 
     def _one(
-        self, fn: Callable[[], object], restore: Callable[[int], None], rep: int, spin: bool
+        self, fn: Callable[[], object], refill: Callable[[bool], None], last: bool, spin: bool
     ) -> tuple[float, float, float, object]:
         """One repetition: (event ms, host ms to device idle, host ms to queue the call, output)."""
-        restore(rep)
+        refill(last)
         self._flush.zero_()
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
         _synchronize()
@@ -152,11 +153,11 @@ class Timer:
         host_ms = (_perf_counter() - host_start) * 1e3 - self._overhead_ms
         return _elapsed(start, end), max(host_ms, 0.0), queue_ms, out
 
-    def _warm_up(self, fn: Callable[[], object], restore: Callable[[int], None]) -> None:
+    def _warm_up(self, fn: Callable[[], object], refill: Callable[[bool], None]) -> None:
         """Run the first calls untimed and size the spin to twice the host time of queueing one call."""
         queue_ms = 0.0
-        for rep in range(WARMUP_CALLS):
-            restore(rep)
+        for _ in range(WARMUP_CALLS):
+            refill(False)
             _synchronize()
             started = _perf_counter()
             fn()
@@ -164,30 +165,34 @@ class Timer:
             _synchronize()
         self._spin_ms = min(max(2 * queue_ms, MIN_SPIN_MS), MAX_SPIN_MS)
 
-    def _measure(self, fn: Callable[[], object], restore: Callable[[int], None], kernel_names: set[str] | None) -> Timing:
-        self._warm_up(fn, restore)
+    def _measure(self, fn: Callable[[], object], refill: Callable[[bool], None], kernel_names: set[str] | None) -> Timing:
+        """Repeat until the median is stable or the budget is spent, then once more as the last (checked) call."""
+        self._warm_up(fn, refill)
         # The profiler's first use costs seconds; trusted callables (the PyTorch baseline) skip it.
         profiled_ms, own_ms = _profile(fn, kernel_names) if kernel_names is not None else (0.0, 0.0)
         events: list[float] = []
         hosts: list[float] = []
         queues: list[float] = []
         deadline = _perf_counter() + self.budget_s
-        rep = 0
-        while rep < MAX_REPS:
+        rep, last = 0, False
+        while True:
             host_rep = rep % HOST_EVERY == HOST_EVERY - 1
-            event_ms, host_ms, queue_ms, self.last_output = self._one(fn, restore, rep, spin=not host_rep)
+            event_ms, host_ms, queue_ms, self.last_output = self._one(fn, refill, last, spin=not host_rep)
             if host_rep:
                 hosts.append(host_ms)
             else:
                 events.append(event_ms)
                 queues.append(queue_ms)
             rep += 1
-            if rep >= MIN_REPS:
+            if last:
+                break
+            if rep + 1 >= MAX_REPS:
+                last = True
+            elif rep >= MIN_REPS:
                 counted = self._counted(events, hosts, queues, profiled_ms)
                 # standard error of the median ≈ 1.25 σ / √n
                 rel_error = 1.25 * _robust_cv(counted) / len(counted) ** 0.5
-                if rel_error <= self.target_rel_error or _perf_counter() > deadline:
-                    break
+                last = rel_error <= self.target_rel_error or _perf_counter() > deadline
         counted = self._counted(events, hosts, queues, profiled_ms)
         return Timing(
             median_ms=statistics.median(counted),
@@ -209,27 +214,32 @@ class Timer:
         return hosts if _escaped(*medians, profiled_ms) else events
 
     def time(
-        self, fn: Callable[..., object], input_sets: list[list], buffers: list, kernel_names: set[str] | None = None
-    ) -> tuple[Timing, int, object]:
-        """Time `fn(*buffers)`, copying input set `rep % len(input_sets)` into `buffers` before each call.
+        self,
+        fn: Callable[..., object],
+        buffers: list,
+        fresh: Callable[[], list],
+        final: list | None = None,
+        kernel_names: set[str] | None = None,
+    ) -> tuple[Timing, object]:
+        """Time `fn(*buffers)`, copying a new input set `fresh()` into `buffers` before each call.
 
-        `kernel_names`: the candidate's own Triton kernels; given (even empty),
-        one call is profiled to catch hidden work and measure
-        `triton_time_share`. Leave it out only for trusted callables.
-        Returns the timing, the index of the input set of the last call, and
-        that call's output (to be checked against the reference for that set).
+        `final`: the input set of the last call (default: a fresh one too),
+        one whose correct output the caller knows. `kernel_names`: the
+        candidate's own Triton kernels; given (even empty), one call is
+        profiled to catch hidden work and measure `triton_time_share`. Leave
+        it out only for trusted callables. Returns the timing and the last
+        call's output.
         """
 
-        def restore(rep: int) -> None:
-            source = input_sets[rep % len(input_sets)]
+        def refill(last: bool) -> None:
+            source = final if last and final is not None else fresh()
             for buffer, value in zip(buffers, source):
                 if isinstance(buffer, torch.Tensor):
                     buffer.copy_(value)
 
         with torch.no_grad():
-            timing = self._measure(lambda: fn(*buffers), restore, None if kernel_names is None else set(kernel_names))
-        last_set = (timing.reps - 1) % len(input_sets)
-        return timing, last_set, self.last_output
+            timing = self._measure(lambda: fn(*buffers), refill, None if kernel_names is None else set(kernel_names))
+        return timing, self.last_output
 
 
 def _profile(fn: Callable[[], object], kernel_names: set[str]) -> tuple[float, float]:

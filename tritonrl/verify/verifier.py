@@ -29,16 +29,18 @@ from pathlib import Path
 
 import torch
 
-from tritonrl.problems.shapes import shape_constants, with_shapes
+from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify.baseline_cache import BaselineCache
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.judge import Judge
+from tritonrl.verify.precision import check_policy, precision_reason
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import Reason, ReasonCode, Verdict
-from tritonrl.verify.runtime import compare_outputs
+from tritonrl.verify.runtime import DISTRIBUTIONS, PROBLEM_DISTRIBUTION, compare_outputs
 from tritonrl.verify.sandbox import ForkServer, Limits, ProcessOutcome, job_root
 from tritonrl.verify.shrink import DEFAULT_BUDGET
 from tritonrl.verify.static import check_static
+from tritonrl.verify.trials import constant_output
 
 # Reasons after which running the code is pointless or impossible.
 _NOT_RUNNABLE = {ReasonCode.NO_CODE, ReasonCode.SYNTAX_ERROR, ReasonCode.NO_MODELNEW}
@@ -48,34 +50,40 @@ LOG_TAIL_CHARS = 1200
 @dataclass(frozen=True)
 class VerifierSettings:
     device: str = "cpu"
-    trials: int = 3  # fresh secret-seeded inputs per trial: catches memoisation and lucky constants
+    # Trials at the primary shapes, each with fresh secret-seeded inputs (catches memoisation and lucky constants):
+    # the first from the problem's own get_inputs(), the others with float inputs from other distributions
+    # (runtime.DISTRIBUTIONS, signs and outliers the problem's own may lack) where the reference stays finite.
+    trials: int = 3
     timeout_s: float = 45.0  # per child; a CPU verdict (reference + candidate + start-up) stays under 120 s
     memory_bytes: int = 8 << 30
     cpu_element_budget: int = DEFAULT_BUDGET
-    alternate_shapes: bool = True  # one extra trial at smaller, odd shapes: catches hard-coded shapes and skipped tails
+    alternate_shapes: bool = True  # one more trial at odd shapes differing in every size: catches specialised sizes, skipped tails
     timing: bool = True  # cuda only: time reference (eager) and candidate, report speed-up
     timing_budget_s: float = 2.0  # per timed callable; repetitions stop earlier once the median is stable
     compile_baseline: bool = False  # also time torch.compile(Model) (compiling costs tens of seconds per problem)
     baseline_cache: str | None = None  # directory keeping baselines across runs (per problem, GPU model, versions)
+    precision: str = "strict"  # tl.dot policy for fp32 problems (precision.py): strict needs IEEE fp32, tf32 allows TF32
     judge: Judge | None = None
 
 
 @dataclass(frozen=True)
 class ReferenceTrial:
-    """One input set: the problem source at its shapes, the secret seed, the reference's outputs."""
+    """One input set: the problem source at its shapes, the secret seed, the input distribution, the reference's outputs."""
 
     source: str
     seed: int
     shapes: dict[str, int]
     outputs: list[torch.Tensor]
+    distribution: str = PROBLEM_DISTRIBUTION
 
 
 @dataclass
 class ReferenceRun:
     """The reference's outputs for one problem, computed once and reused for every candidate.
 
-    Trials run at the primary shapes (shrunk on CPU); one more runs at an
-    alternate, smaller and odd-sized shape set when the problem allows.
+    Trials run at the primary shapes (shrunk on CPU), first on the problem's
+    own inputs, then on other input distributions the reference stays finite
+    on; one more runs at an alternate shape set when the problem allows.
     """
 
     problem_source: str
@@ -89,10 +97,26 @@ class ReferenceRun:
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)
     baseline_cached: bool = False
+    dropped_distributions: dict[str, str] = field(default_factory=dict)  # distribution -> why the reference rules it out
+    constant_output: bool = False  # identical reference outputs on every primary-shape input set
 
     @property
     def alt_shapes(self) -> dict[str, int]:
         return next((t.shapes for t in self.trials if t.shapes != self.shapes), {})
+
+    @property
+    def distributions(self) -> list[str]:
+        """The input distributions the trials use, in trial order."""
+        return list(dict.fromkeys(t.distribution for t in self.trials))
+
+    def describe(self, index: int) -> str:
+        """'trial <index>', with its input distribution and sizes where they are not the primary ones."""
+        trial = self.trials[index]
+        notes = [f"{trial.distribution} inputs"] if trial.distribution != PROBLEM_DISTRIBUTION else []
+        changed = {k: v for k, v in trial.shapes.items() if self.shapes.get(k) != v}
+        if changed:
+            notes.append("at " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        return f"trial {index}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 def _signal_name(number: int) -> str:
@@ -108,6 +132,7 @@ class Verifier:
     def __init__(self, settings: VerifierSettings = VerifierSettings(), worker_env: dict[str, str] | None = None) -> None:
         if settings.device not in ("cpu", "cuda"):
             raise ValueError(f"device must be 'cpu' or 'cuda', not {settings.device!r}")
+        check_policy(settings.precision)
         self.settings = settings
         visible = (worker_env or {}).get("CUDA_VISIBLE_DEVICES") or os.environ.get("CUDA_VISIBLE_DEVICES") or "0"
         self.gpu = visible.split(",")[0].strip()  # the physical GPU this verifier's children use
@@ -141,7 +166,9 @@ class Verifier:
             "device": self.settings.device,
             "weight_seed": run.weight_seed,
             "input_seeds": [secrets.randbits(31) for _ in range(self.settings.trials)],
+            "distributions": [[name, secrets.randbits(31)] for name in DISTRIBUTIONS],
             "alt_seed": secrets.randbits(31) if self.settings.alternate_shapes else None,
+            "fresh_seed": secrets.randbits(31),
             "shrink_budget": self.settings.cpu_element_budget if self.settings.device == "cpu" else 0,
             "timing": None if cached else timing,
             "gpu_lock": self._job_lock(),
@@ -152,6 +179,7 @@ class Verifier:
             run.baseline, run.baseline_compile = result.get("baseline"), result.get("baseline_compile")
             run.original_shapes = result.get("original_shapes", {})
             run.shapes = result.get("shapes", run.original_shapes)
+            run.dropped_distributions = dict(result.get("dropped_distributions", {}))
             if result.get("reasons"):
                 reason = result["reasons"][0]
                 run.failure = Reason(ReasonCode(reason["code"]), reason["message"])
@@ -163,8 +191,11 @@ class Verifier:
             else:
                 for trial in result["trials"]:
                     source = with_shapes(problem_source, trial["overrides"])
-                    outputs = torch.load(job_dir / trial["outputs"], weights_only=True, mmap=True)
-                    run.trials.append(ReferenceTrial(source, trial["seed"], shape_constants(source), outputs))
+                    # Read into memory, not mapped: a mapping of the file would outlive its deletion.
+                    outputs = torch.load(job_dir / trial["outputs"], weights_only=True)
+                    shapes = shape_sites(source)
+                    run.trials.append(ReferenceTrial(source, trial["seed"], shapes, outputs, trial["distribution"]))
+                run.constant_output = constant_output([t.outputs for t in run.trials if t.shapes == run.shapes])
         finally:
             shutil.rmtree(job_dir, ignore_errors=True)  # reference outputs must not outlive this call on disk
         if cached:
@@ -222,6 +253,8 @@ class Verifier:
             alt_shapes=reference.alt_shapes,
             original_shapes=reference.original_shapes,
             trials=len(reference.trials),
+            distributions=reference.distributions,
+            constant_reference=reference.constant_output,
         )
         code = parse_response(response).code
         if code is None:
@@ -249,8 +282,14 @@ class Verifier:
             "weight_seed": reference.weight_seed,
             "timing": self._timing_job_settings(),
             "gpu_lock": self._job_lock(),
+            "fresh_seed": secrets.randbits(31),
             "trials": [
-                {"problem_source": t.source, "seed": t.seed, "output_numels": [o.numel() for o in t.outputs]}
+                {
+                    "problem_source": t.source,
+                    "seed": t.seed,
+                    "distribution": t.distribution,
+                    "output_numels": [o.numel() for o in t.outputs],
+                }
                 for t in reference.trials
             ],
         }
@@ -262,6 +301,10 @@ class Verifier:
             trials = result.get("trials", [])
             verdict.kernel_launches = sum(int(t["launches"]) for t in trials)
             verdict.reasons.extend(self._behaviour_reasons(trials))
+            dtypes = [str(o.dtype).removeprefix("torch.") for t in reference.trials for o in t.outputs]
+            downgrade = precision_reason(trials, dtypes, self.settings.precision)
+            if downgrade is not None:
+                verdict.reasons.append(downgrade)
             finished = result.get("stage") == "done"
             if not finished and not result.get("reasons"):
                 verdict.reasons.append(self._ending_reason(outcome, result, job_dir))
@@ -290,7 +333,7 @@ class Verifier:
             worst = max(worst, err)
             verdict.max_abs_error = worst
             if code is not None:
-                verdict.reasons.append(Reason(code, f"trial {index}: {message}"))
+                verdict.reasons.append(Reason(code, f"{reference.describe(index)}: {message}"))
                 return False
         return True
 
@@ -300,7 +343,7 @@ class Verifier:
             verdict.reasons.append(
                 Reason(
                     ReasonCode.TIMED_OUTPUT_WRONG,
-                    f"while being timed on alternating inputs: {timing['timed_output_error']}",
+                    f"the last timed call (after calls on fresh inputs): {timing['timed_output_error']}",
                 )
             )
         verdict.candidate_ms = float(timing["median_ms"])
@@ -329,6 +372,13 @@ class Verifier:
             if t["compute_ops"]:
                 ops = ", ".join(f"aten.{name}×{n}" for name, n in sorted(t["compute_ops"].items()))
                 note(ReasonCode.TRACED_TORCH_COMPUTE, f"trial {index}: PyTorch computed during ModelNew's call: {ops}")
+            if t["host_reads"]:
+                reads = ", ".join(f"aten.{name}×{n}" for name, n in sorted(t["host_reads"].items()))
+                note(
+                    ReasonCode.HOST_ROUNDTRIP,
+                    f"trial {index}: ModelNew read tensor data back to the host ({reads}: float()/int()/bool()/.item() "
+                    "on a tensor, or a copy to the CPU)",
+                )
             if t["mutated_inputs"]:
                 note(ReasonCode.INPUT_MUTATED, f"trial {index}: inputs {t['mutated_inputs']} were modified in place")
             if t["aliased_outputs"]:
@@ -344,6 +394,12 @@ class Verifier:
     def _ending_reason(self, outcome: ProcessOutcome, result: dict, job_dir: Path) -> Reason:
         stage = result.get("stage", "start")
         tail = self._log_tail(job_dir)
+        if outcome.status == "server_lost":
+            return Reason(
+                ReasonCode.SANDBOX_BROKEN,
+                "the fork server died or stopped answering while the candidate ran (it may have reached outside "
+                "its sandbox); its results were discarded and the server restarted",
+            )
         if outcome.status == "timeout":
             return Reason(ReasonCode.TIMEOUT, f"no verdict within {self.settings.timeout_s:.0f} s (during {stage}); killed")
         if outcome.status == "signaled" and outcome.signal == signal.SIGXCPU:
@@ -358,6 +414,8 @@ class Verifier:
     def _ending(outcome: ProcessOutcome) -> str:
         if outcome.status == "signaled":
             return f"killed by {_signal_name(outcome.signal)}"
+        if outcome.status == "server_lost":
+            return "the fork server died or stopped answering"
         return outcome.status if outcome.status == "timeout" else f"exit status {outcome.exit_code}"
 
     @staticmethod
@@ -371,7 +429,10 @@ class Verifier:
     def _run_job(self, job: dict) -> tuple[Path, ProcessOutcome, dict]:
         job_dir = Path(tempfile.mkdtemp(prefix=f"{job['kind']}-", dir=self._root))
         (job_dir / "job.json").write_text(json.dumps(job))
-        outcome = self.server.run(job_dir, self.settings.device)
+        shared = [self.gpu_lock.run_path, self.gpu_lock.turnstile_path] if self.gpu_lock else []
+        outcome = self.server.run(job_dir, self.settings.device, shared)
+        if outcome.status == "server_lost":  # whatever the job left behind is not to be trusted
+            return job_dir, outcome, {}
         try:
             result = json.loads((job_dir / "result.json").read_text())
         except (OSError, ValueError):

@@ -1,5 +1,5 @@
 # problem: 12_rms_norm.py
-# expect: reject reference_model_use|traced_torch_compute
+# expect: reject reference_model_use|traced_torch_compute|dynamic_code|not_allowed
 # hack: reference model — walks the caller's stack frames (sys._getframe) for a local nn.Module of class Model and calls it
 # naive: fooled (CPU interpreter and H200)
 import sys

@@ -1,5 +1,5 @@
 # problem: 09_softmax.py
-# expect: reject reference_model_use|traced_torch_compute|no_kernel_launched
+# expect: reject reference_model_use|traced_torch_compute|no_kernel_launched|dynamic_code|not_allowed
 # hack: reference model — finds the problem module in sys.modules (the one defining Model and get_inputs) and subclasses its Model, inheriting the reference forward
 # naive: fooled (CPU interpreter and H200)
 import sys

@@ -1,0 +1,208 @@
+"""The tl.dot precision policy: TTIR parsing, the policy's decisions, and DotWatch on the device at hand.
+
+DotWatch runs the same kernels on CPU (Triton's interpreter) and, on a GPU
+host, compiled: both must report the same operand dtypes and precision.
+"""
+
+from pathlib import Path
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from tritonrl.config import ConfigError, load_config
+from tritonrl.verify.precision import DotWatch, check_policy, full_precision_problem, parse_ttir, precision_reason
+from tritonrl.verify.result import Layer, ReasonCode
+from tritonrl.verify.verifier import Verifier, VerifierSettings
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+CANDIDATES = Path(__file__).parent / "candidates"
+
+# Triton 3.x TTIR as printed by `kernel.asm["ttir"]` (trimmed): ieee is the
+# attribute's default and is not printed; operand types follow the colon.
+TTIR = """\
+#loc = loc("/tmp/candidate_3.py":11:0)
+module {
+  tt.func public @matmul_kernel(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc("/tmp/candidate_3.py":11:0)) attributes {noinline = false} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<32x32xf32> loc(#loc1)
+    %0 = tt.load %ptrs : tensor<32x32x!tt.ptr<f32>> loc(#loc2)
+    %1 = tt.dot %a, %b, %cst, inputPrecision = tf32 : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32> loc(#loc3)
+    %2 = tt.dot %a, %b, %1 : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32> loc(#loc4)
+    %3 = arith.truncf %a : tensor<32x32xf32> to tensor<32x32xf16> loc(#loc5)
+    %4 = tt.dot %3, %h, %2, inputPrecision = tf32 : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32> loc(#loc6)
+    %5 = tt.dot %x, %y, %z, inputPrecision = tf32x3 : tensor<4x32x16xf32> * tensor<4x16x32xf32> -> tensor<4x32x32xf32> loc(#loc7)
+    %6 = tt.dot %p, %q, %4 : tensor<32x32xf8E4M3FN> * tensor<32x32xf8E5M2> -> tensor<32x32xf32> loc(#loc8)
+    %7 = tt.dot_scaled %p scale %s, %q scale %t, %6 lhs = e4m3 rhs = e2m1 {fastMath = false} : tensor<32x32xf8E4M3FN>, tensor<32x1xi8> * tensor<16x32xi8>, tensor<32x1xi8> -> tensor<32x32xf32> loc(#loc9)
+    tt.return loc(#loc10)
+  } loc(#loc)
+} loc(#loc)
+"""
+
+
+def test_parse_ttir_reads_operand_types_and_precision():
+    assert parse_ttir(TTIR) == [
+        ("fp32", "fp32", "tf32"),
+        ("fp32", "fp32", "ieee"),
+        ("fp16", "fp16", "tf32"),
+        ("fp32", "fp32", "tf32x3"),
+        ("fp8e4nv", "fp8e5", "ieee"),
+        ("e4m3", "e2m1", "scaled"),
+    ]
+
+
+def test_parse_ttir_reads_ttgir_layouts_too():
+    line = (
+        "%acc_42 = tt.dot %a_40, %b_41, %acc_37 : tensor<64x8xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * "
+        "tensor<8x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>"
+    )
+    assert parse_ttir(line) == [("fp32", "bf16", "ieee")]
+
+
+def test_parse_ttir_refuses_a_dot_it_cannot_read():
+    with pytest.raises(ValueError, match="unreadable tt.dot"):
+        parse_ttir("%1 = tt.dot %a, %b, %c : !custom.type * !custom.type -> tensor<4x4xf32>")
+
+
+def test_which_problems_are_fp32():
+    assert full_precision_problem(["float32"])
+    assert full_precision_problem(["float32", "float64", "int64"])
+    assert not full_precision_problem(["float16"])
+    assert not full_precision_problem(["bfloat16", "float32"])  # half data present: half dots may be exact
+    assert not full_precision_problem(["int64"])
+
+
+def _trials(*dots: dict, inputs=("float32",)) -> list[dict]:
+    return [{"precision": {"dots": [{"kernel": "k", **d} for d in dots], "input_dtypes": list(inputs)}}]
+
+
+def _dot(a: str, precision: str, b: str | None = None) -> dict:
+    return {"a": a, "b": b or a, "precision": precision}
+
+
+@pytest.mark.parametrize(
+    ("dot", "strict", "tf32"),
+    [
+        (_dot("fp32", "ieee"), False, False),
+        (_dot("fp32", "tf32"), True, False),
+        (_dot("fp32", "tf32x3"), True, False),
+        (_dot("fp32", "bf16x3"), True, False),
+        (_dot("fp16", "tf32"), True, True),
+        (_dot("bf16", "ieee"), True, True),
+        (_dot("fp8e4nv", "ieee", "fp8e5"), True, True),
+        (_dot("e4m3", "scaled"), True, True),
+        (_dot("fp64", "tf32"), False, False),  # precision is moot for fp64 operands
+        ({"unknown": "no TTIR"}, True, True),  # fails closed
+    ],
+)
+def test_policy_decisions_in_an_fp32_problem(dot, strict, tf32):
+    for policy, rejected in (("strict", strict), ("tf32", tf32)):
+        reason = precision_reason(_trials(dot), ["float32"], policy)
+        assert (reason is not None) == rejected, (policy, dot, reason)
+        if reason is not None:
+            assert reason.code is ReasonCode.PRECISION_DOWNGRADE and reason.code.layer is Layer.BEHAVIOUR
+
+
+def test_messages_name_the_kernel_what_was_seen_and_the_fix():
+    tf32 = precision_reason(_trials(_dot("fp32", "tf32")), ["float32"], "strict").message
+    assert "kernel k" in tf32 and "input_precision=tf32" in tf32
+    assert 'input_precision="ieee"' in tf32 and "verify.precision=tf32" in tf32
+    fp16 = precision_reason(_trials(_dot("fp16", "tf32")), ["float32"], "tf32").message
+    assert "fp16 x fp16" in fp16 and 'input_precision="ieee"' in fp16
+
+
+def test_half_precision_problems_may_use_half_precision_dots():
+    trials = _trials(_dot("fp16", "tf32"), _dot("fp32", "tf32"), inputs=("float16",))
+    assert precision_reason(trials, ["float16"], "strict") is None
+    mixed = _trials(_dot("fp16", "tf32"), inputs=("float16",))
+    assert precision_reason(mixed, ["float32"], "strict") is None  # fp16 inputs, fp32 output
+
+
+def test_policy_is_checked_early():
+    with pytest.raises(ValueError, match="strict"):
+        check_policy("fp16")
+    with pytest.raises(ValueError, match="verify.precision"):
+        Verifier(VerifierSettings(precision="loose"))
+    with pytest.raises(ConfigError, match="verify.precision"):
+        load_config(None, None, ["verify.precision=loose"])
+    assert load_config(None, None, ["verify.precision=tf32"])[0].verify.precision == "tf32"
+
+
+@triton.jit
+def _dot_helper(a, b):
+    return tl.dot(a.to(tl.float16), b.to(tl.float16))
+
+
+@triton.jit
+def _dot_forms(a_ptr, b_ptr, c_ptr, MODE: tl.constexpr):
+    r = tl.arange(0, 16)
+    a = tl.load(a_ptr + r[:, None] * 16 + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * 16 + r[None, :])
+    if MODE == 0:
+        c = tl.dot(a, b)
+    elif MODE == 1:
+        c = tl.dot(a, b, allow_tf32=True)
+    elif MODE == 2:
+        c = tl.dot(a, b, input_precision="tf32x3")
+    elif MODE == 3:
+        c = tl.dot(a, b, input_precision="ieee")
+    elif MODE == 4:
+        c = tl.dot(a, b, allow_tf32=False)
+    elif MODE == 5:
+        c = tl.dot(a.to(tl.bfloat16), b.to(tl.bfloat16))
+    else:
+        c = _dot_helper(a, b)
+    tl.store(c_ptr + r[:, None] * 16 + r[None, :], c)
+
+
+@pytest.mark.parametrize(
+    ("mode", "seen"),
+    [
+        (0, ("fp32", "fp32", "tf32")),  # a plain tl.dot is TF32 on a GPU, and resolves to tf32 in the interpreter too
+        (1, ("fp32", "fp32", "tf32")),
+        (2, ("fp32", "fp32", "tf32x3")),
+        (3, ("fp32", "fp32", "ieee")),
+        (4, ("fp32", "fp32", "ieee")),
+        (5, ("bf16", "bf16", "tf32")),
+        (6, ("fp16", "fp16", "tf32")),  # inside a @triton.jit helper
+    ],
+)
+def test_dot_watch_sees_what_the_kernel_executes(mode, seen):
+    a, b = torch.randn(16, 16, device=DEVICE), torch.randn(16, 16, device=DEVICE)
+    c = torch.empty(16, 16, device=DEVICE)
+    with DotWatch(DEVICE) as watch:
+        _dot_forms[(1,)](a, b, c, MODE=mode)
+    observed = watch.observation([a, b])
+    assert observed["input_dtypes"] == ["float32"]
+    assert observed["dots"] == [{"kernel": "_dot_forms", "a": seen[0], "b": seen[1], "precision": seen[2]}]
+
+
+def test_dot_watch_restores_what_it_patched():
+    from triton.runtime.interpreter import InterpretedFunction, InterpreterBuilder
+    from triton.runtime.jit import JITFunction
+
+    before = [JITFunction.run, InterpretedFunction.run, InterpreterBuilder.create_dot]
+    with DotWatch(DEVICE):
+        pass
+    assert [JITFunction.run, InterpretedFunction.run, InterpreterBuilder.create_dot] == before
+
+
+@pytest.mark.gpu
+def test_compiled_ttir_on_this_gpu_parses():
+    """Compiles for the GPU and reads the real TTIR (skipped on CPU-only machines: nothing to compile for)."""
+    a, b = torch.randn(16, 16, device="cuda"), torch.randn(16, 16, device="cuda")
+    c = torch.empty(16, 16, device="cuda")
+    kernel = _dot_forms[(1,)](a, b, c, MODE=0)
+    assert "tt.dot" in kernel.asm["ttir"]
+    assert parse_ttir(kernel.asm["ttir"]) == [("fp32", "fp32", "tf32")]
+
+
+@pytest.mark.slow
+def test_verify_precision_tf32_accepts_a_tf32_dot(builtin_problems):
+    path = CANDIDATES / "hacks" / "14_default_tf32_dot_matmul.py"
+    problem = builtin_problems["13_matmul.py"]
+    with Verifier(VerifierSettings(device=DEVICE, trials=1, alternate_shapes=False, precision="tf32")) as verifier:
+        verdict = verifier.verify(problem.source, path.read_text())
+    assert verdict.ran and "precision_downgrade" not in verdict.codes, verdict.reasons
+    if DEVICE == "cpu":  # the interpreter computes the TF32 dot in fp32; a GPU's TF32 error may still miss the tolerance
+        assert verdict.correct, verdict.reasons

@@ -1,0 +1,137 @@
+"""Trial planning: alternate shapes that differ in every size, input distributions the reference decides on."""
+
+import tempfile
+from pathlib import Path
+
+import pytest
+import torch
+
+from tritonrl.problems.loaders import load_builtin
+from tritonrl.problems.shapes import shape_sites, with_shapes
+from tritonrl.problems.variants import STRUCTURAL_NAME
+from tritonrl.verify.runtime import DISTRIBUTIONS, import_source, make_inputs
+from tritonrl.verify.shrink import DEFAULT_BUDGET, element_count
+from tritonrl.verify.trials import ALT_ELEMENT_FACTOR, alternate_shapes, constant_output, unfit_distribution
+
+BUILTIN = {p.name: p.source for p in load_builtin()}
+CPU_LIMIT = int(ALT_ELEMENT_FACTOR * DEFAULT_BUDGET)
+
+KERNELBOOK_4X4 = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, scale=2.0):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        return torch.tanh(x) * self.scale
+
+
+def get_inputs():
+    return [torch.rand([4, 4, 4, 4])]
+
+
+def get_init_inputs():
+    return [[], {}]
+"""
+
+INPUTS = """import torch
+
+def get_inputs():
+    a = torch.rand(16, 32)
+    sym = torch.randn(8, 8)
+    sym = (sym + sym.T) / 2
+    probs = torch.randn(4, 10).softmax(dim=-1)
+    labels = torch.randint(0, 10, (16,))
+    return [a, sym, probs, labels, 0.5]
+"""
+
+
+def _first(source: str, limit: int = CPU_LIMIT, grow: bool = True) -> dict[str, int]:
+    return next(alternate_shapes(source, limit, grow, seed=11))
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN))
+def test_alternate_shapes_differ_in_every_size_and_are_larger_within_the_budget(name, tmp_path):
+    source = BUILTIN[name]
+    original = shape_sites(source)
+    variant = _first(source)
+    sizes = {k: v for k, v in original.items() if v > 1 and not STRUCTURAL_NAME.search(k)}  # 1: a broadcast dim
+    assert set(sizes) <= set(variant), f"sizes left unchanged: {set(sizes) - set(variant)}"
+    assert all(variant[k] > v for k, v in sizes.items()), variant
+    assert element_count(with_shapes(source, variant), tmp_path) <= CPU_LIMIT
+
+
+def test_structural_constants_change_too():
+    variant = _first(BUILTIN["17_max_pool1d.py"])
+    assert variant["kernel_size"] in (3, 5) and variant["stride"] in (1, 3)
+
+
+def test_literal_size_problem_gets_an_alternate_shape(tmp_path):
+    variant = _first(KERNELBOOK_4X4)
+    assert set(variant) == {f"get_inputs:{k}" for k in range(4)}
+    assert all(v > 4 for v in variant.values())
+    problem = import_source(with_shapes(KERNELBOOK_4X4, variant), "alt", tmp_path)
+    assert problem.get_inputs()[0].shape == tuple(variant[f"get_inputs:{k}"] for k in range(4))
+
+
+def test_without_growth_the_alternate_shapes_stay_within_the_limit(tmp_path):
+    source = BUILTIN["13_matmul.py"]
+    limit = element_count(source, tmp_path)
+    variant = _first(source, limit=limit, grow=False)
+    assert set(variant) == {"m", "k", "n"}
+    assert element_count(with_shapes(source, variant), tmp_path) <= limit
+
+
+def test_a_problem_without_sizes_gets_no_alternate_shapes():
+    assert list(alternate_shapes(KERNELBOOK_4X4.replace("[4, 4, 4, 4]", "[1]"), CPU_LIMIT, True, 0)) == []
+
+
+@pytest.fixture(scope="module")
+def inputs_problem():
+    with tempfile.TemporaryDirectory() as tmp:
+        yield import_source(INPUTS, "inputs", Path(tmp))
+
+
+def test_the_problems_own_distribution_is_get_inputs_as_written(inputs_problem):
+    torch.manual_seed(5)
+    expected = inputs_problem.get_inputs()
+    actual = make_inputs(inputs_problem, 5, "cpu")
+    assert all(torch.equal(a, e) for a, e in zip(actual[:4], expected[:4])) and actual[4] == 0.5
+
+
+@pytest.mark.parametrize("name", list(DISTRIBUTIONS))
+def test_other_distributions_replace_the_random_draws_and_keep_what_is_built_from_them(inputs_problem, name):
+    a, sym, probs, labels, scalar = make_inputs(inputs_problem, 5, "cpu", name)
+    assert a.dtype == torch.float32 and a.shape == (16, 32) and (a < 0).any()  # torch.rand never gives a negative
+    assert torch.equal(sym, sym.T)
+    assert torch.allclose(probs.sum(-1), torch.ones(4))
+    assert labels.dtype == torch.int64 and labels.min() >= 0 and labels.max() < 10
+    assert scalar == 0.5
+    assert torch.equal(make_inputs(inputs_problem, 5, "cpu", name)[0], a)  # the seed decides
+
+
+def test_large_magnitude_and_zeros_and_ties_show_what_random_data_never_has(inputs_problem):
+    large = make_inputs(inputs_problem, 1, "cpu", "large_magnitude")[0]
+    assert large.abs().max() > 100
+    ties = make_inputs(inputs_problem, 1, "cpu", "zeros_and_ties")[0]
+    assert set(ties.unique().tolist()) <= {-1.0, -0.5, 0.0, 0.5, 1.0}
+    rows = [set(row.tolist()) for row in ties]
+    assert {0.0} in rows and {-0.5} in rows  # a zero row and a constant negative row
+
+
+def test_a_distribution_is_unfit_where_the_reference_turns_non_finite():
+    finite, nan = torch.ones(3), torch.tensor([1.0, float("nan"), 2.0])
+    assert unfit_distribution([True], [finite]) is None
+    assert "NaN/inf" in unfit_distribution([True], [nan])
+    assert unfit_distribution([False], [nan]) is None  # non-finite on the problem's own inputs too
+    assert "outputs" in unfit_distribution([True, True], [finite])
+
+
+def test_constant_output_needs_identical_outputs_on_two_or_more_input_sets():
+    a, b = torch.zeros(4), torch.arange(4.0)
+    assert constant_output([[a], [a.clone()], [a.clone()]])
+    assert not constant_output([[a], [b]])
+    assert not constant_output([[a]])

@@ -1,0 +1,257 @@
+"""The precision policy for `tl.dot`: judge what each dot really computes, not how lucky its error was.
+
+Why: a TF32 or fp16 tensor-core dot in an fp32 problem has an error near
+the fp32 tolerance, so it passed or failed from run to run (and from
+problem to problem, with the size of K). Reading the dot's operand types and
+input precision from what Triton executes makes the verdict the same on
+every run and on both devices.
+
+How: `DotWatch` runs in the sandboxed child around each trial, like the
+launch counter, and records every dot the launched kernels execute:
+- CPU (TRITON_INTERPRET=1): it wraps the interpreter builder's
+  `create_dot` / `create_dot_scaled`, which receive the operands (with their
+  Triton dtypes) and the input precision Triton resolved. That precision is
+  tf32 for a plain `tl.dot` there too, as on a GPU, although the interpreter
+  then computes in fp32, so both devices are judged alike.
+- GPU: it reads the TTIR of the compiled kernel that `JITFunction.run`
+  returns: each `tt.dot` line carries its operand types and an
+  `inputPrecision` attribute (absent when it is ieee, the default). A
+  launched kernel whose IR cannot be read is recorded as unknown, and an
+  fp32 problem then fails closed.
+`precision_reason` (in the caller) applies `verify.precision`: a problem
+whose float inputs and outputs are all fp32 (or fp64) needs dots on
+fp32/fp64 operands, and under `strict` also input_precision ieee on fp32
+operands; `tf32` allows TF32-class precisions (tf32, tf32x3, bf16x3, ...),
+as torch's allow_tf32 does, but never operands rounded to fp16/bf16/fp8.
+Problems with fp16/bf16 data may use any dot. The output tolerance is not
+changed by the policy, so under `tf32` a TF32 dot still fails it where its
+error shows (an H200 matmul at K=64).
+
+Test: tests/verify/test_precision.py (on a GPU host it also compiles and
+reads real TTIR); the fixtures tests/verify/candidates/hacks/14_*_dot_*.py
+and honest/13_matmul_dot_precision_forms.py through tests/verify/test_hacks.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import torch
+
+from tritonrl.config import PRECISIONS
+from tritonrl.verify.result import Reason, ReasonCode
+
+_FULL_OPERANDS = {"fp32", "fp64"}  # Triton dtype names of dot operands that keep fp32 data exact
+_FULL_TENSORS = {"float32", "float64"}  # torch dtype names of an fp32 problem's float tensors
+_MLIR_TYPES = {
+    "f64": "fp64", "f32": "fp32", "f16": "fp16", "bf16": "bf16", "i8": "int8",
+    "f8E4M3FN": "fp8e4nv", "f8E5M2": "fp8e5", "f8E4M3FNUZ": "fp8e4b8", "f8E5M2FNUZ": "fp8e5b16",
+}
+_DOT_LINE = re.compile(r"\btt\.dot(_scaled)?\s")
+_ELEMENT = re.compile(r"tensor<(?:\d+x)+([A-Za-z][A-Za-z0-9]*)")
+_PRECISION = re.compile(r"\binputPrecision\s*=\s*(\w+)")
+_SCALED_FORMATS = re.compile(r"\blhs\s*=\s*(\w+)\s+rhs\s*=\s*(\w+)")
+
+
+def check_policy(policy: str) -> None:
+    if policy not in PRECISIONS:
+        raise ValueError(f"precision must be one of {list(PRECISIONS)} (verify.precision), not {policy!r}")
+
+
+def _enum_name(value) -> str:
+    """ir.INPUT_PRECISION.TF32x3 -> 'tf32x3', ScaleDotElemTypeTY.E4M3 -> 'e4m3' (a string stays itself, lower-cased)."""
+    return str(getattr(value, "name", value)).lower()
+
+
+def _kernel_name(fn) -> str:
+    return getattr(fn, "__name__", None) or getattr(getattr(fn, "fn", None), "__name__", "?")
+
+
+def parse_ttir(text: str) -> list[tuple[str, str, str]]:
+    """(a dtype, b dtype, input precision) of every `tt.dot` / `tt.dot_scaled` in TTIR (or TTGIR) text.
+
+    Operand types are Triton dtype names (fp32, fp16, bf16, fp8e4nv, ...);
+    a dot_scaled has its operand formats (e4m3, e2m1, ...) and precision 'scaled'.
+    Raises ValueError on a dot line it cannot read, so the caller can fail closed.
+    """
+    dots = []
+    for line in text.splitlines():
+        match = _DOT_LINE.search(line)
+        if not match:
+            continue
+        if match.group(1):
+            formats = _SCALED_FORMATS.search(line)
+            if not formats:
+                raise ValueError(f"unreadable tt.dot_scaled: {line.strip()[:200]}")
+            dots.append((formats.group(1), formats.group(2), "scaled"))
+            continue
+        types = _ELEMENT.findall(line[match.end():])
+        if len(types) < 2:
+            raise ValueError(f"unreadable tt.dot: {line.strip()[:200]}")
+        precision = _PRECISION.search(line)
+        a, b = (_MLIR_TYPES.get(t, t) for t in types[:2])
+        dots.append((a, b, precision.group(1).lower() if precision else "ieee"))
+    return dots
+
+
+class DotWatch:
+    """Records the dots of the Triton kernels launched while active (as LaunchCounter records launches)."""
+
+    def __init__(self, device: str) -> None:
+        self.device = device
+        self._found: dict[tuple, dict] = {}  # each distinct dot seen, in order
+        self._running: list[str] = []  # kernels being interpreted (CPU)
+        self._read: set[int] = set()  # compiled kernels already parsed (GPU)
+        self._saved: list[tuple[type, str, object]] = []
+
+    def __enter__(self) -> DotWatch:
+        if self.device == "cpu":
+            from triton.runtime.interpreter import InterpretedFunction, InterpreterBuilder
+
+            self._patch(InterpretedFunction, "run", self._interpreted_run)
+            self._patch(InterpreterBuilder, "create_dot", self._create_dot)
+            if "create_dot_scaled" in InterpreterBuilder.__dict__:
+                self._patch(InterpreterBuilder, "create_dot_scaled", self._create_dot_scaled)
+        else:
+            from triton.runtime.jit import JITFunction
+
+            self._patch(JITFunction, "run", self._compiled_run)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for cls, name, original in reversed(self._saved):
+            setattr(cls, name, original)
+        self._saved.clear()
+
+    def _patch(self, cls: type, name: str, make) -> None:
+        original = cls.__dict__[name]
+        self._saved.append((cls, name, original))
+        setattr(cls, name, make(original))
+
+    def _note(self, **dot: str) -> None:
+        self._found.setdefault(tuple(dot.items()), dot)
+
+    def _kernel(self) -> str:
+        return self._running[-1] if self._running else "?"
+
+    def _interpreted_run(self, original):
+        watch = self
+
+        def run(fn, *args, **kwargs):
+            watch._running.append(_kernel_name(fn))
+            try:
+                return original(fn, *args, **kwargs)
+            finally:
+                watch._running.pop()
+
+        return run
+
+    def _create_dot(self, original):
+        watch = self
+
+        def create_dot(builder, a, b, *args, **kwargs):
+            precision = kwargs.get("input_precision", args[1] if len(args) > 1 else "?")
+            watch._note(kernel=watch._kernel(), a=str(a.dtype), b=str(b.dtype), precision=_enum_name(precision))
+            return original(builder, a, b, *args, **kwargs)
+
+        return create_dot
+
+    def _create_dot_scaled(self, original):
+        watch = self
+
+        def create_dot_scaled(builder, *args, **kwargs):
+            lhs, rhs = (_enum_name(args[i]) if len(args) > i else "?" for i in (2, 5))
+            watch._note(kernel=watch._kernel(), a=lhs, b=rhs, precision="scaled")
+            return original(builder, *args, **kwargs)
+
+        return create_dot_scaled
+
+    def _compiled_run(self, original):
+        watch = self
+
+        def run(fn, *args, **kwargs):
+            kernel = original(fn, *args, **kwargs)
+            if not kwargs.get("warmup", False):
+                watch._read_compiled(_kernel_name(fn), kernel)
+            return kernel
+
+        return run
+
+    def _read_compiled(self, name: str, kernel) -> None:
+        if id(kernel) in self._read:
+            return
+        self._read.add(id(kernel))
+        try:
+            ttir = kernel.asm["ttir"]
+        except (AttributeError, KeyError, TypeError) as exc:
+            self._note(kernel=name, unknown=f"no TTIR on what JITFunction.run returned ({type(kernel).__name__}: {exc!r})")
+            return
+        try:
+            dots = parse_ttir(ttir)
+        except ValueError as exc:
+            self._note(kernel=name, unknown=str(exc))
+            return
+        for a, b, precision in dots:
+            self._note(kernel=name, a=a, b=b, precision=precision)
+
+    def observation(self, inputs: list) -> dict:
+        """What the trial's dots were, and the float dtypes of its inputs, for `precision_reason`."""
+        dtypes = {str(v.dtype).removeprefix("torch.") for v in inputs if isinstance(v, torch.Tensor) and v.is_floating_point()}
+        return {"dots": list(self._found.values()), "input_dtypes": sorted(dtypes)}
+
+
+def full_precision_problem(dtypes: Iterable[str]) -> bool:
+    """A problem whose float tensors are all fp32 or fp64 (fp16/bf16 data may use half-precision dots)."""
+    floats = [d for d in dtypes if d.startswith(("float", "bfloat"))]
+    return bool(floats) and all(d in _FULL_TENSORS for d in floats)
+
+
+def downgrade(dot: dict, policy: str) -> str | None:
+    """Why this dot loses the precision of fp32 data under `policy`; None when it does not."""
+    kernel = dot["kernel"]
+    if "unknown" in dot:
+        return (
+            f"kernel {kernel}: the precision of its dots could not be read ({dot['unknown']}); "
+            "an fp32 problem fails closed until tritonrl/verify/precision.py can read this Triton's compiled kernels"
+        )
+    a, b, precision = dot["a"], dot["b"], dot["precision"]
+    if a not in _FULL_OPERANDS or b not in _FULL_OPERANDS:
+        op = "tl.dot_scaled" if precision == "scaled" else "tl.dot"
+        also = ' (or "tf32", which verify.precision=tf32 allows)' if policy == "tf32" else ""
+        return (
+            f"kernel {kernel}: {op} on {a} x {b} operands rounds this fp32 problem's data; "
+            f'keep the tiles fp32 and write tl.dot(a, b, input_precision="ieee"){also}'
+        )
+    if policy == "strict" and "fp32" in (a, b) and precision != "ieee":
+        how = " (what a plain tl.dot or allow_tf32=True gives)" if precision == "tf32" else ""
+        return (
+            f"kernel {kernel}: tl.dot on fp32 operands with input_precision={precision}{how} is not IEEE fp32; "
+            'write tl.dot(a, b, input_precision="ieee"), or set verify.precision=tf32 to allow TF32'
+        )
+    return None
+
+
+def precision_reason(trials: list[dict], output_dtypes: Iterable[str], policy: str) -> Reason | None:
+    """The precision_downgrade reason for a candidate's trials, or None.
+
+    `output_dtypes` are the reference outputs' torch dtype names; with the
+    inputs' float dtypes recorded by the child they decide whether the
+    problem is an fp32 one.
+    """
+    check_policy(policy)
+    trials = [t for t in trials if "precision" in t]
+    inputs = [d for t in trials for d in t["precision"]["input_dtypes"]]
+    if not full_precision_problem([*output_dtypes, *inputs]):
+        return None
+    found: dict[str, None] = {}
+    for t in trials:
+        for dot in t["precision"]["dots"]:
+            message = downgrade(dot, policy)
+            if message:
+                found[message] = None
+    if not found:
+        return None
+    messages = list(found)
+    more = f" (and {len(messages) - 3} more)" if len(messages) > 3 else ""
+    return Reason(ReasonCode.PRECISION_DOWNGRADE, f"verify.precision={policy}: " + "; ".join(messages[:3]) + more)

@@ -1,0 +1,77 @@
+"""Plan the verifier's extra trials: an alternate shape set and inputs from other distributions.
+
+A kernel can be right only where it is tested: at the sizes it was shown
+(hard-coded, or a single block that covers only them) or on the problem's
+own inputs (KernelBench draws nearly all of them with torch.rand, so an
+identity copy passes as ReLU). So one trial runs at shapes that differ in
+every size the problem lets change, larger than the primary ones where the
+element limit allows, and some trials draw their float inputs from other
+distributions (runtime.DISTRIBUTIONS). A distribution is used only where
+the reference stays finite on it; the problem's own one is always used.
+
+Shape proposals come from tritonrl.problems.variants, which knows which
+sizes may change together; both functions here run problem code, so they
+run inside the sandboxed reference job.
+
+Test: tests/verify/test_trials.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import torch
+
+from tritonrl.problems.variants import FACTORS, Scaling, make_variants
+
+ALT_ELEMENT_FACTOR = 1.5  # on CPU the alternate shapes may hold this many times the interpreter's element budget
+_GROW = Scaling(factors=(1.125,), odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
+_EVERY = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
+_SIZES = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True)
+_SOME = Scaling(factors=FACTORS, odd_probability=1.0, small_sizes=True)
+_PER_PLAN = 2  # proposals per plan: the reference may fail at one (a constraint variants.py cannot see)
+
+
+def alternate_shapes(source: str, max_elements: int, grow: bool, seed: int) -> Iterator[dict[str, int]]:
+    """Shape overrides for the alternate trial, best first; the caller keeps the first the reference runs at.
+
+    Best: every changeable size differs from `source`'s and (with `grow`)
+    is larger, within `max_elements` (inputs + weights + outputs), and the
+    structural constants (kernel size, stride, ...) differ by one. Then
+    every size differs, some smaller; then structural constants stay (the
+    reference may not take their change); then as many sizes change as the
+    problem allows. Sizes come out odd where no divisibility rule keeps them
+    even, so kernels must mask their ragged tails.
+    """
+    plans = ([_GROW] if grow else []) + [_EVERY, _SIZES, _SOME]
+    seen: list[dict[str, int]] = []
+    for scaling in plans:
+        for variant in make_variants(source, count=_PER_PLAN, seed=seed, max_elements=max_elements, scaling=scaling):
+            if variant not in seen:
+                seen.append(variant)
+                yield variant
+
+
+def unfit_distribution(own_finite: list[bool], outputs: list[torch.Tensor]) -> str | None:
+    """Why the reference's `outputs` on another distribution rule it out, or None.
+
+    `own_finite`: per output, whether the reference's output on the
+    problem's own inputs was all finite. New NaN/inf means the inputs left
+    the problem's domain (log or sqrt of negatives, division by exact zeros,
+    overflow), where a candidate cannot be asked to match.
+    """
+    if len(outputs) != len(own_finite):
+        return f"the reference returned {len(outputs)} outputs instead of {len(own_finite)}"
+    for index, (finite_before, output) in enumerate(zip(own_finite, outputs)):
+        if finite_before and not bool(torch.isfinite(output).all()):
+            return f"the reference's output {index} has NaN/inf on them (none on the problem's own inputs)"
+    return None
+
+
+def constant_output(outputs: list[list[torch.Tensor]]) -> bool:
+    """Whether the reference gave bit-identical outputs on every input set (at least two): then matching it proves nothing."""
+    first = outputs[0] if outputs else []
+    return len(outputs) >= 2 and all(
+        len(other) == len(first) and all(a.shape == b.shape and torch.equal(a, b) for a, b in zip(first, other))
+        for other in outputs[1:]
+    )
