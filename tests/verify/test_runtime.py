@@ -16,6 +16,7 @@ from tritonrl.verify.runtime import (
     compare_outputs,
     plain_outputs,
     split_init_inputs,
+    tolerance,
 )
 
 RELU = next(p for p in load_builtin() if p.name == "01_relu.py")
@@ -124,3 +125,13 @@ def test_plain_outputs_ignore_instance_attributes_that_shadow_tensor_methods():
     out.detach = lambda: torch.ones(4)
     (copy,), _ = plain_outputs(out)
     assert torch.equal(copy, torch.zeros(4)) and copy.data_ptr() == out.data_ptr()
+
+
+def test_tf32_policy_widens_only_the_fp32_tolerance():
+    expected = [torch.ones(64) * 8]
+    tf32_like = [expected[0] * (1 + 4e-3)]  # TF32's error at K=64: ~0.5% of the output's RMS
+    assert compare_outputs(expected, tf32_like)[0] is ReasonCode.WRONG_RESULT
+    assert compare_outputs(expected, tf32_like, precision="tf32")[0] is None
+    half = [torch.ones(64, dtype=torch.float16)]
+    assert tolerance(torch.float16, "tf32") == tolerance(torch.float16)
+    assert compare_outputs(half, [half[0] * 1.05], precision="tf32")[0] is ReasonCode.WRONG_RESULT

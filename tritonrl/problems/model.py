@@ -1,7 +1,7 @@
 """The `Problem` record and the static check that a source is a KernelBench problem.
 
 A problem is Python source defining `class Model(nn.Module)`, `get_inputs()`
-and `get_init_inputs()` (DESIGN.md §4). Checking that statically (AST, no
+and `get_init_inputs()`. Checking that statically (AST, no
 execution) lets every loader reject a malformed problem with its origin and
 what is missing, before any stage spends time on it.
 

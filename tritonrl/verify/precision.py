@@ -23,9 +23,9 @@ whose float inputs and outputs are all fp32 (or fp64) needs dots on
 fp32/fp64 operands, and under `strict` also input_precision ieee on fp32
 operands; `tf32` allows TF32-class precisions (tf32, tf32x3, bf16x3, ...),
 as torch's allow_tf32 does, but never operands rounded to fp16/bf16/fp8.
-Problems with fp16/bf16 data may use any dot. The output tolerance is not
-changed by the policy, so under `tf32` a TF32 dot still fails it where its
-error shows (an H200 matmul at K=64).
+Problems with fp16/bf16 data may use any dot. Under `tf32` the comparison
+also gives fp32 outputs TF32's tolerance (runtime.tolerance), so a TF32 dot
+passes by policy, not by luck.
 
 Test: tests/verify/test_precision.py (on a GPU host it also compiles and
 reads real TTIR); the fixtures tests/verify/candidates/hacks/14_*_dot_*.py

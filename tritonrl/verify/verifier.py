@@ -329,7 +329,7 @@ class Verifier:
             if name != f"out_{index}.pt":  # only the file the harness names; no paths from the child
                 return False
             actual = torch.load(job_dir / name, weights_only=True, mmap=True)
-            code, err, message = compare_outputs(expected, actual, self.settings.device)
+            code, err, message = compare_outputs(expected, actual, self.settings.device, self.settings.precision)
             worst = max(worst, err)
             verdict.max_abs_error = worst
             if code is not None:
