@@ -68,12 +68,25 @@ def test_fixture_headers_are_well_formed(builtin_problems):
     assert honest_problems == set(builtin_problems), f"problems without an honest fixture: {sorted(set(builtin_problems) - honest_problems)}"
 
 
+@pytest.fixture(scope="session")
+def references(verifier):
+    """Each problem's reference run, made once and shared by its fixtures (as a GRPO group shares one)."""
+    runs = {}
+
+    def reference(problem):
+        if problem.name not in runs:
+            runs[problem.name] = verifier.prepare_reference(problem.source)
+        return runs[problem.name]
+
+    return reference
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_candidate_gets_the_expected_verdict(path, verifier, builtin_problems, record_property):
+def test_candidate_gets_the_expected_verdict(path, verifier, references, builtin_problems, record_property):
     header = _header(path)
     problem = builtin_problems[header["problem"]]
-    verdict = verifier.verify(problem.source, path.read_text())
+    verdict = verifier.verify_against(references(problem), path.read_text())
     # read by the catalogue tally in conftest.py (accepted hack = missed cheat, rejected honest = false reject)
     record_property("verifier_accepted", verdict.correct)
     record_property("verifier_codes", ",".join(verdict.codes))

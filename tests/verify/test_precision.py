@@ -12,8 +12,9 @@ import triton
 import triton.language as tl
 
 from tritonrl.config import ConfigError, load_config
-from tritonrl.verify.precision import DotWatch, check_policy, full_precision_problem, parse_ttir, precision_reason
+from tritonrl.verify.precision import DotWatch, check_policy, full_precision_problem, parse_casts, parse_ttir, precision_reason
 from tritonrl.verify.result import Layer, ReasonCode
+from tritonrl.verify.runtime import AtenTrace
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
@@ -62,6 +63,47 @@ def test_parse_ttir_reads_ttgir_layouts_too():
 def test_parse_ttir_refuses_a_dot_it_cannot_read():
     with pytest.raises(ValueError, match="unreadable tt.dot"):
         parse_ttir("%1 = tt.dot %a, %b, %c : !custom.type * !custom.type -> tensor<4x4xf32>")
+
+
+def test_parse_casts_reads_narrowing_truncf_and_fp_to_fp():
+    assert parse_casts(TTIR) == [("fp32", "fp16")]
+    lines = "\n".join([
+        "%5 = arith.truncf %4 : tensor<64x64xf32> to tensor<64x64xf16> loc(#loc7)",
+        "%6 = arith.truncf %c : f32 to bf16 loc(#loc8)",  # a scalar, e.g. a scan's carry
+        "%7 = tt.fp_to_fp %5, rounding = rtne : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN> loc(#loc9)",
+        '%8 = arith.truncf %d : tensor<32xf64, #blocked> to tensor<32xf32, #blocked> loc("/tmp/c.py":9:4)',  # fp64 -> fp32
+        "%9 = arith.extf %5 : tensor<64x64xf16> to tensor<64x64xf32> loc(#loc10)",  # widening: not a cast line
+        "%10 = tt.fp_to_fp %9 : tensor<64x64xf8E5M2> -> tensor<64x64xf32> loc(#loc11)",  # fp8 -> fp32 widens
+    ])
+    assert parse_casts(lines) == [("fp32", "fp16"), ("fp32", "bf16"), ("fp32", "fp8e4nv")]
+
+
+def test_parse_casts_refuses_a_cast_it_cannot_read():
+    with pytest.raises(ValueError, match="unreadable cast"):
+        parse_casts("%1 = arith.truncf %a : !custom.type to !custom.half loc(#loc1)")
+
+
+def test_narrowing_casts_are_downgrades_under_both_policies():
+    kernel = _trials({"cast": "fp32->fp16"})
+    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}], "input_dtypes": ["float32"]}}]
+    for policy in ("strict", "tf32"):
+        assert "kernel k: a fp32->fp16 cast" in precision_reason(kernel, ["float32"], policy).message
+        assert "host code: aten._to_copy float32->float16" in precision_reason(host, ["float32"], policy).message
+    assert precision_reason(_trials({"cast": "fp32->fp16"}, inputs=("float16",)), ["float16"], "strict") is None
+
+
+def test_aten_trace_records_host_narrowing_casts_only():
+    x, wide = torch.randn(4), torch.empty(4, dtype=torch.float64)
+    with AtenTrace() as trace:
+        x.half()
+        torch.empty(4, dtype=torch.bfloat16).copy_(x)
+        x.to(torch.float8_e4m3fn)
+        x.double(), x.int(), wide.copy_(x), x.half().float()  # widening and int casts are not narrowing
+    assert trace.narrowings == {
+        "aten._to_copy float32->float16": 2,
+        "aten.copy_ float32->bfloat16": 1,
+        "aten._to_copy float32->float8_e4m3fn": 1,
+    }
 
 
 def test_which_problems_are_fp32():
@@ -156,35 +198,40 @@ def _dot_forms(a_ptr, b_ptr, c_ptr, MODE: tl.constexpr):
 
 
 @pytest.mark.parametrize(
-    ("mode", "seen"),
+    ("mode", "seen", "casts"),
     [
-        (0, ("fp32", "fp32", "tf32")),  # a plain tl.dot is TF32 on a GPU, and resolves to tf32 in the interpreter too
-        (1, ("fp32", "fp32", "tf32")),
-        (2, ("fp32", "fp32", "tf32x3")),
-        (3, ("fp32", "fp32", "ieee")),
-        (4, ("fp32", "fp32", "ieee")),
-        (5, ("bf16", "bf16", "tf32")),
-        (6, ("fp16", "fp16", "tf32")),  # inside a @triton.jit helper
+        (0, ("fp32", "fp32", "tf32"), []),  # a plain tl.dot is TF32 on a GPU, and resolves to tf32 in the interpreter too
+        (1, ("fp32", "fp32", "tf32"), []),
+        (2, ("fp32", "fp32", "tf32x3"), []),
+        (3, ("fp32", "fp32", "ieee"), []),
+        (4, ("fp32", "fp32", "ieee"), []),
+        (5, ("bf16", "bf16", "tf32"), ["fp32->bf16"]),
+        (6, ("fp16", "fp16", "tf32"), ["fp32->fp16"]),  # inside a @triton.jit helper
     ],
 )
-def test_dot_watch_sees_what_the_kernel_executes(mode, seen):
+def test_dot_watch_sees_what_the_kernel_executes(mode, seen, casts):
     a, b = torch.randn(16, 16, device=DEVICE), torch.randn(16, 16, device=DEVICE)
     c = torch.empty(16, 16, device=DEVICE)
     with DotWatch(DEVICE) as watch:
         _dot_forms[(1,)](a, b, c, MODE=mode)
-    observed = watch.observation([a, b])
+    observed = watch.observation([a, b], {})
     assert observed["input_dtypes"] == ["float32"]
-    assert observed["dots"] == [{"kernel": "_dot_forms", "a": seen[0], "b": seen[1], "precision": seen[2]}]
+    assert [d for d in observed["dots"] if "cast" not in d] == [{"kernel": "_dot_forms", "a": seen[0], "b": seen[1], "precision": seen[2]}]
+    assert [d["cast"] for d in observed["dots"] if "cast" in d] == casts
 
 
 def test_dot_watch_restores_what_it_patched():
     from triton.runtime.interpreter import InterpretedFunction, InterpreterBuilder
     from triton.runtime.jit import JITFunction
 
-    before = [JITFunction.run, InterpretedFunction.run, InterpreterBuilder.create_dot]
+    patched = lambda: [  # noqa: E731
+        JITFunction.run, InterpretedFunction.run, InterpreterBuilder.create_dot,
+        InterpreterBuilder.create_fp_trunc, InterpreterBuilder.create_fp_to_fp,
+    ]
+    before = patched()
     with DotWatch(DEVICE):
         pass
-    assert [JITFunction.run, InterpretedFunction.run, InterpreterBuilder.create_dot] == before
+    assert patched() == before
 
 
 @pytest.mark.gpu

@@ -12,6 +12,8 @@ from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.runtime import (
     AtenTrace,
     LaunchCounter,
+    build_candidate,
+    build_reference,
     check_correctness,
     compare_outputs,
     plain_outputs,
@@ -135,3 +137,32 @@ def test_tf32_policy_widens_only_the_fp32_tolerance():
     half = [torch.ones(64, dtype=torch.float16)]
     assert tolerance(torch.float16, "tf32") == tolerance(torch.float16)
     assert compare_outputs(half, [half[0] * 1.05], precision="tf32")[0] is ReasonCode.WRONG_RESULT
+
+
+def test_constant_initialised_weights_are_varied_and_reach_the_candidate_under_its_own_names():
+    class Problem:
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ln = torch.nn.LayerNorm(8)
+                self.lin = torch.nn.Linear(8, 8)
+
+        @staticmethod
+        def get_init_inputs():
+            return []
+
+    class Solution:
+        class ModelNew(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gamma = torch.nn.Parameter(torch.ones(8))  # the answer's own names
+                self.beta = torch.nn.Parameter(torch.zeros(8))
+                self.lin = torch.nn.Linear(8, 8)
+
+    reference = build_reference(Problem, 5, "cpu")
+    assert not torch.equal(reference.ln.weight, torch.ones(8)) and not torch.equal(reference.ln.bias, torch.zeros(8))
+    assert bool((reference.ln.weight > 0).all())
+    assert torch.equal(build_reference(Problem, 5, "cpu").ln.weight, reference.ln.weight)  # seeded
+    candidate = build_candidate(Problem, Solution, reference, 5, "cpu")
+    assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.beta, reference.ln.bias)
+    assert torch.equal(candidate.lin.weight, reference.lin.weight)

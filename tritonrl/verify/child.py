@@ -359,7 +359,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
             trial = _observe(outputs, foreign, inputs, pristine, device, counter, trace, threads_before)
-            trial["precision"] = dots.observation(inputs)
+            trial["precision"] = dots.observation(inputs, trace.narrowings)
             if not foreign:
                 name = f"out_{index}.pt"
                 torch.save([o.cpu() for o in outputs], job_dir / name)

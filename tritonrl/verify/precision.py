@@ -1,4 +1,4 @@
-"""The precision policy for `tl.dot`: judge what each dot really computes, not how lucky its error was.
+"""The precision policy for fp32 problems: judge what each dot and cast really computes, not how lucky its error was.
 
 Why: a TF32 or fp16 tensor-core dot in an fp32 problem has an error near
 the fp32 tolerance, so it passed or failed from run to run (and from
@@ -27,9 +27,23 @@ Problems with fp16/bf16 data may use any dot. Under `tf32` the comparison
 also gives fp32 outputs TF32's tolerance (runtime.tolerance), so a TF32 dot
 passes by policy, not by luck.
 
+Narrowing casts: rounding fp32 data to fp16/bf16/fp8 and computing on it
+(`x.half()` on the host, `a.to(tl.float16).to(tl.float32)` in a kernel, a
+cumsum carry kept in fp16) loses the same precision without any half dot,
+and its error is again near the tolerance. So every such cast the candidate
+executes is a downgrade in an fp32 problem, under both policies (tf32 allows
+only TF32 dots). DotWatch records the kernels' casts: on CPU the builder's
+`create_fp_trunc` / `create_fp_to_fp`, on GPU the TTIR's `arith.truncf` and
+`tt.fp_to_fp`; the host's casts come from runtime.AtenTrace (`aten._to_copy`,
+`aten.copy_`). fp64 -> fp32 is no narrowing to half here, and a dot's
+`out_dtype` needs no check: Triton gives fp32 operands an fp32 result
+whatever out_dtype says (semantic.dot), so a narrower result comes only
+from narrow operands, which are judged already.
+
 Test: tests/verify/test_precision.py (on a GPU host it also compiles and
 reads real TTIR); the fixtures tests/verify/candidates/hacks/14_*_dot_*.py
-and honest/13_matmul_dot_precision_forms.py through tests/verify/test_hacks.py.
+and 14_*_cast_*.py, and honest/13_matmul_dot_precision_forms.py and
+honest/42_matmul_dot_out_dtype_fp16.py through tests/verify/test_hacks.py.
 """
 
 from __future__ import annotations
@@ -52,6 +66,8 @@ _DOT_LINE = re.compile(r"\btt\.dot(_scaled)?\s")
 _ELEMENT = re.compile(r"tensor<(?:\d+x)+([A-Za-z][A-Za-z0-9]*)")
 _PRECISION = re.compile(r"\binputPrecision\s*=\s*(\w+)")
 _SCALED_FORMATS = re.compile(r"\blhs\s*=\s*(\w+)\s+rhs\s*=\s*(\w+)")
+_CAST_LINE = re.compile(r"\b(?:arith\.truncf|tt\.fp_to_fp)\s")
+_FLOAT_TYPE = re.compile(r"(?:tensor<(?:\d+x)+|\b)(f64|f32|f16|bf16|f8E\w+?)(?=[\s,>]|$)")
 
 
 def check_policy(policy: str) -> None:
@@ -95,8 +111,33 @@ def parse_ttir(text: str) -> list[tuple[str, str, str]]:
     return dots
 
 
+def narrowing(src: str, dst: str) -> bool:
+    """Whether a cast between Triton dtypes rounds fp32/fp64 data to fp16/bf16/fp8."""
+    return src in _FULL_OPERANDS and (dst in ("fp16", "bf16") or dst.startswith("fp8"))
+
+
+def parse_casts(text: str) -> list[tuple[str, str]]:
+    """(source, destination) Triton dtypes of every narrowing `arith.truncf` / `tt.fp_to_fp` in TTIR text.
+
+    Raises ValueError on a cast line whose types it cannot read, so the caller can fail closed.
+    """
+    casts = []
+    for line in text.splitlines():
+        match = _CAST_LINE.search(line)
+        if not match:
+            continue
+        _, colon, types = line[match.end():].split(" loc(")[0].partition(" : ")
+        found = _FLOAT_TYPE.findall(types) if colon else []
+        if len(found) != 2:
+            raise ValueError(f"unreadable cast: {line.strip()[:200]}")
+        src, dst = (_MLIR_TYPES.get(t, t) for t in found)
+        if narrowing(src, dst):
+            casts.append((src, dst))
+    return casts
+
+
 class DotWatch:
-    """Records the dots of the Triton kernels launched while active (as LaunchCounter records launches)."""
+    """Records the dots and narrowing casts of the Triton kernels launched while active (as LaunchCounter records launches)."""
 
     def __init__(self, device: str) -> None:
         self.device = device
@@ -111,6 +152,8 @@ class DotWatch:
 
             self._patch(InterpretedFunction, "run", self._interpreted_run)
             self._patch(InterpreterBuilder, "create_dot", self._create_dot)
+            self._patch(InterpreterBuilder, "create_fp_trunc", self._create_cast)
+            self._patch(InterpreterBuilder, "create_fp_to_fp", self._create_cast)
             if "create_dot_scaled" in InterpreterBuilder.__dict__:
                 self._patch(InterpreterBuilder, "create_dot_scaled", self._create_dot_scaled)
         else:
@@ -157,6 +200,17 @@ class DotWatch:
 
         return create_dot
 
+    def _create_cast(self, original):
+        watch = self
+
+        def create_cast(builder, src, dst_type, *args, **kwargs):
+            a, b = str(src.dtype.scalar), str(dst_type.scalar)
+            if narrowing(a, b):
+                watch._note(kernel=watch._kernel(), cast=f"{a}->{b}")
+            return original(builder, src, dst_type, *args, **kwargs)
+
+        return create_cast
+
     def _create_dot_scaled(self, original):
         watch = self
 
@@ -188,17 +242,20 @@ class DotWatch:
             self._note(kernel=name, unknown=f"no TTIR on what JITFunction.run returned ({type(kernel).__name__}: {exc!r})")
             return
         try:
-            dots = parse_ttir(ttir)
+            dots, casts = parse_ttir(ttir), parse_casts(ttir)
         except ValueError as exc:
             self._note(kernel=name, unknown=str(exc))
             return
         for a, b, precision in dots:
             self._note(kernel=name, a=a, b=b, precision=precision)
+        for a, b in casts:
+            self._note(kernel=name, cast=f"{a}->{b}")
 
-    def observation(self, inputs: list) -> dict:
-        """What the trial's dots were, and the float dtypes of its inputs, for `precision_reason`."""
+    def observation(self, inputs: list, host_casts: dict[str, int]) -> dict:
+        """What the trial's dots and casts were (`host_casts`: AtenTrace.narrowings), and its inputs' float dtypes, for `precision_reason`."""
         dtypes = {str(v.dtype).removeprefix("torch.") for v in inputs if isinstance(v, torch.Tensor) and v.is_floating_point()}
-        return {"dots": list(self._found.values()), "input_dtypes": sorted(dtypes)}
+        host = [{"kernel": "host", "cast": cast} for cast in host_casts]
+        return {"dots": [*self._found.values(), *host], "input_dtypes": sorted(dtypes)}
 
 
 def full_precision_problem(dtypes: Iterable[str]) -> bool:
@@ -208,8 +265,11 @@ def full_precision_problem(dtypes: Iterable[str]) -> bool:
 
 
 def downgrade(dot: dict, policy: str) -> str | None:
-    """Why this dot loses the precision of fp32 data under `policy`; None when it does not."""
+    """Why this dot (or narrowing cast) loses the precision of fp32 data under `policy`; None when it does not."""
     kernel = dot["kernel"]
+    if "cast" in dot:
+        where = f"host code: {dot['cast']}" if kernel == "host" else f"kernel {kernel}: a {dot['cast']} cast"
+        return f"{where} rounds this fp32 problem's data to a narrower float; keep it fp32 (fp64 may be used)"
     if "unknown" in dot:
         return (
             f"kernel {kernel}: the precision of its dots could not be read ({dot['unknown']}); "

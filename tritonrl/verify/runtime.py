@@ -115,11 +115,29 @@ def split_init_inputs(values: list) -> tuple[list, dict]:
 
 
 def build_reference(problem: ModuleType, seed: int, device: str) -> torch.nn.Module:
-    """`Model(*init_inputs)` with weights drawn from `seed`."""
+    """`Model(*init_inputs)` with weights drawn from `seed`, constant-initialised ones varied too."""
     torch.manual_seed(seed)
     args, kwargs = split_init_inputs(problem.get_init_inputs())
     torch.manual_seed(seed)
-    return problem.Model(*args, **kwargs).to(device).eval()
+    model = problem.Model(*args, **kwargs)
+    _vary_constant_weights(model, seed)
+    return model.to(device).eval()
+
+
+def _vary_constant_weights(model: torch.nn.Module, seed: int) -> None:
+    """Give parameters and buffers that start constant (LayerNorm's ones and zeros, a BatchNorm's
+    running stats) seeded values, so an answer that skips them because they are 1 or 0 is wrong.
+
+    A nonzero constant is scaled elementwise by U(0.5, 1.5), keeping its sign (a variance stays
+    positive); a zero one becomes U(-0.5, 0.5). Randomly initialised weights are left as drawn.
+    """
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for value in model.state_dict(keep_vars=True).values():
+            if not value.is_floating_point() or value.numel() < 2 or not bool((value == value.flatten()[0]).all()):
+                continue
+            noise = torch.rand(value.shape, generator=generator, dtype=value.dtype)
+            value.copy_(noise - 0.5 if float(value.flatten()[0]) == 0 else value * (noise + 0.5))
 
 
 def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str):
@@ -128,14 +146,23 @@ def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.
     args, kwargs = split_init_inputs(problem.get_init_inputs())
     torch.manual_seed(seed)
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
-    # Copying by name means a candidate that creates its parameters in
-    # another order is still compared with identical weights.
-    candidate_state = candidate.state_dict()
-    shared = {
-        k: v for k, v in reference.state_dict().items() if k in candidate_state and candidate_state[k].shape == v.shape
-    }
-    candidate.load_state_dict(shared, strict=False)
+    candidate.load_state_dict(_shared_weights(reference.state_dict(), candidate.state_dict()), strict=False)
     return candidate
+
+
+def _shared_weights(reference: dict, candidate: dict) -> dict:
+    """The reference's weights under the candidate's names: by name where name and shape match (so another
+    creation order still gets identical weights), then the rest in order among tensors of the same shape
+    and dtype (`self.weight` in the answer for `ln.weight` in the reference)."""
+    shared = {k: v for k, v in reference.items() if k in candidate and candidate[k].shape == v.shape}
+    left = [(k, v) for k, v in reference.items() if k not in shared]
+    for name, mine in candidate.items():
+        if name in shared:
+            continue
+        match = next((i for i, (_, v) in enumerate(left) if v.shape == mine.shape and v.dtype == mine.dtype), None)
+        if match is not None:
+            shared[name] = left.pop(match)[1]
+    return shared
 
 
 PROBLEM_DISTRIBUTION = "problem"  # get_inputs() exactly as the problem wrote it
@@ -332,6 +359,22 @@ def _transfer(name: str, args: tuple, kwargs: dict) -> str | None:
     return "to host" if target.type == "cpu" else "to device"
 
 
+def _narrowing(name: str, args: tuple, kwargs: dict) -> str | None:
+    """'float32->float16' for a host cast or copy that rounds fp32/fp64 data to fp16/bf16/fp8 (e.g. `x.half()`).
+
+    precision.py judges these in fp32 problems: the kernel then computes on the rounded data.
+    """
+    if name == "_to_copy" and kwargs.get("dtype") is not None and isinstance(args[0], torch.Tensor):
+        source, target = args[0].dtype, kwargs["dtype"]
+    elif name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
+        source, target = args[1].dtype, args[0].dtype
+    else:
+        return None
+    if source.is_floating_point and source.itemsize >= 4 and target.is_floating_point and target.itemsize <= 2:
+        return f"{str(source).removeprefix('torch.')}->{str(target).removeprefix('torch.')}"
+    return None
+
+
 # What reads a tensor element into a host Python value: float(t), int(t), bool(t), t.item(), `if t:`.
 _HOST_READS = frozenset({"_local_scalar_dense"})
 
@@ -350,10 +393,15 @@ class AtenTrace(TorchDispatchMode):
         super().__init__()
         self.ops: dict[str, int] = {}
         self.host_reads: dict[str, int] = {}
+        self.narrowings: dict[str, int] = {}  # 'aten._to_copy float32->float16' -> count, for precision.py
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = func.overloadpacket.__name__
+        narrowing = _narrowing(name, args, kwargs)
+        if narrowing is not None:
+            key = f"aten.{name} {narrowing}"
+            self.narrowings[key] = self.narrowings.get(key, 0) + 1
         transfer = _transfer(name, args, kwargs)
         if name in _HOST_READS or transfer == "to host":
             key = name if transfer is None else f"{name}[to host]"
