@@ -419,7 +419,7 @@ H = {"host_roundtrip"}
 L = {"no_kernel_launched"}
 RUNTIME_CAUGHT: list[tuple[str, set[str], str]] = [
     ("tensor_plus_param", T, make(forward=LAUNCH + "return out + x")),
-    ("tensor_times_parameter", T, make(init="self.weight = nn.Parameter(torch.ones(4))", forward=LAUNCH + "return out * self.weight")),
+    ("tensor_times_parameter", T, make(init="self.scale = nn.Parameter(torch.ones(1))", forward=LAUNCH + "return out * self.scale")),
     ("tensor_augassign", T, make(forward=LAUNCH + "out *= 2\nreturn out")),
     ("tensor_negation", T, make(forward=LAUNCH + "return -out")),
     ("tensor_compare", T, make(forward=LAUNCH + "return (x > 0).to(x.dtype)")),
@@ -430,11 +430,10 @@ RUNTIME_CAUGHT: list[tuple[str, set[str], str]] = [
     ("module_in_local", M, make(init="self.act = nn.GELU()", forward=LAUNCH + "act = self.act\nreturn act(out)")),
     ("modulelist_loop", M, make(init="self.layers = nn.ModuleList([nn.Linear(4, 4)])", forward=LAUNCH + "for layer in self.layers:\n    out = layer(out)\nreturn out")),
     ("sequential_index", M, make(init="self.seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU())", forward=LAUNCH + "return self.seq[0](out)")),
-    ("super_forward_of_nn_base", M, make(bases="nn.Linear", forward=LAUNCH + "return super().forward(out)")),
     ("local_subclass_without_forward", M, make(
         top="class MyLinear(nn.Linear):\n    pass\n", init="self.lin = MyLinear(4, 4)", forward=LAUNCH + "return self.lin(out)")),
     ("inherited_forward", M, IMPORTS + KERNEL + "\nclass ModelNew(nn.Linear):\n    pass\n"),
-    ("float_of_element", H, make(forward=LAUNCH + "key = float(x[0])\nreturn out")),
+    ("float_of_element", H, make(forward=LAUNCH + "key = float(x[0, 0])\nreturn out")),
     ("launch_under_if_false", L, make(forward="if False:\n" + textwrap.indent(LAUNCH, "    ") + "return x.clone()")),
     ("launch_under_if_zero", L, make(forward="if 0:\n" + textwrap.indent(LAUNCH, "    ") + "return x.clone()")),
     ("launch_after_return", L, make(forward="return x.clone()\n" + LAUNCH)),
