@@ -23,6 +23,7 @@ HINTS: dict[ReasonCode, str] = {
     ReasonCode.REFERENCE_MODEL_USE: "do not use or inherit the reference Model",
     ReasonCode.EXCEPTION_FALLBACK: "remove the try/except around the kernel launch; fix the kernel instead",
     ReasonCode.ENV_OR_NETWORK: "do not read the environment, files or the network",
+    ReasonCode.NOT_ALLOWED: "host code only allocates, reshapes, computes sizes and launches kernels; the message names what to write instead",
     ReasonCode.NO_KERNEL_LAUNCHED: "make sure forward really launches your Triton kernel on every call",
     ReasonCode.TRACED_TORCH_COMPUTE: "PyTorch did some of the math; do all of it in Triton kernels",
     ReasonCode.INPUT_MUTATED: "write results to a new tensor; leave the inputs untouched",
