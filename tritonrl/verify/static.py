@@ -193,11 +193,10 @@ _lookup_real = functools.lru_cache(maxsize=4096)(_lookup_real)
 def _safe_format_string(text: str) -> bool:
     """A format string whose fields are plain (`{}`, `{0}`, `{n:>4}`): no attribute or index access."""
     try:
-        fields = [f for _, f, spec, _ in string.Formatter().parse(text) if f is not None]
-        specs = [spec for _, f, spec, _ in string.Formatter().parse(text) if spec]
+        parts = [(f, spec) for _, f, spec, _ in string.Formatter().parse(text) if f is not None]
     except ValueError:
         return False
-    return all("." not in f and "[" not in f for f in fields) and all("{" not in s for s in specs)
+    return all("." not in f and "[" not in f and "{" not in (spec or "") for f, spec in parts)
 
 
 # ------------------------------------------------------------------ scopes
@@ -859,7 +858,7 @@ class _Checker:
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             self.type_expr(node.left, scope)
             self.type_expr(node.right, scope)
-        elif not (isinstance(node, ast.Constant) and node.value is None or isinstance(node, ast.Constant)):
+        elif not isinstance(node, ast.Constant):  # a string annotation is never evaluated (no get_type_hints)
             self.expr(node, scope)
 
     def name(self, node: ast.Name, scope: _Scope, use: str = "value") -> None:
