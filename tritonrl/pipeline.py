@@ -441,11 +441,16 @@ def local_orchestration_env(config: Config) -> dict[str, str]:
     goes under $TRITONRL_HOME/prefect unless PREFECT_HOME is set, so a rerun
     finds the results of the killed run; PREFECT_API_URL is left alone (a
     user pointing at a server keeps it). Telemetry is off: its heartbeat
-    contends for the temporary server's SQLite database.
+    contends for the temporary server's SQLite database. The temporary
+    server gets 120 s to start instead of Prefect's 20 (unless the user set
+    it): on a busy 2-core machine its first start, which creates the
+    database, was measured to take longer.
     """
     home = Path(os.environ.get("PREFECT_HOME") or config.home / "prefect")
     home.mkdir(parents=True, exist_ok=True)
-    values = {"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    values = {"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+              "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS":
+                  os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")}
     os.environ.update(values)
     return values
 
