@@ -8,11 +8,13 @@ per file, with a header naming the built-in problem and the expected verdict:
 """
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tritonrl.verify.result import ReasonCode
+from tritonrl.verify.verifier import Verifier
 
 CANDIDATES = Path(__file__).parent / "candidates"
 
@@ -36,6 +38,11 @@ FIXTURES = sorted(CANDIDATES.glob("*/*.py"))
 # 32 non-tensor outputs, 33 shape specialisation, 34 memoisation, 35 input-distribution luck,
 # 36 reading the verifier's state.
 SEVERAL_FORMS = {f"{n}": 5 for n in range(30, 37)}
+
+# Fixtures whose verdict does not wait on the sandbox's full timeout, so they run under a short one: the
+# endless loops are killed at any timeout, and the static layer already rejects the C++ extension
+# (cuda_extension) that the runtime layer would otherwise let build until the timeout.
+SHORT_TIMEOUT = {"faults/timeout_kernel_loop", "faults/timeout_python_loop", "hacks/17_cpp_extension_load_inline"}
 
 
 def test_fixture_catalogue_is_populated():
@@ -81,11 +88,27 @@ def references(verifier):
     return reference
 
 
+@pytest.fixture(scope="session")
+def short_timeout_verifier(verifier):
+    """The test verifier with a 5 s timeout; a reference run does not depend on the verifier that judges against it."""
+    with Verifier(replace(verifier.settings, timeout_s=5)) as v:
+        yield v
+
+
+def _fixture_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+def test_short_timeout_fixtures_exist():
+    assert SHORT_TIMEOUT <= {_fixture_id(p) for p in FIXTURES}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_candidate_gets_the_expected_verdict(path, verifier, references, builtin_problems, record_property):
+@pytest.mark.parametrize("path", FIXTURES, ids=_fixture_id)
+def test_candidate_gets_the_expected_verdict(path, request, references, builtin_problems, record_property):
     header = _header(path)
     problem = builtin_problems[header["problem"]]
+    verifier = request.getfixturevalue("short_timeout_verifier" if _fixture_id(path) in SHORT_TIMEOUT else "verifier")
     verdict = verifier.verify_against(references(problem), path.read_text())
     # read by the catalogue tally in conftest.py (accepted hack = missed cheat, rejected honest = false reject)
     record_property("verifier_accepted", verdict.correct)
