@@ -47,31 +47,60 @@ def test_config_show_prints_origins():
     assert "verify.trials = 2  (override)" in result.output
 
 
-# The GRPO and evaluation stages at their smallest: the test is about the pipeline's wiring, not its learning.
-SMALL_LATE_STAGES = ["grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1", "grpo.max_new_tokens=64",
-                     "evaluate.limit=2", "evaluate.max_tokens=64"]
+@pytest.fixture
+def prefect_home(tritonrl_home, monkeypatch):
+    """Prefect, imported with the flows, keeps its state under the test's home."""
+    home = tritonrl_home / "prefect"
+    home.mkdir(parents=True)
+    monkeypatch.setenv("PREFECT_HOME", str(home))
 
 
-def test_run_checks_the_suite_then_runs_the_data_stages(tritonrl_home, monkeypatch):
-    monkeypatch.delenv("PREFECT_API_URL", raising=False)
-    monkeypatch.setenv("PREFECT_HOME", str(tritonrl_home / "prefect"))
-    result = runner.invoke(
-        app, ["run", "--profile", "tiny", "--set", "verify.trials=1", "--set", "problems.limit=3", "--set", "augment.variants_per_task=2",
-             "--set", "sft.max_steps=2", *(a for item in SMALL_LATE_STAGES for a in ("--set", item))]
-    )
+def _pipeline_result(tritonrl_home):
+    """What tritonrl_flow returns, in the shape pipeline.render_result reads (the real flow: tests/test_flows.py)."""
+    stage = {"line": "2/2 reference checks correct; report file:///r.json", "reused": True}
+    return {
+        "tracking_uri": f"sqlite:///{tritonrl_home}/mlflow.db", "experiment": "tritonrl", "parent_run_id": "abc123",
+        "artifact_root": str(tritonrl_home / "artifacts"), "model": "file:///ckpt/grpo-1",
+        "registered": {"name": "tritonrl-coder", "version": "3", "aliases": ["candidate", "champion"],
+                       "metric": "correct", "value": 0.5, "champion_value_before": None},
+        "stages": {"suite-check": stage, "sft": {"line": "2 steps, loss 1.000 → 0.500 → file:///ckpt/sft-1"}},
+    }
+
+
+def test_run_prints_its_config_hands_the_options_to_the_flow_and_prints_where_everything_went(
+        tritonrl_home, prefect_home, monkeypatch):
+    calls = []
+
+    def flow(**params):
+        calls.append(params)
+        return _pipeline_result(tritonrl_home)
+
+    monkeypatch.setattr("flows.full.tritonrl_flow", flow)
+    result = runner.invoke(app, ["run", "--profile", "tiny", "--set", "problems.limit=3", "--set", "sft.max_steps=2"])
     assert result.exit_code == 0, result.output
-    assert "6/6 reference checks correct" in result.output
-    reports = list((tritonrl_home / "artifacts" / "suite-check").glob("*/report.json"))
-    assert len(reports) == 1
-    report = json.loads(reports[0].read_text())
-    assert report["checked"] == 6 and report["correct"] == 6
-    assert (reports[0].parent / "config.yaml").is_file()
-    assert "6/6 accepted (100%)" in result.output
-    datasets = sorted(p.name.rsplit("-", 1)[0] for p in (tritonrl_home / "artifacts" / "datasets").iterdir())
-    assert datasets == ["augment-pairs", "augment-tasks", "distill", "filter-accepted", "filter-rejected"]
-    assert "2 steps, loss" in result.output
-    (sft_output,) = (tritonrl_home / "artifacts" / "checkpoints").glob("sft-*")
-    assert (sft_output / "manifest.json").is_file() and (sft_output / "model" / "config.json").is_file()
+    assert calls == [{"profile": "tiny", "config_file": "", "overrides": ["problems.limit=3", "sft.max_steps=2"]}]
+    assert "problems.limit = 3  (override)" in result.output and "teacher.samples_per_task = 2  (profile tiny)" in result.output
+    assert "suite-check  (reused) 2/2 reference checks correct" in result.output
+    assert "sft          2 steps, loss 1.000 → 0.500" in result.output
+    assert "registered:   models:/tritonrl-coder@candidate (version 3, aliases candidate, champion; correct = 0.5)" in result.output
+
+
+def test_run_stage_failure_is_exit_2_with_the_resume_hint(prefect_home, monkeypatch):
+    from flows.stages import PipelineRunFailed
+
+    def flow(**params):
+        raise PipelineRunFailed("stage sft failed (killed)")
+
+    monkeypatch.setattr("flows.full.tritonrl_flow", flow)
+    result = runner.invoke(app, ["run", "--profile", "tiny"])
+    assert result.exit_code == 2
+    assert "error: stage sft failed (killed)\n(rerun the same command to resume: finished stages are reused)" in result.output
+
+
+def test_run_bad_override_is_exit_2_before_the_flow_starts(prefect_home, monkeypatch):
+    monkeypatch.setattr("flows.full.tritonrl_flow", lambda **params: pytest.fail("the flow started"))
+    result = runner.invoke(app, ["run", "--set", "sft.max_step=2"])
+    assert result.exit_code == 2 and "unknown key sft.max_step" in result.output
 
 
 HUNG_CANDIDATE = """import torch

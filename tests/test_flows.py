@@ -1,10 +1,11 @@
 """The full flow through `tritonrl run`: kill it in the middle of SFT, rerun, and the finished stages are reused.
 
-Also checks what a user would look for afterwards: a coherent MLflow run tree
-(the killed run closed as KILLED, the rerun's parent with all seven stage
-runs, reused ones tagged), the logged datasets, the registered model with
-its aliases, no half-written training output published; then the nightly
-evaluation flow on the registered model.
+Also checks what a user would look for afterwards: every stage's summary
+line, the suite check's one report, the datasets, a coherent MLflow run
+tree (the killed run closed as KILLED, the rerun's parent with all seven
+stage runs, reused ones tagged), the logged datasets, the registered model
+with its aliases, no half-written training output published; then the
+nightly evaluation flow on the registered model.
 
 Slow: two pipeline runs on tiny settings, a few minutes on 2 cores.
 """
@@ -72,10 +73,17 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
         assert f"stage {stage}: reused:" in output, stage
     for stage in ("sft", "grpo", "evaluate"):
         assert f"stage {stage}: reused:" not in output, stage
+    assert "2/2 reference checks correct" in output and "1/1 accepted (100%)" in output and "2 steps, loss" in output
     assert "registered:   models:/tritonrl-coder@candidate" in output
     assert "mlflow ui --backend-store-uri sqlite:///" in output
     (sft_output,) = [p.parent for p in checkpoints.glob("sft-*/manifest.json")]
     assert (sft_output / "model" / "config.json").is_file()
+    (suite_report,) = (tritonrl_home / "artifacts" / "suite-check").glob("*/report.json")
+    report = json.loads(suite_report.read_text())
+    assert report["checked"] == 2 and report["correct"] == 2  # the problem's reference at its own and its alternate shapes
+    assert (suite_report.parent / "config.yaml").is_file()
+    datasets = sorted(p.name.rsplit("-", 1)[0] for p in (tritonrl_home / "artifacts" / "datasets").iterdir())
+    assert datasets == ["augment-pairs", "augment-tasks", "distill", "filter-accepted", "filter-rejected"]
 
     config, _ = load_config("tiny", None, SMALL)
     client = MlflowClient(config.tracking_uri, config.tracking_uri)
