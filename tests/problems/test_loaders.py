@@ -97,8 +97,13 @@ def test_hub_dataset_layout_via_datasets(tmp_path, kernelbench_dir):
 
 
 def test_unreachable_hub_id_is_a_clear_error(monkeypatch):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    import datasets
+    import huggingface_hub
+
+    # Offline, as HF_HUB_OFFLINE=1 at start-up would make it: both libraries read the variable once, when first
+    # imported (an earlier test may have imported them), and online the lookup waits out the network's timeouts.
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
     with pytest.raises(ProblemError, match="cannot load hub dataset 'nobody/no-such-dataset'"):
         load_problems("nobody/no-such-dataset")
 
