@@ -1,10 +1,11 @@
 """What runs inside a sandboxed child: the reference job and the candidate job.
 
 Both read `job.json` from their (already isolated) working directory and
-write `result.json` plus one `.pt` file of outputs per trial. The result is
-rewritten after every step, so when the child dies the caller still knows
-how far it got. Failures are classified here, where they happen, into
-reason codes.
+write `result.json`; every trial's outputs go to the verifier through the
+job's socket (handoff.py: GPU memory stays on the GPU, nothing is written
+to a file). The result is rewritten after every step, so when the child
+dies the caller still knows how far it got. Failures are classified here,
+where they happen, into reason codes.
 
 reference job: shrink shapes for the CPU interpreter if needed, build
 `Model` from the weight seed, run it on every trial's inputs: the first on
@@ -14,8 +15,9 @@ shapes and judges the distributions).
 candidate job: import the candidate, build `ModelNew` with the reference's
 weights, run every trial under the aten trace and the Triton launch counter,
 and record behaviour (launches, compute ops, input mutation, aliasing,
-threads, output types, each tl.dot's precision). Comparison with the
-reference happens in the caller.
+threads, output types, each tl.dot's precision), handing over every
+trial's outputs and the last timed call's. Comparison with the reference
+happens in the caller, which alone holds it.
 
 Test: tests/verify/test_verifier.py (through the sandbox).
 """
@@ -36,12 +38,12 @@ import torch
 
 from tritonrl.problems.shapes import ShapeError, shape_sites, with_shapes
 from tritonrl.verify.gpu_lock import GpuLock
+from tritonrl.verify.handoff import send_outputs
 from tritonrl.verify.precision import DotWatch
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.runtime import (
     PROBLEM_DISTRIBUTION,
     AtenTrace,
-    compare_outputs,
     LaunchCounter,
     build_candidate,
     build_reference,
@@ -164,7 +166,7 @@ def _reference_outputs(
     if not all(type(o) is torch.Tensor for o in outputs):
         raise _Failed(ReasonCode.REFERENCE_FAILED, "the reference Model returned something other than tensors")
     _sync(device)
-    return [o.detach().cpu() for o in outputs]
+    return [o.detach() for o in outputs]
 
 
 def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
@@ -287,9 +289,8 @@ def _time_model(model, problem, device: str, settings: dict, fresh_seed: int) ->
 
 
 def _save_trial(result: _Result, job_dir: Path, seed: int, overrides: dict, distribution: str, outputs: list) -> None:
-    name = f"out_{len(result.data['trials'])}.pt"
-    torch.save(outputs, job_dir / name)
-    result.data["trials"].append({"seed": seed, "overrides": overrides, "distribution": distribution, "outputs": name})
+    send_outputs(len(result.data["trials"]), outputs)
+    result.data["trials"].append({"seed": seed, "overrides": overrides, "distribution": distribution})
     result.save()
 
 
@@ -337,7 +338,6 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         return built[source]
 
     timed = bool(job.get("timing")) and device == "cuda"
-    checked: list[torch.Tensor] | None = None  # trial 0's outputs: the last timed call is checked against them
     lock = _gpu_lock(job)
     with lock.shared():
         for index, spec in enumerate(job["trials"]):
@@ -361,17 +361,16 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             trial = _observe(outputs, foreign, inputs, pristine, device, counter, trace, threads_before)
             trial["precision"] = dots.observation(inputs, trace.narrowings)
             if not foreign:
-                name = f"out_{index}.pt"
-                torch.save([o.cpu() for o in outputs], job_dir / name)
-                trial["outputs"] = name
-                if timed and index == 0:
-                    checked = [o.clone() for o in outputs]  # a candidate may write into its old outputs later
+                try:
+                    send_outputs(index, outputs)
+                except Exception as exc:
+                    raise _Failed(ReasonCode.CRASHED, f"trial {index}: handing its outputs over failed: {_describe(exc)}") from exc
             if index == 0:
                 trial["repeat_launches"] = _repeat_launches(candidate, inputs, pristine, device)
             result.data["trials"].append(trial)
             result.save()
 
-    if checked is not None:
+    if timed and result.data["trials"] and not result.data["trials"][0]["non_tensor_outputs"]:
         spec = job["trials"][0]
         problem, candidate = prepare(spec["problem_source"])
         kernels = {name for t in result.data["trials"] for name in t["kernels"]}
@@ -379,19 +378,22 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         with lock.exclusive():
             result.stage("timing")
             try:
-                result.data["timing"] = _time_candidate(candidate, problem, spec, checked, job, kernels)
+                timing, outputs, foreign = _time_candidate(candidate, problem, spec, job, kernels)
+                # Handed over while the GPU is still this job's alone: the caller compares it with trial 0's reference.
+                if not foreign:
+                    send_outputs("timed", outputs)
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
+        result.data["timing"] = {**timing, "timed_output_error": f"returned {foreign}, not plain tensors" if foreign else None}
         result.save()
 
 
-def _time_candidate(candidate, problem, spec: dict, checked: list[torch.Tensor], job: dict, kernels: set[str]) -> dict:
-    """Time the candidate like the baseline; its last timed call runs on trial 0's inputs and is checked.
+def _time_candidate(candidate, problem, spec: dict, job: dict, kernels: set[str]) -> tuple[dict, list, list[str]]:
+    """Time the candidate like the baseline; its last timed call runs on trial 0's inputs, for the caller to check.
 
     Every other repetition gets fresh inputs, so a cache keyed by a few
-    input elements never hits. The last call's output is compared with
-    trial 0's output (already compared with the reference by the caller),
-    so a stale answer is caught without moving another full output.
+    input elements never hits; a stale answer in the last call is caught by
+    the caller's comparison with trial 0's reference.
     """
     from tritonrl.verify.timing import Timer
 
@@ -400,12 +402,7 @@ def _time_candidate(candidate, problem, spec: dict, checked: list[torch.Tensor],
     timer = Timer("cuda", budget_s=job["timing"].get("budget_s", 2.0))
     timing, output = timer.time(candidate, fresh(), fresh, final, kernels)
     outputs, foreign = plain_outputs(output)
-    if foreign:
-        error = f"returned {foreign}, not plain tensors"
-    else:
-        code, _, message = compare_outputs(checked, outputs, "cuda")
-        error = None if code is None else message
-    return {**asdict(timing), "escaped_current_stream": timing.escaped_current_stream, "timed_output_error": error}
+    return {**asdict(timing), "escaped_current_stream": timing.escaped_current_stream}, outputs, foreign
 
 
 def _observe(

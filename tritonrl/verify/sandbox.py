@@ -4,8 +4,9 @@ Design: a fork server (`tritonrl.verify.forkserver`) starts once with a
 scrubbed environment and imports torch and triton; each job is a fresh child
 forked from it, so isolation costs a few forks, not a multi-second import.
 The child (`run_sandboxed`) builds its sandbox before touching the job,
-runs it (`tritonrl.verify.child`), and writes its results as files in its
-job directory. The server enforces the wall-clock limit by killing the
+runs it (`tritonrl.verify.child`), writes its observations to its job
+directory and hands its outputs over through the job directory's socket
+(`tritonrl.verify.handoff`). The server enforces the wall-clock limit by killing the
 child's whole process group and reports how the child ended.
 
 A job takes three processes. The relay, forked by the server, enters new
@@ -42,8 +43,10 @@ Covered:
 - privileges: the user namespace maps the caller's uid to itself, so even a
   root caller's job holds no capability outside it, and the job drops every
   capability inside it too and sets no_new_privs;
-- the caller's reference outputs: they never enter a candidate's directory
-  and are deleted from disk before any candidate runs;
+- the caller's reference outputs: they are never written to a file, and
+  they live only in the verifier's own memory (on the GPU for cuda), which
+  the verifier never exports; children hand memory to the verifier, never
+  the reverse;
 - network: an empty network namespace, and Landlock denies TCP;
 - runaway code: wall-clock timeout killing the process group, CPU-time,
   address-space (CPU jobs), file-size, process-count and core-dump limits;
@@ -52,7 +55,7 @@ Covered:
   server that dies or stops answering ends that job as `sandbox_broken` and
   is restarted for the next one;
 - private temp dir, Triton cache and HOME per job; no file descriptor but
-  its log.
+  its log (and the job directory's socket, which only takes outputs).
 Each protection is reported in the job's `isolation` (Verdict.sandbox):
 user_namespace, pid_namespace (own namespace and own /proc), network_isolated,
 ipc_isolated, private_root, capabilities_dropped, filesystem_restricted
@@ -65,9 +68,9 @@ Not covered:
   pool re-verifies alone a candidate that ran out of memory next to others);
 - a candidate that subverts the in-process instrumentation (trace, launch
   counter, result files) by means the static layer does not see: the
-  comparison with the reference happens in the caller on saved tensors,
-  loaded with `weights_only=True`, so it cannot fake correct numbers, but
-  it could hide its own behaviour from the trace;
+  comparison with the reference happens in the caller, on the outputs it
+  was handed, so it cannot fake correct numbers, but it could hide its own
+  behaviour from the trace;
 - on kernels without Landlock or user namespaces, the missing layers (see
   the flags above); in particular, without a private root, path-named UNIX
   sockets the caller's uid may use stay reachable (Landlock up to ABI 7
@@ -106,7 +109,7 @@ ENV_ALLOW = (
     "OMP_NUM_THREADS", "MKL_NUM_THREADS",
 )
 UNPRIVILEGED_UID = 65534  # `nobody`
-SHM_MIN_FREE = 16 << 30  # full-size KernelBench outputs are up to ~6.4 GB per trial
+SHM_MIN_FREE = 2 << 30  # room for several jobs' Triton caches, logs and results (outputs never go to files)
 EXIT_HARNESS_FAILED = 70  # EX_SOFTWARE: the harness itself failed
 SERVER_START_TIMEOUT_S = 600.0  # importing torch and triton from a slow shared file system
 # What a child may read besides its job directory (see `exposure`): system
@@ -356,8 +359,8 @@ def isolate_child(job_dir: Path, limits: Limits, device: str, exposure: Exposure
 def job_root() -> Path:
     """Where job directories live: $TRITONRL_JOB_ROOT, else /dev/shm when it has room, else the temp dir.
 
-    Outputs travel between processes as files; in /dev/shm that is memory
-    speed, but container /dev/shm is often tiny, so it must have
+    A job writes its Triton cache, result and log there; /dev/shm keeps
+    them in memory, but container /dev/shm is often tiny, so it must have
     `SHM_MIN_FREE` bytes free to be used.
     """
     if os.environ.get("TRITONRL_JOB_ROOT"):
@@ -434,19 +437,21 @@ class ForkServer:
         self._proc.stdin.write((json.dumps(request) + "\n").encode())
         self._proc.stdin.flush()
 
-    def run(self, job_dir: Path, device: str, shared: Sequence[Path] = ()) -> ProcessOutcome:
+    def run(self, job_dir: Path, device: str, shared: Sequence[Path] = (), timeout_s: float | None = None) -> ProcessOutcome:
         """Run the job in `job_dir` (job.json already written) in a fresh child; blocks until it ends.
 
         `shared`: files outside the job directory the job may read (the GPU's lock files).
+        `timeout_s`: this job's wall-clock limit, when not the server's `limits.timeout_s`.
 
         A server that dies, stops answering or answers garbage while the job
         runs (a candidate that escaped could do that) is killed and the job
         ends `server_lost`; the next job starts a new server.
         """
+        timeout_s = self.limits.timeout_s if timeout_s is None else timeout_s
         request = {
             "job_dir": str(job_dir),
             "device": device,
-            "timeout_s": self.limits.timeout_s,
+            "timeout_s": timeout_s,
             "memory_bytes": self.limits.memory_bytes,
             "max_processes": self.limits.max_processes,
             "max_file_bytes": self.limits.max_file_bytes,
@@ -468,7 +473,7 @@ class ForkServer:
                     self._send(request)
                 except OSError as exc:
                     raise SandboxError(f"fork server connection broke: {exc}; log: {self.log_path}") from exc
-            reply = self._read_line(started + self.limits.timeout_s + self.reply_grace_s)
+            reply = self._read_line(started + timeout_s + self.reply_grace_s)
             try:
                 return ProcessOutcome(**json.loads(reply))
             except (TypeError, ValueError):

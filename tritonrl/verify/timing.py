@@ -1,13 +1,20 @@
 """All GPU timing in one place: how long does one call of a model take, honestly?
 
 Per repetition: refill the inputs, flush L2 (write a buffer larger than the
-cache), synchronise the whole device, then time one call. Most repetitions
+cache), synchronise the whole device, then time a window of back-to-back
+calls, each on its own input set: one call for calls of a millisecond or
+more, enough for about `WINDOW_MS` for short ones (at most `MAX_CALLS`,
+input sets within `ROTATION_BYTES`), so a 12 µs kernel is timed over a
+busy millisecond instead of alone between idle gaps in which the GPU's
+clock drops (measured on the H200: single 12 µs calls came out bimodal,
+12 or 40 µs, from run to run). Times are per call. Most repetitions
 are *event repetitions*: a short GPU spin is queued first, then CUDA events
 around the call. The spin keeps the GPU busy while the host queues the call
 (Python and launch overhead, measured during warm-up), so the start event
 fires when the call's first kernel can start and the event time is device
 time, not host launch jitter. (Without it, a 20 µs kernel behind 20–40 µs of
-Triton launch overhead measured 10–30% spread on the H200.) Every
+Triton launch overhead measured 10–30% spread on the H200; the spin covers
+the whole window's queueing, so its calls run back to back.) Every
 `HOST_EVERY`-th repetition is a *host repetition*: no spin, the host clock
 from the call to a device-wide synchronisation, minus the overhead of an
 empty call. Events see only the current stream; the host clock sees
@@ -24,9 +31,9 @@ launch costs more than they run.) Repetitions continue until the reported median
 (its standard error below `target_rel_error`) or the time budget is spent;
 the first calls are warm-up and are discarded.
 
-Before each repetition the input buffers are refilled with a fresh input
-set (new random data, outside the timed window), so a cache keyed by input
-contents or addresses never hits. The last repetition gets an input set
+Before each repetition every input set is refilled with fresh inputs (new
+random data, outside the timed window), so a cache keyed by input contents
+or addresses never hits. The last repetition gets an input set
 whose correct output the caller knows, and its output is returned to be
 checked: a candidate that returns a stale answer is caught.
 
@@ -63,6 +70,9 @@ CLOCK_WARMUP_CYCLES = 100_000_000  # ~50 ms at boost clock
 MAX_REPS = 2000
 MIN_SPIN_MS = 0.05  # covers the host side of a plain launch
 MAX_SPIN_MS = 5.0  # a forward that takes longer to queue is timed with some host time in it
+WINDOW_MS = 1.0  # device time per repetition that short calls are batched up to
+MAX_CALLS = 32  # calls per window
+ROTATION_BYTES = 2 << 30  # input sets of one window, together
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,7 @@ class Timing:
     min_ms: float
     cv: float  # robust coefficient of variation: 1.4826 × MAD / median
     reps: int
+    calls_per_rep: int  # back-to-back calls in one timed window (times are per call)
     event_median_ms: float
     host_median_ms: float  # host clock to device-wide sync, overhead removed
     queue_median_ms: float  # host time to queue one call (Python + launches)
@@ -113,7 +124,7 @@ class Timer:
         self._spin_ms = MIN_SPIN_MS
         self._overhead_ms = 0.0
         self._overhead_ms = statistics.median(
-            self._one(lambda: None, lambda last: None, False, spin=False)[1] for _ in range(OVERHEAD_REPS)
+            self._one(_Window(lambda: None, [], list, None), False, spin=False)[1] for _ in range(OVERHEAD_REPS)
         )
 
     @staticmethod
@@ -133,11 +144,13 @@ class Timer:
         _synchronize()
         return cycles / max(_elapsed(start, end), 1e-3)
 
-    def _one(
-        self, fn: Callable[[], object], refill: Callable[[bool], None], last: bool, spin: bool
-    ) -> tuple[float, float, float, object]:
-        """One repetition: (event ms, host ms to device idle, host ms to queue the call, output)."""
-        refill(last)
+    def _one(self, window: _Window, last: bool, spin: bool, single: bool = False) -> tuple[float, float, float, object]:
+        """One repetition: per call, (event ms, host ms to device idle, host ms to queue), and the last output.
+
+        `last`: one call on the final input set; `single`: one call on a fresh set.
+        """
+        single = single or last
+        calls = window.refill(last, single)
         self._flush.zero_()
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
         _synchronize()
@@ -146,30 +159,41 @@ class Timer:
             _spin(int(self._spin_ms * self._cycles_per_ms))
         _record(start)
         queue_start = _perf_counter()
-        out = fn()
+        out = window.run(single)
         queue_ms = (_perf_counter() - queue_start) * 1e3
         _record(end)
         _synchronize()
         host_ms = (_perf_counter() - host_start) * 1e3 - self._overhead_ms
-        return _elapsed(start, end), max(host_ms, 0.0), queue_ms, out
+        return _elapsed(start, end) / calls, max(host_ms, 0.0) / calls, queue_ms / calls, out
 
-    def _warm_up(self, fn: Callable[[], object], refill: Callable[[bool], None]) -> None:
-        """Run the first calls untimed and size the spin to twice the host time of queueing one call."""
-        queue_ms = 0.0
+    def _warm_up(self, window: _Window) -> None:
+        """Run the first calls untimed, size the window from one call's device time, then size the spin.
+
+        The spin is twice the host time of queueing a whole window, so the
+        GPU is still spinning when the window's last call is queued.
+        """
         for _ in range(WARMUP_CALLS):
-            refill(False)
+            window.refill(False, single=True)
             _synchronize()
-            started = _perf_counter()
-            fn()
-            queue_ms = (_perf_counter() - started) * 1e3
+            window.run(single=True)
             _synchronize()
+        self._spin_ms = MAX_SPIN_MS
+        call_ms = self._one(window, False, spin=True, single=True)[0]
+        window.widen(min(MAX_CALLS, max(1, int(WINDOW_MS / max(call_ms, 1e-3)))))
+        window.refill(False, single=False)
+        _synchronize()
+        started = _perf_counter()
+        window.run(single=False)
+        queue_ms = (_perf_counter() - started) * 1e3
+        _synchronize()
         self._spin_ms = min(max(2 * queue_ms, MIN_SPIN_MS), MAX_SPIN_MS)
 
-    def _measure(self, fn: Callable[[], object], refill: Callable[[bool], None], kernel_names: set[str] | None) -> Timing:
+    def _measure(self, window: _Window, kernel_names: set[str] | None) -> Timing:
         """Repeat until the median is stable or the budget is spent, then once more as the last (checked) call."""
-        self._warm_up(fn, refill)
+        self._warm_up(window)
         # The profiler's first use costs seconds; trusted callables (the PyTorch baseline) skip it.
-        profiled_ms, own_ms = _profile(fn, kernel_names) if kernel_names is not None else (0.0, 0.0)
+        one_call = lambda: window.run(single=True)  # noqa: E731
+        profiled_ms, own_ms = _profile(one_call, kernel_names) if kernel_names is not None else (0.0, 0.0)
         events: list[float] = []
         hosts: list[float] = []
         queues: list[float] = []
@@ -177,7 +201,7 @@ class Timer:
         rep, last = 0, False
         while True:
             host_rep = rep % HOST_EVERY == HOST_EVERY - 1
-            event_ms, host_ms, queue_ms, self.last_output = self._one(fn, refill, last, spin=not host_rep)
+            event_ms, host_ms, queue_ms, self.last_output = self._one(window, last, spin=not host_rep)
             if host_rep:
                 hosts.append(host_ms)
             else:
@@ -200,6 +224,7 @@ class Timer:
             min_ms=min(counted),
             cv=_robust_cv(counted),
             reps=rep,
+            calls_per_rep=window.calls,
             event_median_ms=statistics.median(events),
             host_median_ms=statistics.median(hosts),
             queue_median_ms=statistics.median(queues),
@@ -221,7 +246,7 @@ class Timer:
         final: list | None = None,
         kernel_names: set[str] | None = None,
     ) -> tuple[Timing, object]:
-        """Time `fn(*buffers)`, copying a new input set `fresh()` into `buffers` before each call.
+        """Time `fn(*buffers)` (and of copies of `buffers`), copying a new input set `fresh()` into them before each call.
 
         `final`: the input set of the last call (default: a fresh one too),
         one whose correct output the caller knows. `kernel_names`: the
@@ -231,15 +256,45 @@ class Timer:
         call's output.
         """
 
-        def refill(last: bool) -> None:
-            source = final if last and final is not None else fresh()
+        with torch.no_grad():
+            window = _Window(fn, buffers, fresh, final)
+            timing = self._measure(window, None if kernel_names is None else set(kernel_names))
+        return timing, self.last_output
+
+
+class _Window:
+    """The calls of one repetition, each on its own input set; the last (checked) repetition is one call on `final`."""
+
+    def __init__(self, fn: Callable[..., object], buffers: list, fresh: Callable[[], list], final: list | None) -> None:
+        self.fn, self.fresh, self.final = fn, fresh, final
+        self.sets = [buffers]
+
+    @property
+    def calls(self) -> int:
+        return len(self.sets)
+
+    def widen(self, calls: int) -> None:
+        """Grow to `calls` input sets (copies of the first), as far as ROTATION_BYTES allows."""
+        first = self.sets[0]
+        set_bytes = sum(v.numel() * v.element_size() for v in first if isinstance(v, torch.Tensor))
+        calls = min(calls, max(1, ROTATION_BYTES // max(set_bytes, 1)))
+        self.sets = [first] + [[v.clone() if isinstance(v, torch.Tensor) else v for v in first] for _ in range(calls - 1)]
+
+    def refill(self, last: bool, single: bool) -> int:
+        """New inputs (`final` for the last call) into every set this repetition uses; returns how many calls it makes."""
+        targets = self.sets[:1] if single else self.sets
+        for buffers in targets:
+            source = self.final if last and self.final is not None else self.fresh()
             for buffer, value in zip(buffers, source):
                 if isinstance(buffer, torch.Tensor):
                     buffer.copy_(value)
+        return len(targets)
 
-        with torch.no_grad():
-            timing = self._measure(lambda: fn(*buffers), refill, None if kernel_names is None else set(kernel_names))
-        return timing, self.last_output
+    def run(self, single: bool) -> object:
+        out = None
+        for buffers in self.sets[:1] if single else self.sets:
+            out = self.fn(*buffers)
+        return out
 
 
 def _profile(fn: Callable[[], object], kernel_names: set[str]) -> tuple[float, float]:

@@ -3,9 +3,10 @@
 Layers, cheapest first: parse the response (plan + code), the static AST
 layer, then the runtime layer in the sandbox, then (optional) an LLM judge.
 The reference runs once per problem, in its own sandboxed child, with
-secret seeds; its outputs stay in this process and never reach a candidate.
-Each candidate runs in a fresh child; its outputs are loaded here with
-`weights_only=True` and compared with the reference.
+secret seeds; its outputs stay in this process (on the GPU, for cuda) and
+never reach a candidate. Each candidate runs in a fresh child, which hands
+every trial's outputs over by file descriptor (handoff.py) as it goes;
+they are compared here, where the candidate cannot reach.
 
     with Verifier(VerifierSettings(device="cpu")) as verifier:
         verdict = verifier.verify(problem_source, response_text)
@@ -23,7 +24,6 @@ import shutil
 import signal
 import tempfile
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +32,7 @@ import torch
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify.baseline_cache import BaselineCache
 from tritonrl.verify.gpu_lock import GpuLock
+from tritonrl.verify.handoff import HandoffError, Inbox
 from tritonrl.verify.judge import Judge
 from tritonrl.verify.precision import check_policy, precision_reason
 from tritonrl.verify.response import parse_response
@@ -42,6 +43,11 @@ from tritonrl.verify.shrink import DEFAULT_BUDGET
 from tritonrl.verify.static import check_static
 from tritonrl.verify.trials import constant_output
 
+# A candidate runs the reference's trials once more, plus a call on the same inputs and a timed loop:
+# four times the reference's own time leaves room for a kernel at half the speed of the PyTorch reference.
+CANDIDATE_TIME_FACTOR = 4.0
+REFERENCE_TIMEOUT_FACTOR = 4.0  # the reference is trusted code; its limit only catches a hung problem
+_TRIAL_STAGES = ("reference", "other distributions", "alternate shapes")  # the reference child's stages that run trials
 # Reasons after which running the code is pointless or impossible.
 _NOT_RUNNABLE = {ReasonCode.NO_CODE, ReasonCode.SYNTAX_ERROR, ReasonCode.NO_MODELNEW}
 LOG_TAIL_CHARS = 1200
@@ -54,7 +60,9 @@ class VerifierSettings:
     # the first from the problem's own get_inputs(), the others with float inputs from other distributions
     # (runtime.DISTRIBUTIONS, signs and outliers the problem's own may lack) where the reference stays finite.
     trials: int = 3
-    timeout_s: float = 45.0  # per child; a CPU verdict (reference + candidate + start-up) stays under 120 s
+    # Base wall-clock limit per child. A candidate also gets CANDIDATE_TIME_FACTOR × the reference's own trial
+    # time (so limits grow with the problem's size); the trusted reference gets REFERENCE_TIMEOUT_FACTOR × this.
+    timeout_s: float = 45.0
     memory_bytes: int = 8 << 30
     cpu_element_budget: int = DEFAULT_BUDGET
     alternate_shapes: bool = True  # one more trial at odd shapes differing in every size: catches specialised sizes, skipped tails
@@ -101,6 +109,11 @@ class ReferenceRun:
     constant_output: bool = False  # identical reference outputs on every primary-shape input set
 
     @property
+    def trial_seconds(self) -> float:
+        """What the reference's own correctness trials took (its child's stages, no start-up, no timing)."""
+        return sum(self.stage_seconds.get(stage, 0.0) for stage in _TRIAL_STAGES)
+
+    @property
     def alt_shapes(self) -> dict[str, int]:
         return next((t.shapes for t in self.trials if t.shapes != self.shapes), {})
 
@@ -136,6 +149,7 @@ class Verifier:
         self.settings = settings
         visible = (worker_env or {}).get("CUDA_VISIBLE_DEVICES") or os.environ.get("CUDA_VISIBLE_DEVICES") or "0"
         self.gpu = visible.split(",")[0].strip()  # the physical GPU this verifier's children use
+        self.device = f"cuda:{self._ordinal()}" if settings.device == "cuda" else "cpu"  # that GPU in this process
         limits = Limits(timeout_s=settings.timeout_s, memory_bytes=settings.memory_bytes)
         self.server = ForkServer(limits, interpret=settings.device == "cpu", env=worker_env)
         self._root = Path(tempfile.mkdtemp(prefix="tritonrl-verify-", dir=job_root()))
@@ -173,7 +187,15 @@ class Verifier:
             "timing": None if cached else timing,
             "gpu_lock": self._job_lock(),
         }
-        job_dir, outcome, result = self._run_job(job)
+        received: dict[int, list[torch.Tensor]] = {}
+
+        def keep(label: int | str, tensors: list[torch.Tensor]) -> None:
+            if label != len(received):
+                raise HandoffError(f"reference outputs {label!r} out of order")
+            received[label] = [t.clone() for t in tensors]  # the received memory is released after this call
+
+        timeout_s = REFERENCE_TIMEOUT_FACTOR * self.settings.timeout_s
+        job_dir, outcome, result, lost = self._run_job(job, keep, limit=1 << 62, timeout_s=timeout_s)
         try:
             run.stage_seconds = self._stage_seconds(result, time.perf_counter() - started)
             run.baseline, run.baseline_compile = result.get("baseline"), result.get("baseline_compile")
@@ -186,18 +208,18 @@ class Verifier:
             elif result.get("stage") != "done":
                 run.failure = Reason(
                     ReasonCode.REFERENCE_FAILED,
-                    f"the reference run ended early ({self._ending(outcome)}): {self._log_tail(job_dir)}",
+                    f"the reference run ended early ({self._ending(outcome, timeout_s)}): {self._log_tail(job_dir)}",
                 )
+            elif lost or len(received) != len(result["trials"]):
+                run.failure = Reason(ReasonCode.REFERENCE_FAILED, f"the reference's outputs did not arrive: {lost}")
             else:
-                for trial in result["trials"]:
+                for index, trial in enumerate(result["trials"]):
                     source = with_shapes(problem_source, trial["overrides"])
-                    # Read into memory, not mapped: a mapping of the file would outlive its deletion.
-                    outputs = torch.load(job_dir / trial["outputs"], weights_only=True)
                     shapes = shape_sites(source)
-                    run.trials.append(ReferenceTrial(source, trial["seed"], shapes, outputs, trial["distribution"]))
+                    run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"]))
                 run.constant_output = constant_output([t.outputs for t in run.trials if t.shapes == run.shapes])
         finally:
-            shutil.rmtree(job_dir, ignore_errors=True)  # reference outputs must not outlive this call on disk
+            shutil.rmtree(job_dir, ignore_errors=True)
         if cached:
             run.baseline, run.baseline_compile, run.baseline_cached = cached["baseline"], cached.get("compile"), True
         elif cache_key and run.failure is None and run.baseline is not None:
@@ -214,11 +236,13 @@ class Verifier:
         key = BaselineCache.key(problem_source, self._gpu_name(), timing)
         return key, BaselineCache(self.settings.baseline_cache).get(key)
 
-    def _gpu_name(self) -> str:
-        """The model name of this verifier's GPU (the caller's own CUDA_VISIBLE_DEVICES may renumber it)."""
+    def _ordinal(self) -> int:
+        """This verifier's GPU as this process numbers it (the caller's own CUDA_VISIBLE_DEVICES may renumber it)."""
         visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
-        index = visible.index(self.gpu) if self.gpu in visible else int(self.gpu) if self.gpu.isdigit() else 0
-        return torch.cuda.get_device_name(index)
+        return visible.index(self.gpu) if self.gpu in visible else int(self.gpu) if self.gpu.isdigit() else 0
+
+    def _gpu_name(self) -> str:
+        return torch.cuda.get_device_name(self._ordinal())
 
     def _timing_job_settings(self) -> dict | None:
         if self.settings.device != "cuda" or not self.settings.timing:
@@ -293,7 +317,19 @@ class Verifier:
                 for t in reference.trials
             ],
         }
-        job_dir, outcome, result = self._run_job(job)
+        compared: dict[int | str, tuple[ReasonCode | None, float, str]] = {}
+
+        def judge(label: int | str, tensors: list[torch.Tensor]) -> None:
+            """Compare as the outputs arrive, so a 6.4 GB trial's memory is released before the next is made."""
+            index = 0 if label == "timed" else label  # the last timed call ran on trial 0's inputs
+            if type(index) is not int or not 0 <= index < len(reference.trials):
+                raise HandoffError(f"there is no trial {label!r}")
+            expected = reference.trials[index].outputs
+            compared[label] = compare_outputs(expected, tensors, self.device, self.settings.precision)
+
+        largest = max((o.numel() * o.element_size() for t in reference.trials for o in t.outputs), default=0)
+        timeout_s = self.candidate_timeout(reference)
+        job_dir, outcome, result, lost = self._run_job(job, judge, limit=4 * largest + (64 << 20), timeout_s=timeout_s)
         verdict.ran = True
         verdict.sandbox = {k: bool(v) for k, v in dict(result.get("isolation", {})).items()}
         try:
@@ -307,12 +343,13 @@ class Verifier:
                 verdict.reasons.append(downgrade)
             finished = result.get("stage") == "done"
             if not finished and not result.get("reasons"):
-                verdict.reasons.append(self._ending_reason(outcome, result, job_dir))
-            with self.gpu_lock.shared() if self.gpu_lock else nullcontext():  # comparing on the GPU uses it too
-                matched = self._compare(reference, trials, job_dir, verdict)
+                verdict.reasons.append(self._ending_reason(outcome, result, job_dir, reference))
+            for label, message in lost.items():
+                verdict.reasons.append(Reason(ReasonCode.CRASHED, f"outputs {label} could not be handed over: {message}"))
+            matched = self._compare(reference, trials, compared, verdict)
             verdict.matches_reference = finished and matched and len(trials) == len(reference.trials)
             if result.get("timing"):
-                self._judge_timing(reference, result["timing"], verdict)
+                self._judge_timing(reference, result["timing"], compared.get("timed"), verdict)
             verdict.stage_seconds = self._stage_seconds(result, time.perf_counter() - started)
         except (KeyError, TypeError, ValueError, AttributeError, RuntimeError, OSError) as exc:
             # The child writes its own result file; one we cannot read was damaged by the candidate.
@@ -321,15 +358,13 @@ class Verifier:
         finally:
             shutil.rmtree(job_dir, ignore_errors=True)
 
-    def _compare(self, reference: ReferenceRun, trials: list[dict], job_dir: Path, verdict: Verdict) -> bool:
-        """Compare each finished trial's outputs with the reference; record the first mismatch."""
+    def _compare(self, reference: ReferenceRun, trials: list[dict], compared: dict, verdict: Verdict) -> bool:
+        """Each finished trial's comparison with the reference (made as its outputs arrived); record the first mismatch."""
         worst = 0.0
-        for index, (trial, expected) in enumerate(zip(trials, (t.outputs for t in reference.trials))):
-            name = trial.get("outputs")
-            if name != f"out_{index}.pt":  # only the file the harness names; no paths from the child
+        for index in range(min(len(trials), len(reference.trials))):
+            if index not in compared:  # not plain tensors (a behaviour reason says so), or lost on the way
                 return False
-            actual = torch.load(job_dir / name, weights_only=True, mmap=True)
-            code, err, message = compare_outputs(expected, actual, self.settings.device, self.settings.precision)
+            code, err, message = compared[index]
             worst = max(worst, err)
             verdict.max_abs_error = worst
             if code is not None:
@@ -337,14 +372,19 @@ class Verifier:
                 return False
         return True
 
-    def _judge_timing(self, reference: ReferenceRun, timing: dict, verdict: Verdict) -> None:
-        """Record the candidate's timing; speed-ups only for candidates with nothing against them."""
-        if timing.get("timed_output_error"):
+    def _judge_timing(self, reference: ReferenceRun, timing: dict, timed: tuple | None, verdict: Verdict) -> None:
+        """Record the candidate's timing; speed-ups only for candidates with nothing against them.
+
+        `timed`: the comparison of the last timed call's outputs (on trial 0's inputs) with trial 0's reference.
+        """
+        error = timing.get("timed_output_error")
+        if error is None and timed is None:
+            error = "its outputs were not handed over"
+        elif error is None and timed[0] is not None:
+            error = timed[2]
+        if error:
             verdict.reasons.append(
-                Reason(
-                    ReasonCode.TIMED_OUTPUT_WRONG,
-                    f"the last timed call (after calls on fresh inputs): {timing['timed_output_error']}",
-                )
+                Reason(ReasonCode.TIMED_OUTPUT_WRONG, f"the last timed call (after calls on fresh inputs): {error}")
             )
         verdict.candidate_ms = float(timing["median_ms"])
         verdict.timing_cv = float(timing["cv"])
@@ -391,7 +431,11 @@ class Verifier:
                 note(ReasonCode.THREAD_LEFT_RUNNING, f"trial {index}: {t['threads_left']} Python thread(s) still running after forward returned")
         return [Reason(code, message) for code, message in found.items()]
 
-    def _ending_reason(self, outcome: ProcessOutcome, result: dict, job_dir: Path) -> Reason:
+    def candidate_timeout(self, reference: ReferenceRun) -> float:
+        """A candidate's wall-clock limit: the base limit plus a multiple of the reference's own trial time."""
+        return self.settings.timeout_s + CANDIDATE_TIME_FACTOR * reference.trial_seconds
+
+    def _ending_reason(self, outcome: ProcessOutcome, result: dict, job_dir: Path, reference: ReferenceRun) -> Reason:
         stage = result.get("stage", "start")
         tail = self._log_tail(job_dir)
         if outcome.status == "server_lost":
@@ -401,7 +445,12 @@ class Verifier:
                 "its sandbox); its results were discarded and the server restarted",
             )
         if outcome.status == "timeout":
-            return Reason(ReasonCode.TIMEOUT, f"no verdict within {self.settings.timeout_s:.0f} s (during {stage}); killed")
+            return Reason(
+                ReasonCode.TIMEOUT,
+                f"no verdict within {self.candidate_timeout(reference):.0f} s (during {stage}); killed. The limit is "
+                f"verify.timeout_s ({self.settings.timeout_s:g} s, --timeout) plus {CANDIDATE_TIME_FACTOR:g} × the "
+                f"reference's own trials ({reference.trial_seconds:.1f} s); raise verify.timeout_s for a slow GPU or huge shapes",
+            )
         if outcome.status == "signaled" and outcome.signal == signal.SIGXCPU:
             return Reason(ReasonCode.TIMEOUT, f"CPU-time limit reached during {stage}")
         if outcome.status == "signaled":
@@ -410,13 +459,17 @@ class Verifier:
             return Reason(ReasonCode.CRASHED, f"killed by {name}{hint} during {stage}. {tail}".strip())
         return Reason(ReasonCode.CRASHED, f"exited with status {outcome.exit_code} during {stage} before finishing. {tail}".strip())
 
-    @staticmethod
-    def _ending(outcome: ProcessOutcome) -> str:
+    def _ending(self, outcome: ProcessOutcome, timeout_s: float) -> str:
         if outcome.status == "signaled":
             return f"killed by {_signal_name(outcome.signal)}"
         if outcome.status == "server_lost":
             return "the fork server died or stopped answering"
-        return outcome.status if outcome.status == "timeout" else f"exit status {outcome.exit_code}"
+        if outcome.status == "timeout":
+            return (
+                f"timeout: {timeout_s:.0f} s, {REFERENCE_TIMEOUT_FACTOR:g} × verify.timeout_s "
+                f"({self.settings.timeout_s:g} s, --timeout); raise it for huge shapes or a slow machine"
+            )
+        return f"exit status {outcome.exit_code}"
 
     @staticmethod
     def _log_tail(job_dir: Path) -> str:
@@ -426,18 +479,22 @@ class Verifier:
             return ""
         return f"Output: …{text[-LOG_TAIL_CHARS:]}" if text else ""
 
-    def _run_job(self, job: dict) -> tuple[Path, ProcessOutcome, dict]:
+    def _run_job(
+        self, job: dict, handler, limit: int, timeout_s: float
+    ) -> tuple[Path, ProcessOutcome, dict, dict[str, str]]:
+        """Run one job; `handler(label, tensors)` gets each handed-over trial. Also returns the hand-overs that failed."""
         job_dir = Path(tempfile.mkdtemp(prefix=f"{job['kind']}-", dir=self._root))
         (job_dir / "job.json").write_text(json.dumps(job))
         shared = [self.gpu_lock.run_path, self.gpu_lock.turnstile_path] if self.gpu_lock else []
-        outcome = self.server.run(job_dir, self.settings.device, shared)
+        with Inbox(job_dir, self.device, handler, limit) as inbox:
+            outcome = self.server.run(job_dir, self.settings.device, shared, timeout_s)
         if outcome.status == "server_lost":  # whatever the job left behind is not to be trusted
-            return job_dir, outcome, {}
+            return job_dir, outcome, {}, {}
         try:
             result = json.loads((job_dir / "result.json").read_text())
         except (OSError, ValueError):
             result = {}
         if not isinstance(result, dict):
             result = {}
-        return job_dir, outcome, result
+        return job_dir, outcome, result, inbox.errors
 

@@ -1,0 +1,355 @@
+"""Hand a sandboxed child's output tensors to the verifier: no files, no host copies on the GPU.
+
+The child copies each output into memory it can export as a file
+descriptor — GPU memory from the CUDA driver's virtual-memory API
+(`cuMemCreate` with a POSIX-descriptor handle) on cuda, a memfd on cpu —
+and sends the descriptors with a JSON header over the job directory's
+UNIX socket (SCM_RIGHTS), one message per trial, then waits for the
+verifier's acknowledgement. The verifier (`Inbox`) imports the memory,
+hands the tensors to a handler (compare, or copy for a reference) and
+releases them. Descriptors cross the child's PID, user and mount
+namespaces where legacy CUDA IPC handles cannot (the driver rejects a
+handle from another PID namespace), and a 6.4 GB output stays on the GPU:
+a device-to-device copy in the child, a comparison in the verifier.
+
+Trust: the verifier never exports memory of its own, so nothing a child
+sends maps the reference; a child can only send memory it owns, which is
+as good as the outputs it returned. Headers are bounded and validated,
+every received descriptor is closed, and a CPU descriptor must be a
+regular file (never a pipe to block on).
+
+Test: tests/verify/test_handoff.py (CPU; the GPU path on a CUDA machine).
+"""
+
+from __future__ import annotations
+
+import array
+import ctypes
+import json
+import os
+import socket
+import stat
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import torch
+
+SOCKET_NAME = "outputs.sock"  # in the job directory; the child connects by this relative name from its cwd
+MAX_HEADER_BYTES = 64 << 10
+MAX_TENSORS = 64  # outputs per message
+ACK_TIMEOUT_S = 600.0  # a 6.4 GB comparison takes milliseconds; this only bounds a verifier that stopped
+RECEIVE_TIMEOUT_S = 30.0  # for the header after a child connected
+DTYPES = {
+    str(d).removeprefix("torch."): d
+    for d in (
+        torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16,
+        torch.int8, torch.uint8, torch.bool, torch.complex64, torch.complex128,
+    )
+}
+
+# Bound at import, before any candidate code runs in a child.
+_socket = socket.socket
+_sendmsg = socket.socket.sendmsg
+_memfd_create = os.memfd_create
+_write = os.write
+
+
+class HandoffError(RuntimeError):
+    """Outputs could not be handed over: a malformed message, or the driver refused the memory."""
+
+
+# -- the CUDA driver's virtual-memory API ------------------------------------
+
+_POSIX_FD = 1  # CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+_PINNED = 1  # CU_MEM_ALLOCATION_TYPE_PINNED
+_ON_DEVICE = 1  # CU_MEM_LOCATION_TYPE_DEVICE
+_READ_WRITE = 3  # CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+_U64 = ctypes.c_ulonglong
+_SIZE = ctypes.c_size_t
+
+
+class _Location(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("id", ctypes.c_int)]
+
+
+class _AllocFlags(ctypes.Structure):
+    _fields_ = [
+        ("compressionType", ctypes.c_ubyte), ("gpuDirectRDMACapable", ctypes.c_ubyte),
+        ("usage", ctypes.c_ushort), ("reserved", ctypes.c_ubyte * 4),
+    ]
+
+
+class _AllocationProp(ctypes.Structure):
+    _fields_ = [
+        ("type", ctypes.c_int), ("requestedHandleTypes", ctypes.c_int), ("location", _Location),
+        ("win32HandleMetaData", ctypes.c_void_p), ("allocFlags", _AllocFlags),
+    ]
+
+
+class _AccessDesc(ctypes.Structure):
+    _fields_ = [("location", _Location), ("flags", ctypes.c_int)]
+
+
+class _Driver:
+    """The few libcuda calls that export, import and map device memory (torch has no public API for them)."""
+
+    _lib: ctypes.CDLL | None = None
+
+    def __init__(self, ordinal: int) -> None:
+        if _Driver._lib is None:
+            _Driver._lib = ctypes.CDLL("libcuda.so.1")
+        self.lib, self.ordinal = _Driver._lib, ordinal
+        torch.cuda.init()
+        torch.cuda.set_device(ordinal)
+        torch.cuda.synchronize(ordinal)  # makes the primary context current in this thread
+        self.prop = _AllocationProp(_PINNED, _POSIX_FD, _Location(_ON_DEVICE, ordinal))
+        granularity = _SIZE()
+        self._check(self.lib.cuMemGetAllocationGranularity(ctypes.byref(granularity), ctypes.byref(self.prop), 0), "granularity")
+        self.granularity = granularity.value
+
+    def _check(self, status: int, what: str) -> None:
+        if status != 0:
+            text = ctypes.c_char_p()
+            self.lib.cuGetErrorString(status, ctypes.byref(text))
+            raise HandoffError(f"CUDA driver: {what} failed ({(text.value or b'?').decode()})")
+
+    def size_for(self, nbytes: int) -> int:
+        return max(-(-nbytes // self.granularity), 1) * self.granularity
+
+    def create(self, size: int) -> int:
+        handle = _U64()
+        self._check(self.lib.cuMemCreate(ctypes.byref(handle), _SIZE(size), ctypes.byref(self.prop), _U64(0)), "cuMemCreate")
+        return handle.value
+
+    def export(self, handle: int) -> int:
+        fd = ctypes.c_int()
+        self._check(self.lib.cuMemExportToShareableHandle(ctypes.byref(fd), _U64(handle), _POSIX_FD, _U64(0)), "export")
+        return fd.value
+
+    def import_fd(self, fd: int) -> int:
+        handle = _U64()
+        self._check(self.lib.cuMemImportFromShareableHandle(ctypes.byref(handle), ctypes.c_void_p(fd), _POSIX_FD), "import")
+        return handle.value
+
+    def release(self, handle: int) -> None:
+        self._check(self.lib.cuMemRelease(_U64(handle)), "cuMemRelease")
+
+    @contextmanager
+    def mapped(self, handle: int, size: int) -> Iterator[torch.Tensor]:
+        """The allocation as a uint8 tensor on this device, unmapped (after a device sync) on exit."""
+        pointer = _U64()
+        self._check(self.lib.cuMemAddressReserve(ctypes.byref(pointer), _SIZE(size), _SIZE(0), _U64(0), _U64(0)), "reserve")
+        try:
+            self._check(self.lib.cuMemMap(pointer, _SIZE(size), _SIZE(0), _U64(handle), _U64(0)), "cuMemMap")
+            try:
+                access = _AccessDesc(_Location(_ON_DEVICE, self.ordinal), _READ_WRITE)
+                self._check(self.lib.cuMemSetAccess(pointer, _SIZE(size), ctypes.byref(access), _SIZE(1)), "access")
+                try:
+                    yield torch.as_tensor(_DeviceArray(pointer.value, size), device=f"cuda:{self.ordinal}")
+                finally:
+                    torch.cuda.synchronize(self.ordinal)  # no kernel may still use the range when it goes
+            finally:
+                self.lib.cuMemUnmap(pointer, _SIZE(size))
+        finally:
+            self.lib.cuMemAddressFree(pointer, _SIZE(size))
+
+
+class _DeviceArray:
+    """Raw device bytes in the CUDA array interface, so torch wraps them without a copy."""
+
+    def __init__(self, pointer: int, size: int) -> None:
+        self.__cuda_array_interface__ = {"shape": (size,), "typestr": "|u1", "data": (pointer, False), "version": 3}
+
+
+def _as_bytes(tensor: torch.Tensor) -> torch.Tensor:
+    flat = tensor.detach().contiguous().reshape(-1)
+    return flat.view(torch.uint8) if flat.numel() else torch.empty(0, dtype=torch.uint8, device=flat.device)
+
+
+def _spec(tensor: torch.Tensor) -> dict:
+    return {
+        "dtype": str(tensor.dtype).removeprefix("torch."),
+        "shape": list(tensor.shape),
+        "nbytes": tensor.numel() * tensor.element_size(),
+    }
+
+
+# -- child side ---------------------------------------------------------------
+
+
+def _export(tensor: torch.Tensor) -> tuple[int, Callable[[], None]]:
+    """A descriptor holding a copy of `tensor`'s bytes, and what to release once the verifier has them."""
+    data = _as_bytes(tensor)
+    if tensor.device.type == "cuda":
+        driver = _Driver(tensor.device.index or 0)
+        size = driver.size_for(data.numel())
+        handle = driver.create(size)
+        try:
+            with driver.mapped(handle, size) as buffer:
+                buffer[: data.numel()].copy_(data)
+            return driver.export(handle), lambda: driver.release(handle)
+        except BaseException:
+            driver.release(handle)
+            raise
+    fd = _memfd_create("tritonrl-output", os.MFD_CLOEXEC)
+    view = memoryview(data.cpu().numpy()).cast("B")
+    while view:
+        view = view[_write(fd, view) :]
+    return fd, lambda: None
+
+
+def send_outputs(label: int | str, tensors: list[torch.Tensor], socket_path: str = SOCKET_NAME) -> None:
+    """In the child: hand `tensors` to the verifier as trial `label`; returns once it has them."""
+    exported = []
+    try:
+        for tensor in tensors:
+            exported.append(_export(tensor))
+        header = json.dumps({"label": label, "tensors": [_spec(t) for t in tensors]}).encode()
+        with _socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as connection:
+            connection.settimeout(ACK_TIMEOUT_S)
+            connection.connect(socket_path)
+            fds = array.array("i", [fd for fd, _ in exported])
+            _sendmsg(connection, [header], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)] if exported else [])
+            if connection.recv(1) != b"\x01":
+                raise HandoffError(f"the verifier did not take outputs {label}")
+    finally:
+        for fd, release in exported:
+            os.close(fd)
+            release()
+
+
+# -- verifier side ------------------------------------------------------------
+
+
+def _parse(header: bytes, fds: list[int]) -> tuple[int | str, list[dict]]:
+    message = json.loads(header)
+    if not isinstance(message, dict) or not isinstance(message.get("tensors"), list):
+        raise HandoffError("the message is not {label, tensors}")
+    label, specs = message.get("label"), message["tensors"]
+    if not isinstance(label, (int, str)) or isinstance(label, bool):
+        raise HandoffError(f"bad label {label!r}")
+    if len(specs) != len(fds) or len(specs) > MAX_TENSORS:
+        raise HandoffError(f"{len(specs)} tensors described, {len(fds)} descriptors sent")
+    for spec in specs:
+        if not isinstance(spec, dict) or spec.get("dtype") not in DTYPES:
+            raise HandoffError(f"bad tensor description {spec!r}")
+        shape, nbytes = spec.get("shape"), spec.get("nbytes")
+        if not isinstance(shape, list) or not all(type(n) is int and n >= 0 for n in shape) or type(nbytes) is not int:
+            raise HandoffError(f"bad tensor description {spec!r}")
+        numel = 1
+        for n in shape:
+            numel *= n
+        if nbytes != numel * DTYPES[spec["dtype"]].itemsize:
+            raise HandoffError(f"{nbytes} bytes do not make a {spec['dtype']} tensor of shape {shape}")
+    return label, specs
+
+
+@contextmanager
+def _imported(fd: int, spec: dict, device: str, limit: int) -> Iterator[torch.Tensor]:
+    """One received tensor; on cuda it is the child's memory mapped here, valid inside the block only."""
+    nbytes, dtype, shape = spec["nbytes"], DTYPES[spec["dtype"]], spec["shape"]
+    if nbytes > limit:
+        raise HandoffError(f"an output of {nbytes} bytes exceeds the {limit} bytes expected at most")
+    if device.startswith("cuda"):
+        driver = _Driver(torch.device(device).index or 0)
+        handle = driver.import_fd(fd)
+        try:
+            with driver.mapped(handle, driver.size_for(nbytes)) as buffer:
+                yield buffer[:nbytes].view(dtype).reshape(shape)
+        finally:
+            driver.release(handle)
+        return
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size < nbytes:
+        raise HandoffError("a CPU output descriptor is not a file holding the described bytes")
+    data = torch.empty(nbytes, dtype=torch.uint8)
+    view, offset = memoryview(data.numpy()), 0
+    while offset < nbytes:
+        read = os.preadv(fd, [view[offset:]], offset)
+        if read <= 0:
+            raise HandoffError("a CPU output descriptor ended early")
+        offset += read
+    yield data.view(dtype).reshape(shape)
+
+
+class Inbox:
+    """The verifier's end of one job's socket: receives trials and calls `handler(label, tensors)` for each.
+
+    The tensors are valid only during the call (a handler keeps copies).
+    The first message for a label counts; a malformed one is recorded in
+    `errors` (label or "?" -> message) and acknowledged as refused.
+    """
+
+    def __init__(self, job_dir: Path, device: str, handler: Callable[[int | str, list[torch.Tensor]], None], limit: int) -> None:
+        self.device, self.handler, self.limit = device, handler, limit
+        self.errors: dict[str, str] = {}
+        self.seen: set = set()
+        self._stop = threading.Event()
+        self._listener = _socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        directory = os.open(job_dir, os.O_PATH)
+        try:  # through /proc/self/fd: socket paths are limited to 108 bytes, job roots are not
+            self._listener.bind(f"/proc/self/fd/{directory}/{SOCKET_NAME}")
+        finally:
+            os.close(directory)
+        self.path = job_dir / SOCKET_NAME
+        self._listener.listen(4)
+        self._listener.settimeout(0.05)
+        self._thread = threading.Thread(target=self._serve, name=f"inbox-{job_dir.name}", daemon=True)
+
+    def __enter__(self) -> Inbox:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._listener.close()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self._listener.accept()
+            except TimeoutError:
+                if self._stop.is_set():
+                    return
+                continue
+            except OSError:
+                return
+            with connection:
+                self._receive(connection)
+
+    def _receive(self, connection: socket.socket) -> None:
+        connection.settimeout(RECEIVE_TIMEOUT_S)
+        fds: list[int] = []
+        label: int | str = "?"
+        try:
+            header, ancillary, flags, _ = connection.recvmsg(
+                MAX_HEADER_BYTES, socket.CMSG_SPACE(MAX_TENSORS * 4), socket.MSG_CMSG_CLOEXEC
+            )
+            for level, kind, data in ancillary:
+                if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                    fds.extend(array.array("i", data[: len(data) - len(data) % 4]))
+            if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
+                raise HandoffError("the message was larger than allowed")
+            label, specs = _parse(header, fds)
+            if label in self.seen:
+                raise HandoffError(f"outputs {label} were sent twice")
+            self.seen.add(label)
+            self._deliver(label, specs, fds)
+            connection.sendall(b"\x01")
+        except Exception as exc:  # a malformed message, or the handler failing on what it got
+            self.errors.setdefault(str(label), str(exc))
+            try:
+                connection.sendall(b"\x00")
+            except OSError:
+                pass
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+    def _deliver(self, label: int | str, specs: list[dict], fds: list[int]) -> None:
+        with ExitStack() as stack:
+            tensors = [stack.enter_context(_imported(fd, spec, self.device, self.limit)) for fd, spec in zip(fds, specs)]
+            self.handler(label, tensors)
