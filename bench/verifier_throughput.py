@@ -103,6 +103,7 @@ def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict
         stages.update(verdict.stage_seconds)
         finished[task.key] = time.perf_counter()
         rows.append({"problem": task.key, "index": index, "correct": verdict.correct, "codes": verdict.codes,
+                     "messages": [r.message[:300] for r in verdict.reasons],
                      "speedup": verdict.speedup, "candidate_ms": verdict.candidate_ms, "timing_cv": verdict.timing_cv,
                      "triton_time_share": verdict.triton_time_share, "seconds": round(verdict.seconds, 2),
                      "stage_seconds": verdict.stage_seconds,

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import pytest
 import torch
@@ -37,6 +38,10 @@ def _send_raw(path, header, fds=()):
         return connection.recv(1)
 
 
+def _bits(tensor):
+    return tensor.resolve_conj().contiguous().reshape(-1).view(torch.uint8)
+
+
 def test_outputs_arrive_exactly_whatever_their_dtype_and_layout(inbox):
     outputs = [
         torch.randn(3, 5).t(),  # not contiguous
@@ -44,12 +49,16 @@ def test_outputs_arrive_exactly_whatever_their_dtype_and_layout(inbox):
         torch.tensor([True, False, True]),
         torch.arange(6, dtype=torch.int64).reshape(2, 3),
         torch.empty(0, 7),
+        torch.randn(4).to(torch.float8_e4m3fn),
+        torch.arange(5, dtype=torch.int32).to(torch.uint16),
+        torch.randn(3, dtype=torch.complex64).conj(),  # a conjugate view
+        torch.tensor(2.5),  # 0-dim
     ]
     send_outputs(0, outputs, str(inbox.path))
     send_outputs("timed", outputs[:1], str(inbox.path))
     got = inbox.received[0]
     assert [(g.dtype, g.shape) for g in got] == [(o.dtype, o.shape) for o in outputs]
-    assert all(torch.equal(g, o) for g, o in zip(got, outputs))
+    assert all(torch.equal(_bits(g), _bits(o)) for g, o in zip(got, outputs))  # bit for bit (fp8 has no ==)
     assert torch.equal(inbox.received["timed"][0], outputs[0])
     assert inbox.errors == {}
 
@@ -71,7 +80,7 @@ def _memfd(data: bytes) -> int:
 @pytest.mark.parametrize(
     "case",
     ["pipe instead of a file", "fewer descriptors than tensors", "bytes do not match the shape", "larger than the limit",
-     "unknown dtype", "not json"],
+     "together larger than the limit", "unknown dtype", "not json"],
 )
 def test_malformed_messages_are_refused_without_blocking_the_verifier(inbox, case):
     spec = {"dtype": "float32", "shape": [2], "nbytes": 8}
@@ -82,6 +91,9 @@ def test_malformed_messages_are_refused_without_blocking_the_verifier(inbox, cas
     elif case == "larger than the limit":
         spec = {"dtype": "uint8", "shape": [2 << 20], "nbytes": 2 << 20}
         fds = [_memfd(bytes(2 << 20))]
+    elif case == "together larger than the limit":  # each under it: all of a message is imported at once
+        spec = {"dtype": "uint8", "shape": [600 << 10], "nbytes": 600 << 10}
+        fds = [_memfd(bytes(600 << 10)), _memfd(bytes(600 << 10))]
     elif case == "bytes do not match the shape":
         spec = {**spec, "nbytes": 4}
         fds = [_memfd(bytes(8))]
@@ -90,7 +102,7 @@ def test_malformed_messages_are_refused_without_blocking_the_verifier(inbox, cas
         fds = [_memfd(bytes(8))]
     elif case != "fewer descriptors than tensors":
         fds = [_memfd(bytes(8))]
-    header = "{not json" if case == "not json" else {"label": 0, "tensors": [spec]}
+    header = "{not json" if case == "not json" else {"label": 0, "tensors": [spec] * max(len(fds), 1)}
     if case == "not json":
         with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as connection:
             connection.settimeout(10)
@@ -101,6 +113,8 @@ def test_malformed_messages_are_refused_without_blocking_the_verifier(inbox, cas
         reply = _send_raw(inbox.path, header, fds)
     assert reply == b"\x00"
     assert inbox.errors and 0 not in inbox.received
+    for fd in fds:
+        os.close(fd)
     send_outputs(1, [torch.ones(1)], str(inbox.path))  # the inbox still serves
     assert 1 in inbox.received
 
@@ -129,8 +143,9 @@ def test_gpu_outputs_cross_a_pid_namespace_and_stay_on_the_device(tmp_path):
             send_outputs(0, [torch.randn(4096, 4096, device="cuda"), torch.arange(7, device="cuda").half()], {str(box.path)!r})
         """)
         command = [sys.executable, "-c", child]
-        if subprocess.run(["unshare", "--user", "--map-current-user", "--pid", "--fork", "true"]).returncode == 0:
-            command = ["unshare", "--user", "--map-current-user", "--pid", "--fork", *command]
+        namespaces = ["unshare", "--user", "--map-current-user", "--pid", "--fork", "--mount", "--mount-proc"]
+        if subprocess.run([*namespaces, "true"]).returncode == 0:
+            command = [*namespaces, *command]
         env = {**os.environ, "PYTHONPATH": os.getcwd()}
         subprocess.run(command, check=True, env=env, timeout=120)
     torch.manual_seed(0)
@@ -144,3 +159,17 @@ def test_inbox_stops_cleanly_when_nothing_was_sent(tmp_path):
     with Inbox(tmp_path, "cpu", lambda *a: None, limit=1) as box:
         assert box.path.exists()
     assert not any(t.name.startswith("inbox-") for t in threading.enumerate())
+
+
+def test_connections_a_dead_job_left_open_do_not_hold_the_verifier(tmp_path):
+    idle = []
+    started = time.monotonic()
+    with Inbox(tmp_path, "cpu", lambda *a: None, limit=1 << 20) as box:
+        for _ in range(5):  # connected, never sending: one is being read, the others wait in the backlog
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            connection.connect(str(box.path))
+            idle.append(connection)
+        time.sleep(0.2)
+    assert time.monotonic() - started < 5  # not 30 s per connection
+    for connection in idle:
+        connection.close()

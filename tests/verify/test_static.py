@@ -314,6 +314,13 @@ HACKS: list[tuple[str, ReasonCode, str]] = [
     ("relative_import", R.FORBIDDEN_IMPORT, make(imports="from . import helpers\n")),
     ("star_import", R.FORBIDDEN_IMPORT, make(imports="from torch import *\n")),
     ("leaked_module", R.ENV_OR_NETWORK, make(forward="torch.os.system('true')\n" + LAUNCH + "return out")),
+    # containers an allowed module exposes: triton.language.extra imports sys.modules as `modules`
+    ("leaked_sys_modules", R.NOT_ALLOWED,
+     make(imports="import triton.language.extra\n", forward="m = triton.language.extra.modules\n" + LAUNCH + "return out")),
+    ("leaked_sys_modules_get", R.NOT_ALLOWED,
+     make(imports="import triton.language.extra as extra\n", top="OS = extra.modules.get('os')")),
+    ("method_named_like_a_builtin", R.NOT_ALLOWED, make(top="class Shim:\n    def exec(self, source):\n        return source\n")),
+    ("attribute_named_like_os_function", R.NOT_ALLOWED, make(init="self.system = 1")),
     ("import_inside_forward", R.ENV_OR_NETWORK, make(forward="import shutil\n" + LAUNCH + "return out")),
     # dynamic code
     ("exec", R.DYNAMIC_CODE, make(top="exec('y = 1')")),

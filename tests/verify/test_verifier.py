@@ -21,10 +21,12 @@ def test_every_builtin_reference_verifies_as_correct(verifier, builtin_problems)
 def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     problem = builtin_problems["09_softmax.py"]
     data = json.loads(json.dumps(verifier.verify(problem.source, problem.reference_response).to_dict()))
-    assert data["valid"] is data["compiled"] is data["correct"] is True
-    assert data["speedup"] is None and data["reasons"] == []
-    assert data["shapes"] == {"batch_size": 16, "dim": 4096} and data["trials"] == 3  # 2 + 1 at alt shapes
-    assert all(data["alt_shapes"][k] > v for k, v in data["shapes"].items())  # larger in every size
+    assert data["valid"] is data["compiled"] is data["correct"] is True and data["reasons"] == []
+    assert data["trials"] == 3  # 2 + 1 at alt shapes
+    if verifier.settings.device == "cpu":  # shrunk shapes, no timing; a GPU keeps the problem's own and times it
+        assert data["speedup"] is None
+        assert data["shapes"] == {"batch_size": 16, "dim": 4096}
+        assert all(data["alt_shapes"][k] > v for k, v in data["shapes"].items())  # larger in every size
     assert data["distributions"] == ["problem", "zeros_and_ties", "large_magnitude"]
     assert data["constant_reference"] is False
     stages = data["stage_seconds"]  # where the time went, for throughput work

@@ -184,10 +184,11 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
     source = with_shapes(original, overrides)
     result.data["shapes"] = shape_sites(source)
     failure_code = ReasonCode.SHAPES_UNSUPPORTED if overrides else ReasonCode.REFERENCE_FAILED
-    result.stage("reference")
     lock = _gpu_lock(job)
     try:
+        result.stage("wait for the GPU")  # not part of the trial time the candidate's limit grows with
         with lock.shared():
+            result.stage("reference")
             problem = import_source(source, "problem", job_dir)
             model = build_reference(problem, job["weight_seed"], device)
             first, *more = job["input_seeds"]
@@ -217,8 +218,9 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
         raise _Failed(failure_code, f"the reference Model failed{shapes}: {_describe(exc)}") from exc
 
     if job.get("alt_seed") is not None:
-        result.stage("alternate shapes")
+        result.stage("wait for the GPU")
         with lock.shared():
+            result.stage("alternate shapes")
             _alternate_trial(job, job_dir, result, source, overrides, own_finite, distributions)
 
 
@@ -364,11 +366,14 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                 try:
                     send_outputs(index, outputs)
                 except Exception as exc:
-                    raise _Failed(ReasonCode.CRASHED, f"trial {index}: handing its outputs over failed: {_describe(exc)}") from exc
+                    raise _classify(exc, ReasonCode.CRASHED) from exc
             if index == 0:
                 trial["repeat_launches"] = _repeat_launches(candidate, inputs, pristine, device)
             result.data["trials"].append(trial)
             result.save()
+            del inputs, pristine, outputs  # a 6.4 GB trial's tensors go before the next trial's are made
+        if device == "cuda":
+            torch.cuda.empty_cache()  # while this job waits for the GPU alone, others may use the memory
 
     if timed and result.data["trials"] and not result.data["trials"][0]["non_tensor_outputs"]:
         spec = job["trials"][0]

@@ -41,12 +41,15 @@ MAX_HEADER_BYTES = 64 << 10
 MAX_TENSORS = 64  # outputs per message
 ACK_TIMEOUT_S = 600.0  # a 6.4 GB comparison takes milliseconds; this only bounds a verifier that stopped
 RECEIVE_TIMEOUT_S = 30.0  # for the header after a child connected
-DTYPES = {
-    str(d).removeprefix("torch."): d
-    for d in (
-        torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16,
-        torch.int8, torch.uint8, torch.bool, torch.complex64, torch.complex128,
-    )
+MAX_ERRORS = 8  # refused messages recorded per job (each becomes a reason in the verdict)
+MAX_ERROR_CHARS = 300
+DTYPES = {  # every dense dtype this torch has: an answer may return any the reference returns
+    name: getattr(torch, name)
+    for name in (
+        "float64 float32 float16 bfloat16 float8_e4m3fn float8_e5m2 float8_e4m3fnuz float8_e5m2fnuz "
+        "int64 int32 int16 int8 uint64 uint32 uint16 uint8 bool complex128 complex64 complex32"
+    ).split()
+    if isinstance(getattr(torch, name, None), torch.dtype)
 }
 
 # Bound at import, before any candidate code runs in a child.
@@ -66,6 +69,7 @@ _POSIX_FD = 1  # CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
 _PINNED = 1  # CU_MEM_ALLOCATION_TYPE_PINNED
 _ON_DEVICE = 1  # CU_MEM_LOCATION_TYPE_DEVICE
 _READ_WRITE = 3  # CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+_OUT_OF_MEMORY = 2  # CUDA_ERROR_OUT_OF_MEMORY
 _U64 = ctypes.c_ulonglong
 _SIZE = ctypes.c_size_t
 
@@ -113,7 +117,9 @@ class _Driver:
         if status != 0:
             text = ctypes.c_char_p()
             self.lib.cuGetErrorString(status, ctypes.byref(text))
-            raise HandoffError(f"CUDA driver: {what} failed ({(text.value or b'?').decode()})")
+            message = f"CUDA driver: {what} failed ({(text.value or b'?').decode()})"
+            # Out of memory is the GPU's state, not the candidate's fault: the pool verifies such a candidate again alone.
+            raise torch.OutOfMemoryError(message) if status == _OUT_OF_MEMORY else HandoffError(message)
 
     def size_for(self, nbytes: int) -> int:
         return max(-(-nbytes // self.granularity), 1) * self.granularity
@@ -164,7 +170,7 @@ class _DeviceArray:
 
 
 def _as_bytes(tensor: torch.Tensor) -> torch.Tensor:
-    flat = tensor.detach().contiguous().reshape(-1)
+    flat = tensor.detach().resolve_conj().resolve_neg().contiguous().reshape(-1)
     return flat.view(torch.uint8) if flat.numel() else torch.empty(0, dtype=torch.uint8, device=flat.device)
 
 
@@ -184,6 +190,7 @@ def _export(tensor: torch.Tensor) -> tuple[int, Callable[[], None]]:
     data = _as_bytes(tensor)
     if tensor.device.type == "cuda":
         driver = _Driver(tensor.device.index or 0)
+        torch.cuda.empty_cache()  # blocks the caching allocator holds are memory cuMemCreate cannot have
         size = driver.size_for(data.numel())
         handle = driver.create(size)
         try:
@@ -247,11 +254,9 @@ def _parse(header: bytes, fds: list[int]) -> tuple[int | str, list[dict]]:
 
 
 @contextmanager
-def _imported(fd: int, spec: dict, device: str, limit: int) -> Iterator[torch.Tensor]:
+def _imported(fd: int, spec: dict, device: str) -> Iterator[torch.Tensor]:
     """One received tensor; on cuda it is the child's memory mapped here, valid inside the block only."""
     nbytes, dtype, shape = spec["nbytes"], DTYPES[spec["dtype"]], spec["shape"]
-    if nbytes > limit:
-        raise HandoffError(f"an output of {nbytes} bytes exceeds the {limit} bytes expected at most")
     if device.startswith("cuda"):
         driver = _Driver(torch.device(device).index or 0)
         handle = driver.import_fd(fd)
@@ -279,14 +284,18 @@ class Inbox:
 
     The tensors are valid only during the call (a handler keeps copies).
     The first message for a label counts; a malformed one is recorded in
-    `errors` (label or "?" -> message) and acknowledged as refused.
+    `errors` (label or "?" -> message) and acknowledged as refused; labels
+    refused because the GPU ran out of memory are also in `out_of_memory`.
     """
 
     def __init__(self, job_dir: Path, device: str, handler: Callable[[int | str, list[torch.Tensor]], None], limit: int) -> None:
+        """`limit`: the most bytes one message's tensors may hold together (they are all imported at once)."""
         self.device, self.handler, self.limit = device, handler, limit
         self.errors: dict[str, str] = {}
+        self.out_of_memory: set[str] = set()
         self.seen: set = set()
         self._stop = threading.Event()
+        self._current: socket.socket | None = None
         self._listener = _socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         directory = os.open(job_dir, os.O_PATH)
         try:  # through /proc/self/fd: socket paths are limited to 108 bytes, job roots are not
@@ -303,22 +312,30 @@ class Inbox:
         return self
 
     def __exit__(self, *exc) -> None:
+        """Called once the job has ended: connections it left open or queued are cut, not waited for."""
         self._stop.set()
+        current = self._current
+        if current is not None:
+            try:
+                current.shutdown(socket.SHUT_RDWR)  # a header still missing never comes; a handler running finishes
+            except OSError:
+                pass
         self._thread.join()
         self._listener.close()
 
     def _serve(self) -> None:
-        while True:
+        while not self._stop.is_set():
             try:
                 connection, _ = self._listener.accept()
             except TimeoutError:
-                if self._stop.is_set():
-                    return
                 continue
             except OSError:
                 return
             with connection:
-                self._receive(connection)
+                self._current = connection
+                if not self._stop.is_set():
+                    self._receive(connection)
+                self._current = None
 
     def _receive(self, connection: socket.socket) -> None:
         connection.settimeout(RECEIVE_TIMEOUT_S)
@@ -334,13 +351,20 @@ class Inbox:
             if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
                 raise HandoffError("the message was larger than allowed")
             label, specs = _parse(header, fds)
+            total = sum(spec["nbytes"] for spec in specs)
+            if total > self.limit:
+                raise HandoffError(f"outputs of {total} bytes exceed the {self.limit} bytes expected at most")
             if label in self.seen:
                 raise HandoffError(f"outputs {label} were sent twice")
             self.seen.add(label)
             self._deliver(label, specs, fds)
             connection.sendall(b"\x01")
         except Exception as exc:  # a malformed message, or the handler failing on what it got
-            self.errors.setdefault(str(label), str(exc))
+            key = str(label)[:40]
+            if len(self.errors) < MAX_ERRORS:
+                self.errors.setdefault(key, str(exc)[:MAX_ERROR_CHARS])
+            if isinstance(exc, torch.OutOfMemoryError):
+                self.out_of_memory.add(key)
             try:
                 connection.sendall(b"\x00")
             except OSError:
@@ -351,5 +375,5 @@ class Inbox:
 
     def _deliver(self, label: int | str, specs: list[dict], fds: list[int]) -> None:
         with ExitStack() as stack:
-            tensors = [stack.enter_context(_imported(fd, spec, self.device, self.limit)) for fd, spec in zip(fds, specs)]
+            tensors = [stack.enter_context(_imported(fd, spec, self.device)) for fd, spec in zip(fds, specs)]
             self.handler(label, tensors)

@@ -177,6 +177,10 @@ class VerifierPool:
                 results[task.key][index] = verdict
                 on_verdict(task, index, verdict)
             del references
+            if self.settings.device == "cuda":
+                import torch
+
+                torch.cuda.empty_cache()  # the references' GBs go back to the GPU, for the children to use
         return results
 
     def close(self) -> None:

@@ -59,9 +59,16 @@ TF32_TOLERANCE = (1e-2, 1e-2)
 
 def tolerance(dtype: torch.dtype, precision: str = "strict") -> tuple[float, float]:
     """(atol, rtol) for an output dtype; fp32 gets the TF32 step when the precision policy allows TF32."""
+    if dtype.is_complex:
+        dtype = dtype.to_real()  # compared component by component (`_components`)
     if dtype == torch.float32 and precision == "tf32":
         return TF32_TOLERANCE
     return TOLERANCES.get(dtype, (0.0, 0.0))
+
+
+def _components(tensor: torch.Tensor) -> torch.Tensor:
+    """Real and imaginary parts side by side for a complex tensor (a cast to float64 would drop the imaginary part)."""
+    return torch.view_as_real(tensor.detach().resolve_conj()) if tensor.is_complex() else tensor.detach()
 
 # Aten ops a candidate's forward may run itself: allocation, layout, views,
 # copies and casts ("glue"). Everything else is computation that must happen
@@ -287,7 +294,7 @@ def _chunks(flat: torch.Tensor, device: str):
 def output_scale(expected: torch.Tensor, device: str) -> float:
     """RMS of the finite elements of the reference output; 1.0 when that is zero."""
     total, count = 0.0, 0
-    for e in _chunks(expected.detach().reshape(-1), device):
+    for e in _chunks(_components(expected).reshape(-1), device):
         finite = e[torch.isfinite(e)]
         total += float((finite * finite).sum())
         count += finite.numel()
@@ -302,7 +309,7 @@ def _compare_tensor(
     atol, rtol = tolerance(expected.dtype, precision)
     atol *= output_scale(expected, device)
     worst = 0.0
-    pairs = zip(_chunks(expected.detach().reshape(-1), device), _chunks(actual.detach().reshape(-1), device))
+    pairs = zip(_chunks(_components(expected).reshape(-1), device), _chunks(_components(actual).reshape(-1), device))
     for e, a in pairs:
         finite = torch.isfinite(e)
         if not torch.equal(finite, torch.isfinite(a)):

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections.abc
 import functools
 import importlib
 import inspect
@@ -184,7 +185,19 @@ def _lookup_real(q: str) -> tuple[bool, object]:
             return True, None  # a name this version lacks fails when the answer runs
         if isinstance(obj, types.ModuleType) and obj.__name__ not in ALLOWED_MODULES:
             return False, obj
+        if _holds_anything(obj):
+            return False, obj
     return True, obj
+
+
+def _holds_anything(obj: object) -> bool:
+    """Containers and import machinery a module happens to expose (`triton.language.extra.modules` is
+    `sys.modules`): their items reach every module, so they are never part of an answer's vocabulary."""
+    if isinstance(obj, (str, bytes, type)):  # a class (an Enum's too) is vocabulary, whatever it iterates over
+        return False
+    if isinstance(obj, (collections.abc.Mapping, collections.abc.Collection, types.MappingProxyType)):
+        return not isinstance(obj, (torch.Size, torch.dtype)) and not hasattr(type(obj), "__torch_function__")
+    return type(obj).__module__.split(".")[0] in ("importlib", "_frozen_importlib", "_frozen_importlib_external", "sys")
 
 
 _lookup_real = functools.lru_cache(maxsize=4096)(_lookup_real)

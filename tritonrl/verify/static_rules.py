@@ -113,13 +113,18 @@ VALUE_ATTRS = frozenset((
     "regs_per_multiprocessor shared_memory_per_block shared_memory_per_block_optin shared_memory_per_multiprocessor "
     "gcnArchName is_integrated is_multi_gpu_board"
 ).split())
-# Names of interpreter and Triton internals: a file that defines them (a method `gi_frame`, an
-# attribute `fn`) would unlock them on every value, so it may not.
+# Names of interpreter and Triton internals, and of the functions of builtins, os, sys and importlib:
+# a file that defines them (a method `gi_frame`, an attribute `fn`, a method `exec`) would unlock them
+# on every value, so it may not. (A red team reached builtins.exec that way, through a leaked sys.modules.)
 RESERVED_ATTRS = frozenset((
     "f_back f_builtins f_code f_globals f_lasti f_lineno f_locals f_trace gi_code gi_frame gi_running "
     "gi_suspended gi_yieldfrom cr_await cr_code cr_frame cr_origin ag_await ag_code ag_frame tb_frame tb_next "
     "tb_lasti co_code co_consts co_names format format_map mro fn get_capture_scope pre_run_hooks "
-    "add_pre_run_hook device_caches handle numpy tolist untyped_storage storage item cpu send throw"
+    "add_pre_run_hook device_caches handle numpy tolist untyped_storage storage item cpu send throw "
+    "exec eval compile breakpoint globals locals vars dir getattr setattr delattr open input "
+    "system popen fork forkpty execv execve execvp execl spawnv spawnl kill killpg environ getenv putenv unsetenv "
+    "remove unlink rmdir removedirs rename renames chmod chown symlink link truncate ftruncate "
+    "modules import_module reload settrace setprofile get_referrers get_referents getframe _getframe"
 ).split())
 # Attributes a kernel body may use on its values (triton.language tensors, dtypes and constexprs);
 # `handle` (the interpreter's raw buffer) is left out.

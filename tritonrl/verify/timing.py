@@ -178,8 +178,10 @@ class Timer:
             window.run(single=True)
             _synchronize()
         self._spin_ms = MAX_SPIN_MS
-        call_ms = self._one(window, False, spin=True, single=True)[0]
-        window.widen(min(MAX_CALLS, max(1, int(WINDOW_MS / max(call_ms, 1e-3)))))
+        call_ms, _, queue_ms, _ = self._one(window, False, spin=True, single=True)
+        # As many calls as fill WINDOW_MS, but no more than half the longest spin can cover the queueing of.
+        calls = min(WINDOW_MS / max(call_ms, 1e-3), MAX_SPIN_MS / 2 / max(queue_ms, 1e-3))
+        window.widen(min(MAX_CALLS, max(1, int(calls))))
         window.refill(False, single=False)
         _synchronize()
         started = _perf_counter()

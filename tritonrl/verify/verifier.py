@@ -195,7 +195,7 @@ class Verifier:
             received[label] = [t.clone() for t in tensors]  # the received memory is released after this call
 
         timeout_s = REFERENCE_TIMEOUT_FACTOR * self.settings.timeout_s
-        job_dir, outcome, result, lost = self._run_job(job, keep, limit=1 << 62, timeout_s=timeout_s)
+        job_dir, outcome, result, inbox = self._run_job(job, keep, limit=1 << 62, timeout_s=timeout_s)
         try:
             run.stage_seconds = self._stage_seconds(result, time.perf_counter() - started)
             run.baseline, run.baseline_compile = result.get("baseline"), result.get("baseline_compile")
@@ -210,8 +210,8 @@ class Verifier:
                     ReasonCode.REFERENCE_FAILED,
                     f"the reference run ended early ({self._ending(outcome, timeout_s)}): {self._log_tail(job_dir)}",
                 )
-            elif lost or len(received) != len(result["trials"]):
-                run.failure = Reason(ReasonCode.REFERENCE_FAILED, f"the reference's outputs did not arrive: {lost}")
+            elif inbox.errors or len(received) != len(result["trials"]):
+                run.failure = Reason(ReasonCode.REFERENCE_FAILED, f"the reference's outputs did not arrive: {inbox.errors}")
             else:
                 for index, trial in enumerate(result["trials"]):
                     source = with_shapes(problem_source, trial["overrides"])
@@ -327,9 +327,9 @@ class Verifier:
             expected = reference.trials[index].outputs
             compared[label] = compare_outputs(expected, tensors, self.device, self.settings.precision)
 
-        largest = max((o.numel() * o.element_size() for t in reference.trials for o in t.outputs), default=0)
+        largest = max((sum(o.numel() * o.element_size() for o in t.outputs) for t in reference.trials), default=0)
         timeout_s = self.candidate_timeout(reference)
-        job_dir, outcome, result, lost = self._run_job(job, judge, limit=4 * largest + (64 << 20), timeout_s=timeout_s)
+        job_dir, outcome, result, inbox = self._run_job(job, judge, limit=4 * largest + (64 << 20), timeout_s=timeout_s)
         verdict.ran = True
         verdict.sandbox = {k: bool(v) for k, v in dict(result.get("isolation", {})).items()}
         try:
@@ -344,8 +344,9 @@ class Verifier:
             finished = result.get("stage") == "done"
             if not finished and not result.get("reasons"):
                 verdict.reasons.append(self._ending_reason(outcome, result, job_dir, reference))
-            for label, message in lost.items():
-                verdict.reasons.append(Reason(ReasonCode.CRASHED, f"outputs {label} could not be handed over: {message}"))
+            for label, message in inbox.errors.items():
+                code = ReasonCode.OUT_OF_MEMORY if label in inbox.out_of_memory else ReasonCode.CRASHED
+                verdict.reasons.append(Reason(code, f"outputs {label} could not be handed over: {message}"))
             matched = self._compare(reference, trials, compared, verdict)
             verdict.matches_reference = finished and matched and len(trials) == len(reference.trials)
             if result.get("timing"):
@@ -378,7 +379,9 @@ class Verifier:
         `timed`: the comparison of the last timed call's outputs (on trial 0's inputs) with trial 0's reference.
         """
         error = timing.get("timed_output_error")
-        if error is None and timed is None:
+        if not verdict.matches_reference:
+            error = None  # already wrong at trial 0: the timed call adds nothing
+        elif error is None and timed is None:
             error = "its outputs were not handed over"
         elif error is None and timed[0] is not None:
             error = timed[2]
@@ -481,20 +484,20 @@ class Verifier:
 
     def _run_job(
         self, job: dict, handler, limit: int, timeout_s: float
-    ) -> tuple[Path, ProcessOutcome, dict, dict[str, str]]:
-        """Run one job; `handler(label, tensors)` gets each handed-over trial. Also returns the hand-overs that failed."""
+    ) -> tuple[Path, ProcessOutcome, dict, Inbox]:
+        """Run one job; `handler(label, tensors)` gets each handed-over trial. Also returns the inbox (failed hand-overs)."""
         job_dir = Path(tempfile.mkdtemp(prefix=f"{job['kind']}-", dir=self._root))
         (job_dir / "job.json").write_text(json.dumps(job))
         shared = [self.gpu_lock.run_path, self.gpu_lock.turnstile_path] if self.gpu_lock else []
         with Inbox(job_dir, self.device, handler, limit) as inbox:
             outcome = self.server.run(job_dir, self.settings.device, shared, timeout_s)
         if outcome.status == "server_lost":  # whatever the job left behind is not to be trusted
-            return job_dir, outcome, {}, {}
+            return job_dir, outcome, {}, inbox
         try:
             result = json.loads((job_dir / "result.json").read_text())
         except (OSError, ValueError):
             result = {}
         if not isinstance(result, dict):
             result = {}
-        return job_dir, outcome, result, inbox.errors
+        return job_dir, outcome, result, inbox
 
