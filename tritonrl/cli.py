@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tritonrl.config import PRECISIONS, ConfigError, describe, load_config
+from tritonrl.config import PRECISIONS, ConfigError, VerifyConfig, describe, load_config
 from tritonrl.problems import ProblemError, load_problems
 
 app = typer.Typer(help="TritonRL: train and evaluate LLMs that write Triton kernels.", no_args_is_help=True)
@@ -99,15 +99,21 @@ def problems_show(
     typer.echo(problem.reference_response if reference else problem.source, nl=False)
 
 
+TIMEOUT_HELP = (
+    "Base seconds allowed to a sandboxed run: a candidate also gets 4x the reference's own trial time "
+    "at these shapes, the reference 4x this."
+)
+
+
 @app.command("verify")
 def verify(
     problem: Path = typer.Option(..., "--problem", help="KernelBench-format problem file (Model, get_inputs, get_init_inputs)."),
     candidate: Path = typer.Option(..., "--candidate", help="A .py file defining ModelNew, or a text file holding a model response."),
     device: str = typer.Option("cpu", help="cpu (Triton interpreter, shapes shrunk to fit) or cuda (the problem's own shapes)."),
-    trials: int = typer.Option(3, help="Correctness trials, each with fresh secret-seeded inputs (after the first, from other input distributions)."),
-    timeout: float = typer.Option(45.0, help="Seconds allowed to each sandboxed run (reference, candidate)."),
+    trials: int = typer.Option(VerifyConfig.trials, help="Correctness trials, each with fresh secret-seeded inputs (after the first, from other input distributions)."),
+    timeout: float = typer.Option(VerifyConfig.timeout_s, help=TIMEOUT_HELP),
     precision: str = typer.Option(
-        "strict", help="tl.dot policy for fp32 problems: strict (IEEE fp32 dots) or tf32 (TF32 allowed, not fp16/bf16)."
+        VerifyConfig.precision, help="tl.dot policy for fp32 problems: strict (IEEE fp32 dots) or tf32 (TF32 allowed, not fp16/bf16)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a readable report."),
 ) -> None:
@@ -160,10 +166,10 @@ def evaluate(
     out: Optional[Path] = typer.Option(None, "--out", help="Directory for report.json, report.md, PNG plots (and generated responses.jsonl)."),
     level: list[int] = typer.Option([], help="Evaluate only these KernelBench levels (repeatable)."),
     workers: int = typer.Option(0, help="Verifier workers (0: one per CPU core, or 3 per GPU on cuda)."),
-    trials: int = typer.Option(3, help="Correctness trials per candidate."),
-    timeout: float = typer.Option(45.0, help="Seconds allowed to each sandboxed run."),
+    trials: int = typer.Option(VerifyConfig.trials, help="Correctness trials per candidate."),
+    timeout: float = typer.Option(VerifyConfig.timeout_s, help=TIMEOUT_HELP),
     precision: str = typer.Option(
-        "strict", help="tl.dot policy for fp32 problems: strict (IEEE fp32 dots) or tf32 (TF32 allowed, not fp16/bf16)."
+        VerifyConfig.precision, help="tl.dot policy for fp32 problems: strict (IEEE fp32 dots) or tf32 (TF32 allowed, not fp16/bf16)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (metrics overall and per level, per_problem)."),
 ) -> None:

@@ -160,7 +160,7 @@ class EvaluateConfig:
 class VerifyConfig:
     device: Literal["cpu", "cuda"] = "cpu"
     trials: int = 3
-    timeout_s: float = 45.0  # per sandboxed run; keeps a CPU verdict under 120 s
+    timeout_s: float = 45.0  # base limit per sandboxed run (a candidate's grows with the reference's own time)
     # tl.dot in fp32 problems: strict needs IEEE fp32 (the reference is not TF32); tf32 allows TF32 like torch's allow_tf32
     precision: Precision = "strict"
 
