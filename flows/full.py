@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import os
 import socket
-from datetime import datetime, timezone
 from typing import Any
 
 from prefect import flow, runtime
 
 from flows.stages import call_stage, stage_config
 from tritonrl import pipeline, tracking
+from tritonrl.storage import utc_stamp
 
 DIGEST_TAG, HOST_TAG, PID_TAG = "tritonrl.config_digest", "tritonrl.host", "tritonrl.pid"
 
@@ -54,7 +54,7 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
     tracker = tracking.Tracker(config)
     digest = pipeline.config_digest(config)
     closed = tracker.close_stale(DIGEST_TAG, digest, _dead_here)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = utc_stamp()
     parent = tracker.start_pipeline(f"tritonrl-{config.profile}-{stamp}", tags={
         DIGEST_TAG: digest, HOST_TAG: socket.gethostname(), PID_TAG: str(os.getpid()),
         "prefect.flow_run_id": str(runtime.flow_run.id), "tritonrl.resumed_after": ",".join(closed),

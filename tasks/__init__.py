@@ -1,4 +1,4 @@
 """Prefect tasks: thin adapters over `tritonrl` stage entry points (retries, caching on URIs, artifacts).
 
-The tasks arrive with the stages they wrap.
+`stages.py` holds one task per stage of `tritonrl.pipeline`.
 """

@@ -3,7 +3,7 @@ import os
 import boto3
 import pytest
 
-from tritonrl.storage import ArtifactStore, StorageError, digest_bytes, join
+from tritonrl.storage import ArtifactStore, StorageError, join
 
 
 @pytest.fixture(scope="module")
@@ -105,8 +105,3 @@ def test_interrupted_multipart_upload_publishes_nothing(s3_endpoint, bucket):
     assert not store.exists(uri)
     assert store.list(f"s3://{bucket}") == []
 
-
-def test_digest_names_content_not_location():
-    assert digest_bytes(b"abc") == digest_bytes(b"abc")
-    assert digest_bytes(b"abc") != digest_bytes(b"abd")
-    assert digest_bytes(b"abc").startswith("sha256-")

@@ -2,7 +2,7 @@
 
 Every command takes the same config options (`--profile`, `--config FILE`,
 `--set section.key=value`) and fails fast with exit 2 and a readable message
-on bad input. Commands arrive with their issues; see `tritonrl --help`.
+on bad input; `tritonrl --help` lists the commands.
 
 Test: tests/test_cli.py.
 """
@@ -243,10 +243,9 @@ def _library_logs_to_stderr() -> None:
 
 def _generate_eval_responses(problems, model, endpoint, served_model, samples, temperature, max_tokens, device, out, level, quiet) -> Path:
     """Generate the responses `tritonrl eval` verifies; returns the responses file."""
-    from datetime import datetime, timezone
-
     from tritonrl.config import state_dir
     from tritonrl.evaluate import EvaluationError, generate_responses
+    from tritonrl.storage import utc_stamp
     from tritonrl.teachers import HFTeacher, OpenAITeacher
 
     try:
@@ -262,7 +261,7 @@ def _generate_eval_responses(problems, model, endpoint, served_model, samples, t
             generator = OpenAITeacher(endpoint, served_model)
     except ValueError as exc:
         raise _fail(str(exc)) from exc
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = utc_stamp()
     path = (out or state_dir() / "eval" / stamp) / "responses.jsonl"
     try:
         count = len(load_problems(problems, level))

@@ -36,7 +36,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 
 from tritonrl import grpo_worker
@@ -44,7 +43,7 @@ from tritonrl.config import Config, dump_config
 from tritonrl.datasets_io import DatasetError, read_dataset, read_manifest
 from tritonrl.launch import run_launcher, setting_problems, torchrun_command
 from tritonrl.models import MODEL_DIR, load_tokenizer, resolve_model_source
-from tritonrl.storage import ArtifactStore, join
+from tritonrl.storage import ArtifactStore, join, utc_stamp
 from tritonrl.training_output import prepare_output, publish_output
 
 HISTORY_FILE = grpo_worker.HISTORY_FILE
@@ -136,7 +135,7 @@ def run(
     source = resolve_model_source(model_name, config.home, config.storage.s3_endpoint_url)
     load_tokenizer(source)  # a model that cannot load fails here, before an output exists
 
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = utc_stamp()
     out_uri = out_uri or join(config.artifact_root, "checkpoints", f"grpo-{stamp}")
     local, work = prepare_output(config, store, out_uri, GRPOError)
     (work / "config.yaml").write_text(dump_config(config))

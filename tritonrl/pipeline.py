@@ -30,12 +30,11 @@ import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from tritonrl.config import Config
-from tritonrl.storage import ArtifactStore, join, upload_tree
+from tritonrl.storage import ArtifactStore, join, upload_tree, utc_stamp
 
 STAGES = ("suite-check", "distill", "filter", "augment", "sft", "grpo", "evaluate")
 # Stages that need the accelerator on a real run: the verifier (filter, augment, evaluate) and training.
@@ -218,12 +217,7 @@ def sft(config: Config, pairs_uri: str, on_log: Log) -> StageSummary:
 
 
 def grpo(config: Config, tasks_uri: str, model_uri: str, on_log: Log) -> StageSummary:
-    try:
-        from tritonrl import grpo as stage
-    except ImportError as exc:
-        raise PipelineError(
-            f"the grpo stage is not available in this checkout ({exc}); it arrives with the GRPO issue"
-        ) from exc
+    from tritonrl import grpo as stage
     result = stage.run(config, tasks_uri, model_uri, on_log=on_log)
     curves: dict[str, list[tuple[int, float]]] = {}
     for entry in result.history:  # one dict of numbers per step: rewards, loss, KL, timings
@@ -324,7 +318,7 @@ def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log
     from tritonrl.evaluate import summarize
 
     settings = config.evaluate
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = utc_stamp()
     name = f"{hashlib.sha256(model_uri.encode()).hexdigest()[:12]}-{stamp}"
     out_uri = join(config.artifact_root, "evaluations", name)
     with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:

@@ -25,7 +25,6 @@ import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -34,7 +33,7 @@ from tritonrl.datasets_io import DatasetError, read_dataset, read_manifest
 from tritonrl.launch import run_launcher, setting_problems, torchrun_command
 from tritonrl.models import MODEL_DIR, Example, encode_example, load_tokenizer, resolve_model_source
 from tritonrl.sft_worker import CHECKPOINT_MARKER
-from tritonrl.storage import ArtifactStore, join
+from tritonrl.storage import ArtifactStore, join, utc_stamp
 from tritonrl.token_store import save_examples
 from tritonrl.training_output import prepare_output, publish_output
 
@@ -138,7 +137,7 @@ def run(
     on_log(f"sft: {len(train)} train / {len(held_out)} eval examples ({dropped} dropped as too long), "
            f"base model {config.student.base_model}")
 
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = utc_stamp()
     out_uri = out_uri or join(config.artifact_root, "checkpoints", f"sft-{source_manifest['digest'][7:19]}-{stamp}")
     local, work = prepare_output(config, store, out_uri, SFTError)
 

@@ -11,11 +11,11 @@ Test: tests/test_storage.py (a moto S3 server on loopback and file://).
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import tempfile
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -24,9 +24,9 @@ class StorageError(OSError):
     """An artifact URI could not be read or written."""
 
 
-def digest_bytes(data: bytes) -> str:
-    """Content digest used to name datasets: `sha256-<hex>`."""
-    return "sha256-" + hashlib.sha256(data).hexdigest()
+def utc_stamp() -> str:
+    """Now in UTC as artifact and run names carry it (sortable, no separators a URI or a path minds)."""
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 
 
 def join(uri: str, *parts: str) -> str:

@@ -14,13 +14,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
 
 from tritonrl.config import Config, dump_config
 from tritonrl.filter import verifier_settings
 from tritonrl.problems import Problem, load_problems
 from tritonrl.problems.shapes import with_shapes
-from tritonrl.storage import ArtifactStore, join
+from tritonrl.storage import ArtifactStore, join, utc_stamp
 from tritonrl.verify.verifier import Verifier
 
 
@@ -62,7 +61,7 @@ def run(config: Config, on_result=lambda check: None) -> tuple[str, list[ShapeCh
                 on_result(check)
                 checks.append(check)
 
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = utc_stamp()
     out = join(config.artifact_root, "suite-check", stamp)
     store = ArtifactStore(config.storage.s3_endpoint_url)
     store.write_text(join(out, "config.yaml"), dump_config(config))

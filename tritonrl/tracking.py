@@ -185,14 +185,11 @@ def _params(values: Mapping[str, str]):
 
 @dataclass
 class StageRun:
-    """What a stage logs: params, metrics, datasets, artifacts. Thin over MlflowClient, bound to one run."""
+    """What a stage logs: metrics, datasets, artifacts (its params go in at the start). Thin over MlflowClient, bound to one run."""
 
     client: Any
     run_id: str
     config: Config
-
-    def params(self, values: Mapping[str, Any]) -> None:
-        self.client.log_batch(self.run_id, params=_params(_flat_params(values)))
 
     def metrics(self, values: Mapping[str, Any], step: int = 0) -> None:
         from mlflow.entities import Metric
