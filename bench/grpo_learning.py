@@ -33,6 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tritonrl.verify import use_interpreter_on  # noqa: E402
+
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -91,7 +93,7 @@ def plot(history: list[dict], probes: list[tuple[int, float]], path: Path) -> No
 def main() -> None:
     args = parse_args()
     os.environ["TRITONRL_HOME"] = args.home or tempfile.mkdtemp(prefix="tritonrl-grpo-bench-")
-    os.environ.setdefault("TRITON_INTERPRET", "1")
+    use_interpreter_on("cpu")
     from bench.results_log import results_log
     from bench.sft_learning import correctness, held_out_problems
     from tritonrl import augment, distill, filter as filter_stage, grpo, sft

@@ -24,6 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tritonrl.verify import use_interpreter_on  # noqa: E402
+
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -78,7 +80,7 @@ def correctness(
 def main() -> None:
     args = parse_args()
     os.environ["TRITONRL_HOME"] = args.home or tempfile.mkdtemp(prefix="tritonrl-sft-bench-")
-    os.environ.setdefault("TRITON_INTERPRET", "1")
+    use_interpreter_on("cpu")
     from bench.results_log import results_log
     from tritonrl import augment, distill, filter as filter_stage, sft
     from tritonrl.config import load_config

@@ -10,7 +10,6 @@ Test: tests/test_cli.py.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -20,6 +19,7 @@ from rich.table import Table
 
 from tritonrl.config import PRECISIONS, ConfigError, VerifyConfig, describe, load_config
 from tritonrl.problems import ProblemError, load_problems
+from tritonrl.verify import use_interpreter_on
 
 app = typer.Typer(help="TritonRL: train and evaluate LLMs that write Triton kernels.", no_args_is_help=True)
 problems_app = typer.Typer(help="Inspect problem sets.", no_args_is_help=True)
@@ -131,8 +131,7 @@ def verify(
         raise _fail(str(exc)) from exc
     if loaded is None:
         raise _fail(f"--problem must be a .py file in KernelBench format, got {problem}")
-    if device == "cpu":
-        os.environ.setdefault("TRITON_INTERPRET", "1")
+    use_interpreter_on(device)
     from tritonrl.verify.report import render_verdict
     from tritonrl.verify.verifier import Verifier, VerifierSettings
 
@@ -185,8 +184,7 @@ def evaluate(
         raise _fail(f"--precision must be one of {list(PRECISIONS)}, not {precision!r}")
     if sum(x is not None for x in (responses, model, endpoint)) != 1:
         raise _fail("give exactly one of --responses FILE, --model MODEL or --endpoint URL")
-    if device == "cpu":
-        os.environ.setdefault("TRITON_INTERPRET", "1")
+    use_interpreter_on(device)
     from rich.progress import Progress
 
     from tritonrl.evaluate import EvaluationError, load_responses, run as run_evaluation
@@ -288,8 +286,7 @@ InputOption = typer.Option(..., "--input", help="URI of the input dataset, as pr
 
 def _stage_config(profile, config_file, overrides):
     config, _ = _config(profile, config_file, overrides)
-    if config.verify.device == "cpu":
-        os.environ.setdefault("TRITON_INTERPRET", "1")
+    use_interpreter_on(config.verify.device)
     return config
 
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from tritonrl.config import Config
 from tritonrl.storage import ArtifactStore, join, upload_tree, utc_stamp
+from tritonrl.verify import use_interpreter_on
 
 STAGES = ("suite-check", "distill", "filter", "augment", "sft", "grpo", "evaluate")
 # Stages that need the accelerator on a real run: the verifier (filter, augment, evaluate) and training.
@@ -84,8 +85,7 @@ class StageSummary:
 
 def prepare_environment(config: Config) -> None:
     """Process set-up a stage needs before triton is first imported: on cpu, kernels run in its interpreter."""
-    if config.verify.device == "cpu":
-        os.environ.setdefault("TRITON_INTERPRET", "1")
+    use_interpreter_on(config.verify.device)
 
 
 def config_digest(config: Config) -> str:
