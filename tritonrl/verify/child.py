@@ -145,7 +145,9 @@ def _sync(device: str) -> None:
 
 def run_job(job_dir: Path, isolation: dict[str, bool]) -> int:
     """Entry point in the forked child; returns the exit status."""
-    job = json.loads((job_dir / "job.json").read_text())
+    job_file = job_dir / "job.json"
+    job = json.loads(job_file.read_text())
+    job_file.unlink()  # its secrets (every trial's seed, the weight seed) are not left for the candidate to read
     result = _Result(job_dir, kind=job["kind"], isolation=isolation)
     try:
         if job["kind"] == "reference":
@@ -201,6 +203,8 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                 if not _distribution_trial(job_dir, result, problem, model, overrides, own_finite, distributions, device):
                     outputs = _reference_outputs(problem, model, seed, device)  # no other distribution is left
                     _save_trial(result, job_dir, seed, overrides, PROBLEM_DISTRIBUTION, outputs)
+            if job.get("timed_seed") is not None:  # the inputs of the candidate's last timed call
+                send_outputs("timed", _reference_outputs(problem, model, job["timed_seed"], device))
         if job.get("timing"):
             result.stage("wait for the GPU alone")
             with lock.exclusive():
@@ -383,9 +387,9 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         with lock.exclusive():
             result.stage("timing")
             try:
-                timing, outputs, foreign = _time_candidate(candidate, problem, spec, job, kernels)
-                # Handed over while the GPU is still this job's alone: the caller compares it with trial 0's reference.
-                if not foreign:
+                timing, outputs, foreign = _time_candidate(candidate, problem, job, kernels)
+                # Handed over while the GPU is still this job's alone: the caller compares it with the reference's.
+                if not foreign and job.get("timed_seed") is not None:
                     send_outputs("timed", outputs)
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
@@ -393,17 +397,18 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         result.save()
 
 
-def _time_candidate(candidate, problem, spec: dict, job: dict, kernels: set[str]) -> tuple[dict, list, list[str]]:
-    """Time the candidate like the baseline; its last timed call runs on trial 0's inputs, for the caller to check.
+def _time_candidate(candidate, problem, job: dict, kernels: set[str]) -> tuple[dict, list, list[str]]:
+    """Time the candidate like the baseline; its last timed call, for the caller to check, runs on inputs no trial used.
 
-    Every other repetition gets fresh inputs, so a cache keyed by a few
-    input elements never hits; a stale answer in the last call is caught by
-    the caller's comparison with trial 0's reference.
+    Every repetition gets fresh inputs, so a cache keyed by a few input
+    elements never hits; the last call's inputs come from `timed_seed`,
+    whose reference outputs only the caller holds, so a candidate that
+    computes only while it believes it is watched is caught there.
     """
     from tritonrl.verify.timing import Timer
 
     fresh = _fresh_inputs(problem, "cuda", job["fresh_seed"])
-    final = make_inputs(problem, spec["seed"], "cuda", spec["distribution"])
+    final = make_inputs(problem, job["timed_seed"], "cuda") if job.get("timed_seed") is not None else None
     timer = Timer("cuda", budget_s=job["timing"].get("budget_s", 2.0))
     timing, output = timer.time(candidate, fresh(), fresh, final, kernels)
     outputs, foreign = plain_outputs(output)

@@ -55,6 +55,8 @@ import collections.abc
 import functools
 import importlib
 import inspect
+import os
+import pathlib
 import string
 import types
 from dataclasses import dataclass, field
@@ -190,14 +192,39 @@ def _lookup_real(q: str) -> tuple[bool, object]:
     return True, obj
 
 
+# Names a file may define for its own objects but that it does not thereby unlock on other values:
+# on a tensor, a module, an import loader, a path or os they compute, load code or touch files. (A red
+# team defined a method `softmax` to call x.softmax, `load_module` to load any module through a loader.)
+_FOREIGN_NAMES = frozenset(
+    {n for n in dir(torch.Tensor) + dir(torch.nn.Module) + dir(types.ModuleType) + dir(builtins) + dir(os)}
+    | {n for n in dir(pathlib.Path)}
+    | {"loader", "load_module", "exec_module", "create_module", "get_code", "get_source", "get_data",
+       "get_filename", "find_spec", "find_module", "module_repr", "submodule_search_locations", "origin"}
+)
+
+
+# Packages whose own functions, classes and values an answer may name through an allowed namespace.
+_VOCABULARY_OWNERS = ("triton", "torch", "math", "__future__")
+
+
 def _holds_anything(obj: object) -> bool:
-    """Containers and import machinery a module happens to expose (`triton.language.extra.modules` is
-    `sys.modules`): their items reach every module, so they are never part of an answer's vocabulary."""
-    if isinstance(obj, (str, bytes, type)):  # a class (an Enum's too) is vocabulary, whatever it iterates over
+    """Whether `obj`, reached as an attribute of an allowed module, is foreign to the answer's vocabulary.
+
+    Modules re-export what they import: `triton.language.extra` holds `sys.modules` (as `modules`) and
+    importlib's `module_from_spec`, which reach every module. So a function or class must be defined
+    by torch, triton or math itself, a value must be an instance of their types (or a plain number or
+    string), and no container qualifies.
+    """
+    if isinstance(obj, (bool, int, float, complex, str, bytes)):
+        return False
+    owner = getattr(obj, "__module__", None) if isinstance(obj, type) or callable(obj) else type(obj).__module__
+    if not isinstance(owner, str) or owner.split(".")[0] not in _VOCABULARY_OWNERS:
+        return True
+    if isinstance(obj, type):  # a class (an Enum's too) is vocabulary, whatever it iterates over
         return False
     if isinstance(obj, (collections.abc.Mapping, collections.abc.Collection, types.MappingProxyType)):
         return not isinstance(obj, (torch.Size, torch.dtype)) and not hasattr(type(obj), "__torch_function__")
-    return type(obj).__module__.split(".")[0] in ("importlib", "_frozen_importlib", "_frozen_importlib_external", "sys")
+    return False
 
 
 _lookup_real = functools.lru_cache(maxsize=4096)(_lookup_real)
@@ -767,6 +794,9 @@ class _Checker:
             if not (isinstance(root, ast.Name) and owner is not None and root.id == owner):
                 self.report(R.MONKEYPATCH, node, f"{ast.unparse(node)[:60]} set",
                             "an answer sets attributes only on its own objects (self.x = ...)")
+            elif isinstance(node.value, ast.Attribute):  # self.a.b = ...: b belongs to whatever self.a holds
+                self.report(R.NOT_ALLOWED, node, f"{ast.unparse(node)[:60]} set",
+                            "set attributes on self itself (self.x = ...), not on objects it holds")
             elif isinstance(node.value, ast.Subscript):
                 self.expr(node.value, scope)
         elif isinstance(node, ast.Subscript):
@@ -774,6 +804,10 @@ class _Checker:
                 self.report(R.MONKEYPATCH, node, f"{ast.unparse(node)[:60]} set", "patches a module's state")
             self.expr(node.value, scope)
             self.expr(node.slice, scope)
+
+    def _on_self(self, value: ast.AST | None, scope: _Scope) -> bool:
+        """`self.attr`: the answer's own object, where whatever it defines is its own."""
+        return isinstance(value, ast.Name) and value.id == self._owner(scope)
 
     def _owner(self, scope: _Scope | None) -> str | None:
         """The `self` of the innermost enclosing method (lambdas and comprehensions see it too)."""
@@ -947,7 +981,12 @@ class _Checker:
             self._class_attribute(node, cls, attr)
         elif attr in self.refs:
             self.report(R.REFERENCE_MODEL_USE, node, f".{attr} used", "the reference model must not be used")
-        elif attr in VALUE_ATTRS or attr in _NN_ATTRS or attr in ALLOWED_METHODS or attr in LAUNCHER_METHODS or attr in self.own_attrs:
+        elif attr in LAUNCHER_METHODS and not called:  # compared or kept, it tells watched calls from timed ones
+            self.report(R.NOT_ALLOWED, node, f".{attr} used other than to launch", "launch with kernel[grid](...)")
+        elif attr in VALUE_ATTRS or attr in _NN_ATTRS or attr in ALLOWED_METHODS or attr in LAUNCHER_METHODS:
+            return
+        elif attr in self.own_attrs and (self._on_self(value, scope) or not (
+                attr.startswith("_") or attr in _FOREIGN_NAMES or "hook" in attr)):
             return
         elif attr in HOST_METHODS:
             self.report(R.HOST_ROUNDTRIP, node, f".{attr} used", "copies device data to the host")

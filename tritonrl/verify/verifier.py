@@ -99,6 +99,9 @@ class ReferenceRun:
     original_shapes: dict[str, int]
     weight_seed: int
     trials: list[ReferenceTrial] = field(default_factory=list)
+    # cuda with timing: the reference's outputs for a seed no trial uses, the inputs of the candidate's
+    # last timed call (a candidate cannot have kept an answer for them, however it counts its calls)
+    timed: ReferenceTrial | None = None
     baseline: dict | None = None  # eager Model timing (timing.Timing fields), cuda only
     baseline_compile: dict | None = None
     failure: Reason | None = None
@@ -183,14 +186,15 @@ class Verifier:
             "distributions": [[name, secrets.randbits(31)] for name in DISTRIBUTIONS],
             "alt_seed": secrets.randbits(31) if self.settings.alternate_shapes else None,
             "fresh_seed": secrets.randbits(31),
+            "timed_seed": secrets.randbits(31) if timing is not None else None,
             "shrink_budget": self.settings.cpu_element_budget if self.settings.device == "cpu" else 0,
             "timing": None if cached else timing,
             "gpu_lock": self._job_lock(),
         }
-        received: dict[int, list[torch.Tensor]] = {}
+        received: dict[int | str, list[torch.Tensor]] = {}
 
         def keep(label: int | str, tensors: list[torch.Tensor]) -> None:
-            if label != len(received):
+            if label != "timed" and label != sum(type(k) is int for k in received):
                 raise HandoffError(f"reference outputs {label!r} out of order")
             received[label] = [t.clone() for t in tensors]  # the received memory is released after this call
 
@@ -210,13 +214,16 @@ class Verifier:
                     ReasonCode.REFERENCE_FAILED,
                     f"the reference run ended early ({self._ending(outcome, timeout_s)}): {self._log_tail(job_dir)}",
                 )
-            elif inbox.errors or len(received) != len(result["trials"]):
+            elif inbox.errors or any(i not in received for i in range(len(result["trials"]))):
                 run.failure = Reason(ReasonCode.REFERENCE_FAILED, f"the reference's outputs did not arrive: {inbox.errors}")
             else:
                 for index, trial in enumerate(result["trials"]):
                     source = with_shapes(problem_source, trial["overrides"])
                     shapes = shape_sites(source)
                     run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"]))
+                if "timed" in received:
+                    first = run.trials[0]
+                    run.timed = ReferenceTrial(first.source, job["timed_seed"], first.shapes, received["timed"])
                 run.constant_output = constant_output([t.outputs for t in run.trials if t.shapes == run.shapes])
         finally:
             shutil.rmtree(job_dir, ignore_errors=True)
@@ -307,6 +314,7 @@ class Verifier:
             "timing": self._timing_job_settings(),
             "gpu_lock": self._job_lock(),
             "fresh_seed": secrets.randbits(31),
+            "timed_seed": reference.timed.seed if reference.timed is not None else None,
             "trials": [
                 {
                     "problem_source": t.source,
@@ -321,10 +329,12 @@ class Verifier:
 
         def judge(label: int | str, tensors: list[torch.Tensor]) -> None:
             """Compare as the outputs arrive, so a 6.4 GB trial's memory is released before the next is made."""
-            index = 0 if label == "timed" else label  # the last timed call ran on trial 0's inputs
-            if type(index) is not int or not 0 <= index < len(reference.trials):
+            if label == "timed" and reference.timed is not None:
+                expected = reference.timed.outputs
+            elif type(label) is int and 0 <= label < len(reference.trials):
+                expected = reference.trials[label].outputs
+            else:
                 raise HandoffError(f"there is no trial {label!r}")
-            expected = reference.trials[index].outputs
             compared[label] = compare_outputs(expected, tensors, self.device, self.settings.precision)
 
         largest = max((sum(o.numel() * o.element_size() for o in t.outputs) for t in reference.trials), default=0)
@@ -376,14 +386,14 @@ class Verifier:
     def _judge_timing(self, reference: ReferenceRun, timing: dict, timed: tuple | None, verdict: Verdict) -> None:
         """Record the candidate's timing; speed-ups only for candidates with nothing against them.
 
-        `timed`: the comparison of the last timed call's outputs (on trial 0's inputs) with trial 0's reference.
+        `timed`: the comparison of the last timed call's outputs (on inputs of a seed no trial used) with the reference's.
         """
         error = timing.get("timed_output_error")
         if not verdict.matches_reference:
-            error = None  # already wrong at trial 0: the timed call adds nothing
-        elif error is None and timed is None:
+            error = None  # already wrong in the trials: the timed call adds nothing
+        elif error is None and timed is None and reference.timed is not None:
             error = "its outputs were not handed over"
-        elif error is None and timed[0] is not None:
+        elif error is None and timed is not None and timed[0] is not None:
             error = timed[2]
         if error:
             verdict.reasons.append(
