@@ -12,13 +12,19 @@ def builtin_problems():
 
 
 @pytest.fixture(scope="session")
-def verifier():
-    """One verifier (and fork server) shared by the verifier tests; 2 trials keep them quick.
+def verifier_settings():
+    """The verifier tests' settings; 2 trials keep them quick.
 
     CPU by default; TRITONRL_TEST_DEVICE=cuda runs the same tests on a GPU host.
     """
     device = os.environ.get("TRITONRL_TEST_DEVICE", "cpu")
-    with Verifier(VerifierSettings(device=device, trials=2, timeout_s=30 if device == "cpu" else 120)) as v:
+    return VerifierSettings(device=device, trials=2, timeout_s=30 if device == "cpu" else 120)
+
+
+@pytest.fixture(scope="session")
+def verifier(verifier_settings):
+    """One verifier (and fork server) shared by the verifier tests."""
+    with Verifier(verifier_settings) as v:
         yield v
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tritonrl.verify.result import ReasonCode
-from tritonrl.verify.verifier import Verifier
+from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.result import ReasonCode, Verdict
 
 CANDIDATES = Path(__file__).parent / "candidates"
 
@@ -75,26 +75,6 @@ def test_fixture_headers_are_well_formed(builtin_problems):
     assert honest_problems == set(builtin_problems), f"problems without an honest fixture: {sorted(set(builtin_problems) - honest_problems)}"
 
 
-@pytest.fixture(scope="session")
-def references(verifier):
-    """Each problem's reference run, made once and shared by its fixtures (as a GRPO group shares one)."""
-    runs = {}
-
-    def reference(problem):
-        if problem.name not in runs:
-            runs[problem.name] = verifier.prepare_reference(problem.source)
-        return runs[problem.name]
-
-    return reference
-
-
-@pytest.fixture(scope="session")
-def short_timeout_verifier(verifier):
-    """The test verifier with a 5 s timeout; a reference run does not depend on the verifier that judges against it."""
-    with Verifier(replace(verifier.settings, timeout_s=5)) as v:
-        yield v
-
-
 def _fixture_id(path: Path) -> str:
     return f"{path.parent.name}/{path.stem}"
 
@@ -103,13 +83,40 @@ def test_short_timeout_fixtures_exist():
     assert SHORT_TIMEOUT <= {_fixture_id(p) for p in FIXTURES}
 
 
+@pytest.fixture(scope="session")
+def verdict_of(request, verifier_settings, builtin_problems):
+    """The verifier's verdict on a fixture file.
+
+    The first test of a problem verifies every selected fixture of that problem at once, as the filter stage
+    verifies a problem's samples: one reference run, the candidates spread over a verifier pool's workers (one
+    per core on CPU; one per GPU, so a GPU's candidates still run one at a time). SHORT_TIMEOUT fixtures go
+    through a pool with a 5 s timeout.
+    """
+    selected = [item.callspec.params["path"] for item in request.session.items
+                if getattr(item, "originalname", "") == "test_candidate_gets_the_expected_verdict"]
+    verdicts: dict[Path, Verdict] = {}
+    with VerifierPool(verifier_settings, workers_per_gpu=1) as pool, \
+            VerifierPool(replace(verifier_settings, timeout_s=5), workers_per_gpu=1) as short_pool:
+
+        def pool_of(path: Path) -> VerifierPool:
+            return short_pool if _fixture_id(path) in SHORT_TIMEOUT else pool
+
+        def verdict(path: Path) -> Verdict:
+            if path not in verdicts:
+                problem = builtin_problems[_header(path)["problem"]]
+                batch = [p for p in selected if _header(p)["problem"] == problem.name and pool_of(p) is pool_of(path)]
+                results = pool_of(path).verify_tasks([Task(problem.name, problem.source, [p.read_text() for p in batch])])
+                verdicts.update(zip(batch, results[problem.name]))
+            return verdicts[path]
+
+        yield verdict
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", FIXTURES, ids=_fixture_id)
-def test_candidate_gets_the_expected_verdict(path, request, references, builtin_problems, record_property):
+def test_candidate_gets_the_expected_verdict(path, verdict_of, record_property):
     header = _header(path)
-    problem = builtin_problems[header["problem"]]
-    verifier = request.getfixturevalue("short_timeout_verifier" if _fixture_id(path) in SHORT_TIMEOUT else "verifier")
-    verdict = verifier.verify_against(references(problem), path.read_text())
+    verdict = verdict_of(path)
     # read by the catalogue tally in conftest.py (accepted hack = missed cheat, rejected honest = false reject)
     record_property("verifier_accepted", verdict.correct)
     record_property("verifier_codes", ",".join(verdict.codes))
