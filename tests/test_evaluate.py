@@ -35,12 +35,16 @@ def responses_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def evaluation(responses_file, tmp_path_factory):
+    """`tritonrl eval --json` on the responses: (its JSON, the report directory)."""
     out = tmp_path_factory.mktemp("report")
-    return run("builtin", responses_file, SETTINGS, out_dir=out, workers=2), out
+    result = CliRunner().invoke(app, ["eval", "--problems", "builtin", "--responses", str(responses_file), "--out", str(out),
+                                      "--json", "--trials", "1", "--timeout", "30", "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output[result.output.index("{"):]), out
 
 
 def test_metrics_match_a_hand_count(evaluation):
-    overall = evaluation[0]["metrics"]["overall"]
+    overall = evaluation[0]["overall"]
     assert (overall["problems"], overall["samples"]) == (2, 6)
     assert overall["valid"] == pytest.approx(4 / 6)  # 3 correct + the wrong row sum
     assert overall["compiled"] == pytest.approx(5 / 6)  # everything but the no-code answer
@@ -61,6 +65,7 @@ def test_per_problem_details_and_report_files(evaluation):
     markdown = (out / "report.md").read_text()
     assert "| all | 2 | 6 | 66.7% | 83.3% | 50.0% | 66.7% |" in markdown
     assert json.loads((out / "report.json").read_text())["metrics"]["overall"]["samples"] == 6
+    assert result["report"]["json"] == str(out / "report.json")  # the JSON says where the report went
     for png in ("speedup_hist.png", "per_level.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -86,10 +91,8 @@ def test_bad_responses_are_named(tmp_path):
         run("builtin", path, SETTINGS)
 
 
-def test_cli_eval_json(responses_file):
-    result = CliRunner().invoke(app, ["eval", "--problems", "builtin", "--responses", str(responses_file), "--json", "--trials", "1"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.output[result.output.index("{"):])
+def test_cli_eval_json(evaluation):
+    data = evaluation[0]
     assert data["overall"]["correct"] == pytest.approx(0.5)
     assert set(data["per_level"]) == {"none"} and len(data["per_problem"]) == 2
     missing = CliRunner().invoke(app, ["eval", "--problems", "builtin", "--responses", "/no/such.jsonl"])
@@ -97,22 +100,27 @@ def test_cli_eval_json(responses_file):
 
 
 def test_eval_generates_responses_with_a_model_then_verifies_them(tmp_path, tritonrl_home):
-    """The real command in its own process, as a user runs it: stdout must be one JSON object."""
+    """The real command in its own process, as a user runs it, on a directory of two problems: stdout must be one JSON object."""
     import os
     import subprocess
     import sys
 
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    chosen = [p for p in load_builtin() if p.name in ("01_relu.py", "06_row_sum.py")]
+    for problem in chosen:
+        (problems / problem.name).write_text(problem.source)
     out = tmp_path / "eval"
-    command = [sys.executable, "-m", "tritonrl.cli", "eval", "--problems", "builtin", "--model", "tiny-local",
+    command = [sys.executable, "-m", "tritonrl.cli", "eval", "--problems", str(problems), "--model", "tiny-local",
                "--max-tokens", "8", "--out", str(out), "--trials", "1", "--json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600,
                           env={**os.environ, "TRITONRL_HOME": str(tritonrl_home)})
     assert done.returncode == 0, done.stderr[-2000:]
     rows = [json.loads(line) for line in (out / "responses.jsonl").read_text().splitlines()]
-    assert len(rows) == 18 and {row["problem"] for row in rows} == {p.name for p in load_builtin()}
+    assert len(rows) == 2 and {row["problem"] for row in rows} == {p.name for p in chosen}
     assert all(row["model"].startswith("hf:") and row["error"] is None for row in rows)
     metrics = json.loads(done.stdout)
-    assert metrics["overall"]["samples"] == 18
+    assert metrics["overall"]["samples"] == 2
     assert metrics["overall"]["correct"] == 0.0  # an untrained model writes no kernels
 
 
