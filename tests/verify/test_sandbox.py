@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -321,8 +322,10 @@ def _break_server(server: ForkServer, how: str) -> None:
 
 
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGSTOP", "garbage"])
-def test_a_lost_fork_server_is_a_verdict_and_is_replaced(sandboxed, relu, how):
+def test_a_lost_fork_server_is_a_verdict_and_is_replaced(sandboxed, relu, how, monkeypatch):
     sandboxed.server.reply_grace_s = 1.0
+    # A stopped server is noticed once the candidate's limit and the grace have passed; the break comes at 1.5 s.
+    monkeypatch.setattr(sandboxed, "settings", replace(sandboxed.settings, timeout_s=5))
     reference = sandboxed.prepare_reference(relu.source)
     old = sandboxed.server._proc
     timer = threading.Timer(1.5, _break_server, (sandboxed.server, how))  # while the candidate sleeps
