@@ -13,9 +13,11 @@ import torch
 
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
-# In-process flows (tests/test_flows.py) start Prefect's temporary server. Prefect reads this once, when the first
-# test that needs it imports prefect: the 120 s `tritonrl run` gives the server (pipeline.local_orchestration_env),
-# not Prefect's 20 s, which a busy 2-core machine exceeds.
+# In-process flows (tests/test_flows.py) start Prefect's temporary server. Prefect reads its settings once, when the
+# first test that needs it imports prefect; these are the ones `tritonrl run` gives its own server
+# (pipeline.local_orchestration_env): telemetry off, as its heartbeat contends for the server's SQLite database,
+# and 120 s to start, not Prefect's 20 s, which a busy 2-core machine exceeds.
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 
 REPO = Path(__file__).resolve().parents[1]
