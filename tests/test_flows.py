@@ -112,13 +112,10 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
     assert version.run_id == finished.info.run_id
     assert "metric.correct" in version.tags
 
-    nightly = subprocess.run(
-        [sys.executable, "-c", "import json, sys; from flows.nightly import nightly_evaluation_flow as f; "
-         "print('RESULT ' + json.dumps(f(overrides=sys.argv[1:])))", *SMALL],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
-    )
-    assert nightly.returncode == 0, nightly.stderr[-4000:]
-    result = json.loads(nightly.stdout.split("RESULT ", 1)[1])
+    from flows.nightly import nightly_evaluation_flow
+
+    # In this process, like the flow tests below, which then find its temporary Prefect server running.
+    result = nightly_evaluation_flow(overrides=SMALL)
     assert result["champion"]["version"] == result["candidate"]["version"] == str(version.version)
     tagged = client.get_model_version("tritonrl-coder", version.version).tags
     assert tagged["nightly.correct"] == repr(float(result["champion"]["metrics"]["correct"]))
