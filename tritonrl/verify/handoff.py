@@ -26,6 +26,7 @@ from __future__ import annotations
 import array
 import ctypes
 import json
+import math
 import os
 import socket
 import stat
@@ -245,10 +246,7 @@ def _parse(header: bytes, fds: list[int]) -> tuple[int | str, list[dict]]:
         shape, nbytes = spec.get("shape"), spec.get("nbytes")
         if not isinstance(shape, list) or not all(type(n) is int and n >= 0 for n in shape) or type(nbytes) is not int:
             raise HandoffError(f"bad tensor description {spec!r}")
-        numel = 1
-        for n in shape:
-            numel *= n
-        if nbytes != numel * DTYPES[spec["dtype"]].itemsize:
+        if nbytes != math.prod(shape) * DTYPES[spec["dtype"]].itemsize:
             raise HandoffError(f"{nbytes} bytes do not make a {spec['dtype']} tensor of shape {shape}")
     return label, specs
 
