@@ -166,3 +166,34 @@ def test_constant_initialised_weights_are_varied_and_reach_the_candidate_under_i
     candidate = build_candidate(Problem, Solution, reference, 5, "cpu")
     assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.beta, reference.ln.bias)
     assert torch.equal(candidate.lin.weight, reference.lin.weight)
+
+
+def _problem_with(model_class) -> type:
+    return type("Problem", (), {"Model": model_class, "get_init_inputs": staticmethod(lambda: [])})
+
+
+def _solution_with(model_class) -> type:
+    return type("Solution", (), {"ModelNew": model_class})
+
+
+def test_weights_follow_how_the_answer_built_them_not_its_declaration_order():
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ln = torch.nn.LayerNorm(8)
+            self.lin = torch.nn.Linear(8, 8)  # square: the transposed copy has the same shape
+
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.shift = torch.nn.Parameter(torch.zeros(8))  # bias first, under names of its own
+            self.scale = torch.nn.Parameter(torch.ones(8))
+            lin = torch.nn.Linear(8, 8)
+            self.w_t = torch.nn.Parameter(lin.weight.detach().t().contiguous())  # stored as (in, out)
+            self.b = torch.nn.Parameter(lin.bias.detach().clone())
+
+    problem = _problem_with(Model)
+    reference = build_reference(problem, 3, "cpu")
+    candidate = build_candidate(problem, _solution_with(ModelNew), reference, 3, "cpu")
+    assert torch.equal(candidate.scale, reference.ln.weight) and torch.equal(candidate.shift, reference.ln.bias)
+    assert torch.equal(candidate.w_t, reference.lin.weight.t()) and torch.equal(candidate.b, reference.lin.bias)

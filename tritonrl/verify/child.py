@@ -37,6 +37,12 @@ from typing import Any
 import torch
 
 from tritonrl.problems.shapes import ShapeError, shape_sites, with_shapes
+from tritonrl.verify.child_patches import (
+    hide_tensor_values,
+    pin_autotuning_for_interpreter,
+    run_libdevice_in_interpreter,
+    run_programs_in_secret_order,
+)
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import send_outputs
 from tritonrl.verify.precision import DotWatch
@@ -51,7 +57,6 @@ from tritonrl.verify.runtime import (
     flatten_outputs,
     import_source,
     make_inputs,
-    pin_autotuning_for_interpreter,
     plain_outputs,
 )
 from tritonrl.verify.shrink import element_count, shrink_overrides
@@ -157,6 +162,10 @@ def run_job(job_dir: Path, isolation: dict[str, bool]) -> int:
         result.stage("done")
     except _Failed as failure:
         result.fail(failure)
+    except (MemoryError, torch.OutOfMemoryError) as exc:
+        # The harness's own allocations (a trial's inputs and their pristine copy) meet a GPU that
+        # other jobs share; the pool runs a job that ran out of memory again, alone.
+        result.fail(_classify(exc, ReasonCode.OUT_OF_MEMORY))
     return 0
 
 
@@ -319,8 +328,11 @@ def _poison(device: str, numels: list[int]) -> None:
 
 def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
     device = job["device"]
+    hide_tensor_values()
     if device == "cpu":
         pin_autotuning_for_interpreter()
+        run_programs_in_secret_order(job["weight_seed"])
+        run_libdevice_in_interpreter()
     result.stage("import")
     try:
         solution = import_source(job["candidate_code"], "candidate", job_dir)

@@ -24,6 +24,7 @@ import importlib.util
 import itertools
 import sys
 import tempfile
+import weakref
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from tritonrl.verify.child_patches import pin_autotuning_for_interpreter
 from tritonrl.verify.result import ReasonCode
 
 # (atol, rtol) per output dtype; an element passes when
@@ -121,55 +123,108 @@ def split_init_inputs(values: list) -> tuple[list, dict]:
     return list(values), {}
 
 
+# The constant each varied tensor of a reference was built with, by name: what an answer's own
+# `nn.Parameter(torch.ones(n))` is matched against.
+_BUILT_CONSTANTS: weakref.WeakKeyDictionary[torch.nn.Module, dict[str, float]] = weakref.WeakKeyDictionary()
+
+
 def build_reference(problem: ModuleType, seed: int, device: str) -> torch.nn.Module:
     """`Model(*init_inputs)` with weights drawn from `seed`, constant-initialised ones varied too."""
     torch.manual_seed(seed)
     args, kwargs = split_init_inputs(problem.get_init_inputs())
     torch.manual_seed(seed)
     model = problem.Model(*args, **kwargs)
-    _vary_constant_weights(model, seed)
-    return model.to(device).eval()
+    constants = _vary_constant_weights(model, seed)
+    model = model.to(device).eval()
+    _BUILT_CONSTANTS[model] = constants
+    return model
 
 
-def _vary_constant_weights(model: torch.nn.Module, seed: int) -> None:
+def _vary_constant_weights(model: torch.nn.Module, seed: int) -> dict[str, float]:
     """Give parameters and buffers that start constant (LayerNorm's ones and zeros, a BatchNorm's
-    running stats) seeded values, so an answer that skips them because they are 1 or 0 is wrong.
+    running stats) seeded values, so an answer that skips them because they are 1 or 0 is wrong;
+    returns the constants they had, by name.
 
     A nonzero constant is scaled elementwise by U(0.5, 1.5), keeping its sign (a variance stays
     positive); a zero one becomes U(-0.5, 0.5). Randomly initialised weights are left as drawn.
     """
     generator = torch.Generator().manual_seed(seed)
+    constants = {}
     with torch.no_grad():
-        for value in model.state_dict(keep_vars=True).values():
+        for name, value in model.state_dict(keep_vars=True).items():
             if not value.is_floating_point() or value.numel() < 2 or not bool((value == value.flatten()[0]).all()):
                 continue
+            constants[name] = float(value.flatten()[0])
             noise = torch.rand(value.shape, generator=generator, dtype=value.dtype)
-            value.copy_(noise - 0.5 if float(value.flatten()[0]) == 0 else value * (noise + 0.5))
+            value.copy_(noise - 0.5 if constants[name] == 0 else value * (noise + 0.5))
+    return constants
 
 
 def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str):
-    """`ModelNew` with the reference's constructor arguments and, where names and shapes match, its weights."""
+    """`ModelNew` with the reference's constructor arguments and the reference's weights (see `_shared_weights`)."""
     torch.manual_seed(seed)
     args, kwargs = split_init_inputs(problem.get_init_inputs())
     torch.manual_seed(seed)
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
-    candidate.load_state_dict(_shared_weights(reference.state_dict(), candidate.state_dict()), strict=False)
+    shared = _shared_weights(reference.state_dict(), _BUILT_CONSTANTS.get(reference, {}), candidate.state_dict())
+    candidate.load_state_dict(shared, strict=False)
     return candidate
 
 
-def _shared_weights(reference: dict, candidate: dict) -> dict:
-    """The reference's weights under the candidate's names: by name where name and shape match (so another
-    creation order still gets identical weights), then the rest in order among tensors of the same shape
-    and dtype (`self.weight` in the answer for `ln.weight` in the reference)."""
-    shared = {k: v for k, v in reference.items() if k in candidate and candidate[k].shape == v.shape}
-    left = [(k, v) for k, v in reference.items() if k not in shared]
+def _shared_weights(reference: dict, constants: dict[str, float], candidate: dict) -> dict:
+    """The reference's weights under the candidate's names, each reference tensor given out once.
+
+    First to a candidate tensor that was built with the values a reference tensor was built with,
+    as they are or transposed: the same seeded draws (another name, a pre-transposed copy) or the
+    same constant (`nn.Parameter(torch.ones(n))` for LayerNorm's weight); the transposed get the
+    reference's values transposed. Among several such, the same name is preferred, then the same
+    last name part (`weight` for `ln.weight`), then declaration order. Tensors left over get the
+    tensor of the same name and shape, then one of the same last name part, shape and dtype, then
+    the next of the same shape and dtype.
+    """
+    claimed: set[str] = set()
+    shared: dict = {}
+
+    def give(name: str, pick) -> None:
+        names = [k for k in reference if k not in claimed and pick(k) is not None]
+        names.sort(key=lambda k: (k != name, _last_part(k) != _last_part(name)))
+        if names:
+            claimed.add(names[0])
+            shared[name] = pick(names[0])
+
     for name, mine in candidate.items():
-        if name in shared:
-            continue
-        match = next((i for i, (_, v) in enumerate(left) if v.shape == mine.shape and v.dtype == mine.dtype), None)
-        if match is not None:
-            shared[name] = left.pop(match)[1]
+        give(name, lambda k: _as_built(mine, reference[k], constants.get(k)))
+    for rule in (
+        lambda mine, theirs, a, b: a == b and mine.shape == theirs.shape,
+        lambda mine, theirs, a, b: _last_part(a) == _last_part(b) and _same_kind(mine, theirs),
+        lambda mine, theirs, a, b: _same_kind(mine, theirs),
+    ):
+        for name, mine in candidate.items():
+            if name not in shared:
+                give(name, lambda k: reference[k] if rule(mine, reference[k], name, k) else None)
     return shared
+
+
+def _last_part(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def _same_kind(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype
+
+
+def _as_built(mine: torch.Tensor, theirs: torch.Tensor, constant: float | None):
+    """`theirs` in `mine`'s layout when `mine` holds what `theirs` was built with (`constant` if it was
+    varied), as it is or transposed; else None."""
+    if mine.dtype != theirs.dtype or mine.device != theirs.device:
+        return None
+    for layout in (theirs, theirs.t() if theirs.dim() == 2 else None):
+        if layout is None or layout.shape != mine.shape:
+            continue
+        built = torch.full_like(layout, constant) if constant is not None else layout
+        if torch.equal(mine, built):
+            return layout.contiguous()
+    return None
 
 
 PROBLEM_DISTRIBUTION = "problem"  # get_inputs() exactly as the problem wrote it
@@ -473,17 +528,6 @@ class LaunchCounter:
                 counter._depth -= 1
 
         return run
-
-
-def pin_autotuning_for_interpreter() -> None:
-    """Let `@triton.autotune` kernels run in the CPU interpreter: take the first config, no benchmarking.
-
-    The autotuner times configs through the GPU driver, which the
-    interpreter does not have; timing is meaningless there anyway.
-    """
-    from triton.runtime.autotuner import Autotuner
-
-    Autotuner._bench = lambda self, *args, config, **meta: [float(self.configs.index(config))] * 3
 
 
 def check_correctness(

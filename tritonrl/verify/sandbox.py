@@ -70,7 +70,12 @@ Not covered:
   counter, result files) by means the static layer does not see: the
   comparison with the reference happens in the caller, on the outputs it
   was handed, so it cannot fake correct numbers, but it could hide its own
-  behaviour from the trace;
+  behaviour from the trace (torch's own mode-free path the allow-list
+  reaches, tensor printing, shows no values: child_patches.py);
+- on CPU, data races between a launch's programs that no serial order
+  reveals (a non-atomic read-modify-write): the interpreter runs programs one
+  at a time, in an order drawn from the job's secret seed, so a kernel that
+  relies on program order fails, but a race needs a GPU to show;
 - on kernels without Landlock or user namespaces, the missing layers (see
   the flags above); in particular, without a private root, path-named UNIX
   sockets the caller's uid may use stay reachable (Landlock up to ABI 7

@@ -1,0 +1,113 @@
+"""Changes to torch and Triton that a candidate's child process makes before any candidate code runs.
+
+Each closes a channel through which an answer could look right without
+being right:
+- torch prints tensors with every dispatch mode switched off, so `str(x)`,
+  `print(x, file=...)` or `f"{x}"` would let host code read the inputs
+  unseen by the aten trace and compute the answer itself. Printed tensors
+  show their shape, dtype and device, never their values.
+- the CPU interpreter runs a launch's programs one after another, in order,
+  so a kernel in which program b reads what program b-1 stored (a carry
+  with no synchronisation) is always right there and wrong on a GPU, where
+  programs run at once in no set order. The interpreter runs them in an
+  order drawn from the job's secret seed instead.
+- the autotuner times configs through a GPU driver the interpreter does
+  not have; there it takes the first config.
+- the interpreter has no libdevice (`libdevice.tanh`, `libdevice.erf`...
+  return None there); it computes them with the same torch functions.
+"""
+
+from __future__ import annotations
+
+import random
+
+HIDDEN_VALUES = "<values not shown while verifying>"
+
+
+def hide_tensor_values() -> None:
+    import torch._tensor_str
+
+    def shown_without_values(self, *, tensor_contents=None) -> str:
+        return f"tensor({HIDDEN_VALUES}, shape={tuple(self.shape)}, dtype={self.dtype}, device={self.device})"
+
+    torch._tensor_str._str = shown_without_values
+
+
+def pin_autotuning_for_interpreter() -> None:
+    from triton.runtime.autotuner import Autotuner
+
+    Autotuner._bench = lambda self, *args, config, **meta: [float(self.configs.index(config))] * 3
+
+
+def run_programs_in_secret_order(seed: int) -> None:
+    """Every program of a launch still runs exactly once; program k of the loop gets the grid index order[k]."""
+    from triton.runtime.interpreter import interpreter_builder
+
+    draw = random.Random(seed)
+    launch: dict[str, object] = {}
+    set_grid_dim, set_grid_idx = interpreter_builder.set_grid_dim, interpreter_builder.set_grid_idx
+
+    def grid_dim(nx: int, ny: int, nz: int) -> None:
+        order = list(range(nx * ny * nz))
+        draw.shuffle(order)
+        launch.update(dims=(nx, ny, nz), order=order)
+        set_grid_dim(nx, ny, nz)
+
+    def grid_idx(x: int, y: int, z: int) -> None:
+        _, ny, nz = launch["dims"]
+        k = launch["order"][(x * ny + y) * nz + z]
+        set_grid_idx(k // (ny * nz), (k // nz) % ny, k % nz)
+
+    interpreter_builder.set_grid_dim = grid_dim
+    interpreter_builder.set_grid_idx = grid_idx
+
+
+
+def _libdevice_as_torch() -> dict:
+    """libdevice's elementwise float functions, as the torch functions that compute the same."""
+    import math
+
+    import torch
+
+    same = "abs acos acosh asin asinh atan atanh ceil cos cosh erf erfc erfinv exp exp2 expm1 floor lgamma log log10 " \
+        "log1p log2 rsqrt sin sinh sqrt tan tanh trunc atan2 fmod hypot copysign pow"
+    table = {name: getattr(torch, name) for name in same.split()}
+    table.update({f"fast_{name}f": table[name] for name in "cos exp log log2 log10 sin tan tanh".split()})
+    table.update({
+        "exp10": lambda x: torch.pow(10.0, x), "fast_exp10f": lambda x: torch.pow(10.0, x),
+        "cbrt": lambda x: torch.sign(x) * x.abs().pow(1 / 3), "rcbrt": lambda x: 1 / (torch.sign(x) * x.abs().pow(1 / 3)),
+        "rint": torch.round, "nearbyint": torch.round, "sqrt_rn": torch.sqrt, "rsqrt_rn": torch.rsqrt,
+        "normcdf": lambda x: 0.5 * torch.erfc(-x / math.sqrt(2)), "normcdfinv": lambda x: math.sqrt(2) * torch.erfinv(2 * x - 1),
+        "cyl_bessel_i0": torch.special.i0, "cyl_bessel_i1": torch.special.i1,
+        "j0": torch.special.bessel_j0, "j1": torch.special.bessel_j1, "y0": torch.special.bessel_y0, "y1": torch.special.bessel_y1,
+        "div_rn": torch.div, "fma": lambda x, y, z: x * y + z,
+    })
+    return table
+
+
+def run_libdevice_in_interpreter() -> None:
+    """Honest kernels call `libdevice.tanh`, `libdevice.erf`...; Triton's CPU interpreter has none of them."""
+    import importlib
+
+    import numpy as np
+    import torch
+    import triton.language as tl
+    from torch.utils._python_dispatch import _disable_current_modes
+    from triton.runtime.interpreter import TensorHandle
+
+    def interpreted(compute):
+        def call(*args, **_builder):
+            values = [getattr(a, "value", a) for a in args]  # tl.constexpr holds a plain number
+            first = next(v for v in values if isinstance(v, tl.tensor))
+            arrays = [torch.from_numpy(np.asarray(v.handle.data if isinstance(v, tl.tensor) else v)) for v in values]
+            with _disable_current_modes():  # the kernel's own math, as the interpreter's numpy is: not the candidate's torch
+                data = compute(*arrays).numpy().astype(first.handle.data.dtype)
+            return tl.tensor(TensorHandle(data, first.handle.dtype.scalar), first.type)
+
+        return call
+
+    for module_name in ("triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice"):
+        module = importlib.import_module(module_name)
+        for name, compute in _libdevice_as_torch().items():
+            if hasattr(module, name):
+                setattr(module, name, interpreted(compute))
