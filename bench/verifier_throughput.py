@@ -103,7 +103,7 @@ def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict
         stages.update(verdict.stage_seconds)
         finished[task.key] = time.perf_counter()
         rows.append({"problem": task.key, "index": index, "correct": verdict.correct, "codes": verdict.codes,
-                     "messages": [r.message[:300] for r in verdict.reasons],
+                     "messages": [_shortened(r.message) for r in verdict.reasons],
                      "speedup": verdict.speedup, "candidate_ms": verdict.candidate_ms, "timing_cv": verdict.timing_cv,
                      "triton_time_share": verdict.triton_time_share, "seconds": round(verdict.seconds, 2),
                      "stage_seconds": verdict.stage_seconds,
@@ -154,6 +154,11 @@ def kernelbench_style_phase(problems: dict, names: list[str], code: dict, result
             out.write_text(json.dumps(results, indent=2))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _shortened(message: str, keep: int = 200) -> str:
+    """A message's start (what ended the job) and end (a traceback's last line)."""
+    return message if len(message) <= 2 * keep else f"{message[:keep]} … {message[-keep:]}"
 
 
 def main() -> None:
