@@ -11,10 +11,10 @@ from tritonrl import grpo, grpo_worker, hrd
 from tritonrl.cli import app
 from tritonrl.config import GRPOConfig, load_config
 from tritonrl.datasets_io import DatasetError, publish_dataset
-from tritonrl.models import MANIFEST_FILE, encode_example, load_model_and_tokenizer, resolve_model_source
+from tritonrl.models import encode_example, load_model_and_tokenizer, resolve_model_source
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.prompts import build_messages
-from tritonrl.storage import ArtifactStore
+from tritonrl.storage import MANIFEST_FILE, ArtifactStore
 
 from tests.teachers.test_openai_teacher import Reply, ScriptedServer, chat_body
 

@@ -11,10 +11,10 @@ from tritonrl import sft
 from tritonrl.cli import app
 from tritonrl.config import SFTConfig, load_config
 from tritonrl.datasets_io import DatasetError, publish_dataset
-from tritonrl.models import MANIFEST_FILE, load_model_and_tokenizer, resolve_model_source
+from tritonrl.models import load_model_and_tokenizer, resolve_model_source
 from tritonrl.problems import load_problems
 from tritonrl.prompts import build_messages
-from tritonrl.storage import ArtifactStore
+from tritonrl.storage import MANIFEST_FILE, ArtifactStore
 
 from tests.test_storage import bucket, s3_endpoint  # noqa: F401  (moto S3 server fixtures)
 

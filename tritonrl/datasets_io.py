@@ -16,6 +16,7 @@ Test: tests/test_datasets_io.py.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import subprocess
@@ -26,10 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import tritonrl
-from tritonrl.storage import ArtifactStore, StorageError, join
+from tritonrl.storage import MANIFEST_FILE, ArtifactStore, StorageError, join
 
 DATA_FILE = "data.parquet"
-MANIFEST_FILE = "manifest.json"
 
 
 class DatasetError(ValueError):
@@ -43,9 +43,13 @@ class PublishedDataset:
     rows: int
 
 
+@functools.cache
 def code_version() -> str:
-    """Package version plus the git commit when running from a checkout."""
+    """Package version plus the git commit when running from a checkout (asked once per process; an
+    installed package is never attributed the commit of a repository it happens to sit in)."""
     root = Path(tritonrl.__file__).resolve().parents[1]
+    if not (root / ".git").exists():
+        return tritonrl.__version__
     try:
         commit = subprocess.run(
             ["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5

@@ -25,12 +25,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from tritonrl.storage import ArtifactStore, join
+from tritonrl.storage import MANIFEST_FILE, ArtifactStore, join
 from tritonrl.tiny_model import TINY_LOCAL, ensure_tiny_model
 
 IGNORE_INDEX = -100  # label value the loss skips (prompt tokens, padding)
 MODEL_DIR = "model"  # where a training output URI keeps its final model
-MANIFEST_FILE = "manifest.json"  # written last by a training run: the output is complete
 
 
 class ModelError(ValueError):

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from tritonrl.config import Config
-from tritonrl.storage import ArtifactStore, join, upload_tree, utc_stamp
+from tritonrl.storage import MANIFEST_FILE, ArtifactStore, join, upload_tree, utc_stamp
 from tritonrl.verify import use_interpreter_on
 
 STAGES = ("suite-check", "distill", "filter", "augment", "sft", "grpo", "evaluate")
@@ -107,7 +107,7 @@ def outputs_exist(config: Config, summary: StageSummary) -> bool:
     """Whether every output a (possibly cached) summary names is still complete in the store."""
     store = _store(config)
     for name, uri in summary.outputs.items():
-        marker = uri if name == "report" else join(uri, "manifest.json")
+        marker = uri if name == "report" else join(uri, MANIFEST_FILE)
         if not store.exists(marker):
             return False
     return True
@@ -378,7 +378,7 @@ def read_summary(config: Config, flow_run_id: str) -> dict[str, Any]:
 def read_manifest_text(config: Config, uri: str) -> str | None:
     """The manifest.json beside an output, or None when it has none (e.g. a report file)."""
     store = _store(config)
-    marker = join(uri, "manifest.json")
+    marker = join(uri, MANIFEST_FILE)
     return store.read_text(marker) if store.exists(marker) else None
 
 

@@ -20,6 +20,9 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 
+MANIFEST_FILE = "manifest.json"  # written last into an artifact directory: its presence means the artifact is complete
+
+
 class StorageError(OSError):
     """An artifact URI could not be read or written."""
 

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from tritonrl.config import Config
 from tritonrl.datasets_io import code_version
-from tritonrl.models import MANIFEST_FILE
-from tritonrl.storage import ArtifactStore, join, local_path, upload_tree
+from tritonrl.storage import MANIFEST_FILE, ArtifactStore, join, local_path, upload_tree
 
 
 def prepare_output(config: Config, store: ArtifactStore, out_uri: str, error: type[Exception]) -> tuple[Path | None, Path]:
