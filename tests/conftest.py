@@ -3,13 +3,15 @@
 Kernels run in Triton's CPU interpreter unless a GPU is present; the variable
 must be set before triton is first imported, hence at conftest import time.
 Every test gets its own TRITONRL_HOME so nothing leaks into the working tree.
+Fixtures used by more than one module live here; other shared helpers are in tests/support/.
 """
 
 import os
-from pathlib import Path
 
 import pytest
 import torch
+
+from tests.support.paths import SHARED_KERNELBENCH
 
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
@@ -19,10 +21,6 @@ if not torch.cuda.is_available():
 # and 120 s to start, not Prefect's 20 s, which a busy 2-core machine exceeds.
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
-
-REPO = Path(__file__).resolve().parents[1]
-SHARED_KERNELBENCH = REPO.parent / "shared" / "kernelbench"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +35,31 @@ def kernelbench_dir():
     if not SHARED_KERNELBENCH.is_dir():
         pytest.skip(f"KernelBench data not found at {SHARED_KERNELBENCH} (shared/ beside the checkout)")
     return SHARED_KERNELBENCH
+
+
+@pytest.fixture(scope="module")
+def s3_endpoint():
+    """A real S3 API (moto's server) on a free loopback port."""
+    from moto.server import ThreadedMotoServer
+
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
+    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def bucket(s3_endpoint, request):
+    """A fresh bucket on `s3_endpoint`, named after the test."""
+    import boto3
+
+    name = "tritonrl-" + request.node.name.replace("_", "-")[:40].lower()
+    boto3.client("s3", endpoint_url=s3_endpoint).create_bucket(Bucket=name)
+    return name
 
 
 def pytest_collection_modifyitems(config, items):

@@ -85,3 +85,18 @@ def test_resolved_config_round_trips_through_yaml(tmp_path):
     path.write_text(dump_config(config))
     again, _ = load_config(None, path)
     assert again == config
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("grpo.clip_eps=1.5", r"grpo.clip_eps=1.5 must be in \(0, 1\)"),
+        ("grpo.group_size=1", "grpo.group_size=1 must be >= 2"),
+        ("teacher.samples_per_task=0", "teacher.samples_per_task=0 must be >= 1"),
+        ("teacher.kind=openai", "teacher.kind=openai needs teacher.endpoint"),
+        ("sft.nnodes=2", "sft.nnodes=2 needs sft.rdzv_endpoint"),
+    ],
+)
+def test_a_setting_that_cannot_work_is_refused_when_the_config_loads(override, message):
+    with pytest.raises(ConfigError, match=message):  # not after the stages before the one that reads it
+        load_config("tiny", overrides=[override])

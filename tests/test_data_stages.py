@@ -1,36 +1,20 @@
 """distill → filter → augment on CPU: the tiny profile's numbers add up; resume; failures; KernelBook."""
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.support.openai_server import Reply, ScriptedServer
+from tests.support.paths import FIXTURES
+from tests.support.teachers import CountingTeacher
 from tritonrl import augment, distill
 from tritonrl import filter as filter_stage
 from tritonrl.config import load_config
 from tritonrl.datasets_io import read_dataset, read_manifest
 from tritonrl.storage import ArtifactStore
-from tritonrl.teachers import OpenAITeacher, ReferenceTeacher
-from tritonrl.teachers.base import Completion
+from tritonrl.teachers import OpenAITeacher
 
 
 def _config(*overrides):
     return load_config("tiny", None, ["verify.trials=1", *overrides])[0]
-
-
-class CountingTeacher(ReferenceTeacher):
-    def __init__(self, fail_on: str = ""):
-        super().__init__()
-        self.calls, self.fail_on = [], fail_on
-
-    def generate(self, problem, messages, n, temperature, max_tokens):
-        self.calls.append(problem.name)
-        if problem.name == self.fail_on:
-            return [Completion(None, "HTTP 500 from teacher", 0.01, attempts=5)] * n
-        return super().generate(problem, messages, n, temperature, max_tokens)
 
 
 @pytest.mark.slow
@@ -94,26 +78,15 @@ def kernelbook_teacher_server():
         "torch.sum": (FIXTURES / "kernelbook_solutions" / "SumAggregator.md").read_text(),
     }
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            prompt = body["messages"][-1]["content"]
-            answer = next(text for marker, text in solutions.items() if marker in prompt)
-            payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": answer}}],
-                                  "usage": {"prompt_tokens": 100, "completion_tokens": 200}}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
+    def script(index):
+        prompt = server.requests[index].body["messages"][-1]["content"]
+        answer = next(text for marker, text in solutions.items() if marker in prompt)
+        return Reply(body={"choices": [{"message": {"role": "assistant", "content": answer}}],
+                           "usage": {"prompt_tokens": 100, "completion_tokens": 200}})
 
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/v1"
-    server.shutdown()
+    server = ScriptedServer(script)
+    yield server.endpoint
+    server.close()
 
 
 def test_kernelbook_fixture_through_distill_filter_augment(kernelbook_teacher_server):

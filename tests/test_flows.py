@@ -21,16 +21,11 @@ from pathlib import Path
 import pytest
 from mlflow import MlflowClient
 
+from tests.support.flows import SMALL, STAGES
 from tritonrl.config import load_config
 
 REPO = Path(__file__).resolve().parents[1]
 TRITONRL = Path(sys.executable).parent / "tritonrl"
-SMALL = [
-    "verify.trials=1", "problems.limit=1", "teacher.samples_per_task=1", "augment.variants_per_task=1",
-    "sft.max_steps=2", "sft.eval_steps=1", "grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1",
-    "grpo.max_new_tokens=64", "evaluate.limit=1", "evaluate.max_tokens=64",
-]
-STAGES = {"suite-check", "distill", "filter", "augment", "sft", "grpo", "evaluate"}
 
 
 @pytest.fixture

@@ -1,44 +1,28 @@
 """The GRPO stage: the update moves the policy toward rewarded samples; the reward pipeline runs end to end."""
 
 import json
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import pytest
 import torch
 from typer.testing import CliRunner
 
-from tritonrl import grpo, grpo_worker, hrd
+from tritonrl import grpo, grpo_worker
 from tritonrl.cli import app
-from tritonrl.config import GRPOConfig, load_config
+from tritonrl.config import ConfigError, GRPOConfig, load_config
 from tritonrl.datasets_io import DatasetError, publish_dataset
-from tritonrl.models import encode_example, load_model_and_tokenizer, resolve_model_source
-from tritonrl.problems.loaders import load_builtin
-from tritonrl.prompts import build_messages
+from tritonrl.models import load_model_and_tokenizer, resolve_model_source
 from tritonrl.storage import MANIFEST_FILE, ArtifactStore
 
-from tests.teachers.test_openai_teacher import Reply, ScriptedServer, chat_body
-
-RELU = {p.name: p for p in load_builtin()}["01_relu.py"]
-
-
-def _tasks(config, problems=(RELU,)):
-    rows = [{"problem": p.name, "problem_source": p.source, "level": None} for p in problems]
-    return publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "augment-tasks", rows, {"stage": "test"}).uri
-
-
-def _rollout(tokenizer, task, text):
-    messages = build_messages(RELU.source)
-    example = encode_example(tokenizer, messages, text)
-    response = example.input_ids[example.prompt_tokens:]
-    return grpo_worker.Rollout(task, example.input_ids[: example.prompt_tokens], response, text,
-                        hrd.token_classes(tokenizer, response, text))
+from tests.support.grpo_inputs import RELU, make_rollout, publish_tasks
+from tests.support.openai_server import Reply, ScriptedServer, chat_body
 
 
 def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home):
     config, _ = load_config("tiny", overrides=["grpo.learning_rate=0.01", "grpo.updates_per_batch=3"])
     policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
-    good = _rollout(tokenizer, 0, RELU.reference_response)
-    bad = _rollout(tokenizer, 0, "I am not sure how to do this.")
+    good = make_rollout(tokenizer, 0, RELU.reference_response)
+    bad = make_rollout(tokenizer, 0, "I am not sure how to do this.")
     good.r_code = good.r_plan = 1.0
     with torch.no_grad():
         before = [grpo_worker._response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
@@ -53,7 +37,8 @@ def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home
 def test_negative_weight_zero_leaves_the_worse_sample_without_a_push(tritonrl_home):
     config, _ = load_config("tiny", overrides=["grpo.negative_weight=0"])
     _, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
-    good, bad = _rollout(tokenizer, 0, RELU.reference_response), _rollout(tokenizer, 0, "I am not sure how to do this.")
+    good = make_rollout(tokenizer, 0, RELU.reference_response)
+    bad = make_rollout(tokenizer, 0, "I am not sure how to do this.")
     good.r_code = good.r_plan = 1.0
     good_targets, bad_targets = grpo_worker._targets([good, bad], config)
     assert min(good_targets.advantages) > 0 and set(bad_targets.advantages) == {0.0}
@@ -63,7 +48,8 @@ def test_frozen_embeddings_stay_put_while_sgd_moves_the_rest(tritonrl_home):
     config, _ = load_config("tiny", overrides=["grpo.learning_rate=1.0", "grpo.optimizer=sgd",
                                                r"grpo.train_params=^(?!model\.embed_tokens)"])
     policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
-    good, bad = _rollout(tokenizer, 0, RELU.reference_response), _rollout(tokenizer, 0, "I am not sure how to do this.")
+    good = make_rollout(tokenizer, 0, RELU.reference_response)
+    bad = make_rollout(tokenizer, 0, "I am not sure how to do this.")
     good.r_code = good.r_plan = 1.0
     optimizer = grpo_worker.make_optimizer(policy, config.grpo)
     assert isinstance(optimizer, torch.optim.SGD)
@@ -111,7 +97,7 @@ def test_warmup_raises_the_learning_rate_linearly_over_the_first_updates():
 
 def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
     policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
-    rollout = _rollout(tokenizer, 0, RELU.reference_response)
+    rollout = make_rollout(tokenizer, 0, RELU.reference_response)
     start, n = len(rollout.prompt_ids), len(rollout.response_ids)
     with torch.no_grad():
         logits = policy(input_ids=torch.tensor([rollout.prompt_ids + rollout.response_ids])).logits[0]
@@ -130,7 +116,8 @@ def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
             "grpo.steps=2", "grpo.group_size=2", "grpo.tasks_per_step=1", "grpo.save_steps=1", "verify.trials=1",
         ])
         lines = []
-        result = grpo.run(config, _tasks(config), model="tiny-local", out_uri=str(tmp_path / "grpo"), on_log=lines.append)
+        result = grpo.run(config, publish_tasks(config), model="tiny-local", out_uri=str(tmp_path / "grpo"),
+                          on_log=lines.append)
     finally:
         server.close()
     assert result.steps == 2 and len(server.requests) == 4
@@ -152,14 +139,18 @@ def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
 def test_grpo_with_local_generation_runs_a_step(tritonrl_home, tmp_path):
     config, _ = load_config("tiny", overrides=["grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1",
                                                "grpo.max_new_tokens=8"])
-    result = grpo.run(config, _tasks(config), out_uri=str(tmp_path / "g"), on_log=lambda line: None)
+    result = grpo.run(config, publish_tasks(config), out_uri=str(tmp_path / "g"), on_log=lambda line: None)
     step = result.history[0]
     assert step["reward_code"] == 0.0 and step["response_tokens"] <= 8  # an untrained model writes no kernel
     assert step["loss"] == 0.0  # equal rewards: no advantage, no update signal
 
 
 def test_bad_settings_and_inputs_are_refused(tritonrl_home, tmp_path):
-    config, _ = load_config("tiny", overrides=["grpo.group_size=1", "grpo.negative_weight=-1", "grpo.generation=openai"])
+    bad = ["grpo.group_size=1", "grpo.negative_weight=-1", "grpo.generation=openai"]
+    with pytest.raises(ConfigError, match="group_size=1 must be >= 2"):
+        load_config("tiny", overrides=bad)  # before any stage starts
+    config, _ = load_config("tiny")
+    config = replace(config, grpo=replace(config.grpo, group_size=1, negative_weight=-1.0, generation="openai"))
     with pytest.raises(grpo.GRPOError, match="group_size=1 must be >= 2.*negative_weight=-1.0 must be >= 0.*needs grpo.endpoint"):
         grpo.run(config, "unused", on_log=lambda line: None)
     config, _ = load_config("tiny")

@@ -12,6 +12,7 @@ import shutil
 import socket
 import threading
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 import torch
@@ -20,11 +21,12 @@ from tritonrl import distributed, grpo, grpo_worker
 from tritonrl.config import load_config
 from tritonrl.datasets_io import DatasetError
 from tritonrl.distributed import Rank
-from tritonrl.models import MANIFEST_FILE, MODEL_DIR, load_model, load_model_and_tokenizer, resolve_model_source
+from tritonrl.models import MODEL_DIR, load_model, load_model_and_tokenizer, resolve_model_source
 from tritonrl.problems.loaders import load_builtin
+from tritonrl.storage import MANIFEST_FILE
 
-from tests.teachers.test_openai_teacher import Reply, ScriptedServer, chat_body
-from tests.test_grpo import RELU, _rollout, _tasks
+from tests.support.grpo_inputs import RELU, make_rollout, publish_tasks
+from tests.support.openai_server import Reply, ScriptedServer, chat_body
 
 SILU = {p.name: p for p in load_builtin()}["03_silu.py"]
 BACKENDS = [pytest.param("gloo", id="gloo-cpu"), pytest.param("nccl", id="nccl-2-gpus", marks=pytest.mark.gpu)]
@@ -81,9 +83,10 @@ def test_two_processes_make_the_update_one_process_makes_on_all_rollouts(backend
     """
     source = resolve_model_source("tiny-local", tritonrl_home)
     _, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
-    good, bad = _rollout(tokenizer, 0, RELU.reference_response), _rollout(tokenizer, 0, "I am not sure.")
-    fair, poor = _rollout(tokenizer, 1, "Load, add, store: one program per block."), _rollout(tokenizer, 1, "Pass.")
-    flat = [_rollout(tokenizer, 1, "No idea at all, sorry."), _rollout(tokenizer, 1, "Pass.")]
+    good, bad = make_rollout(tokenizer, 0, RELU.reference_response), make_rollout(tokenizer, 0, "I am not sure.")
+    fair = make_rollout(tokenizer, 1, "Load, add, store: one program per block.")
+    poor = make_rollout(tokenizer, 1, "Pass.")
+    flat = [make_rollout(tokenizer, 1, "No idea at all, sorry."), make_rollout(tokenizer, 1, "Pass.")]
     good.r_code = good.r_plan = fair.r_code = fair.r_plan = 1.0
     scenarios = [[[good, bad], [fair, poor]], [[good, bad], flat]]
     config = ["grpo.micro_batch=1", "grpo.learning_rate=0.0"]
@@ -159,7 +162,7 @@ def test_grpo_on_two_processes_averages_over_both_and_publishes_once(backend, tr
         ])
         lines = []
         out = tmp_path / "grpo"
-        result = grpo.run(config, _tasks(config, (RELU, SILU)), model="tiny-local", out_uri=str(out),
+        result = grpo.run(config, publish_tasks(config, (RELU, SILU)), model="tiny-local", out_uri=str(out),
                           on_log=lines.append)
     finally:
         server.close()
@@ -187,16 +190,18 @@ def test_a_failing_process_fails_the_stage_and_publishes_nothing(tritonrl_home, 
     config, _ = load_config("tiny", overrides=["grpo.tasks_per_step=2", "grpo.nproc_per_node=2", "grpo.group_size=2"])
     out = tmp_path / "failed"
     with pytest.raises(grpo.GRPOError, match=r"training failed \(launcher exit code 1\); nothing published") as failure:
-        grpo.run(config, _tasks(config, (RELU, SILU)), model=str(broken), out_uri=str(out), on_log=lambda line: None)
+        grpo.run(config, publish_tasks(config, (RELU, SILU)), model=str(broken), out_uri=str(out),
+                 on_log=lambda line: None)
     assert "torch.distributed.run" in str(failure.value)  # the command, to rerun by hand
     assert not (out / MANIFEST_FILE).exists() and not (out / MODEL_DIR).exists()
 
 
 def test_process_settings_that_cannot_work_are_refused_before_anything_starts(tritonrl_home):
-    config, _ = load_config("tiny", overrides=["grpo.nproc_per_node=2", "grpo.nnodes=2", "grpo.tasks_per_step=3"])
+    config, _ = load_config("tiny")
+    config = replace(config, grpo=replace(config.grpo, nproc_per_node=2, nnodes=2, tasks_per_step=3))
     with pytest.raises(grpo.GRPOError, match=r"grpo.nnodes=2 needs grpo.rdzv_endpoint=host:port of node 0.*"
                                              r"tasks_per_step=3 is the global batch .* >= the 4 processes"):
         grpo.run(config, "unused", on_log=lambda line: None)
     config, _ = load_config("tiny", overrides=["grpo.nproc_per_node=2", "grpo.tasks_per_step=2"])
     with pytest.raises(DatasetError, match="has 1 task\\(s\\), fewer than the 2 GRPO processes"):
-        grpo.run(config, _tasks(config), on_log=lambda line: None)
+        grpo.run(config, publish_tasks(config), on_log=lambda line: None)

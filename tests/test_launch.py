@@ -1,10 +1,11 @@
 """The launcher shared by SFT and GRPO: one node standalone, several at a rendezvous; a failed launch is the stage's error."""
 
 import sys
+from dataclasses import replace
 
 import pytest
 
-from tritonrl.config import load_config
+from tritonrl.config import ConfigError, load_config
 from tritonrl.launch import run_launcher, torchrun_command
 from tritonrl.sft import SFTError
 
@@ -15,9 +16,10 @@ def test_one_node_is_standalone_and_several_nodes_meet_at_the_rendezvous(tmp_pat
     command = torchrun_command("sft", config.sft, "tritonrl.sft_worker", spec, SFTError)
     assert command[1:] == ["-m", "torch.distributed.run", "--standalone", "--nnodes=1", "--nproc_per_node=2",
                            "-m", "tritonrl.sft_worker", "--spec", str(spec)]
-    config, _ = load_config("tiny", overrides=["sft.nnodes=2"])
+    with pytest.raises(ConfigError, match=r"sft.nnodes=2 needs sft.rdzv_endpoint=host:port of node 0"):
+        load_config("tiny", overrides=["sft.nnodes=2"])  # refused before any stage starts
     with pytest.raises(SFTError, match=r"sft.nnodes=2 needs sft.rdzv_endpoint=host:port of node 0"):
-        torchrun_command("sft", config.sft, "tritonrl.sft_worker", spec, SFTError)
+        torchrun_command("sft", replace(config.sft, nnodes=2), "tritonrl.sft_worker", spec, SFTError)
     config, _ = load_config("tiny", overrides=["sft.nnodes=2", "sft.rdzv_endpoint=node0:29500"])
     command = torchrun_command("sft", config.sft, "tritonrl.sft_worker", spec, SFTError)
     assert {"--nnodes=2", "--rdzv-backend=c10d", "--rdzv-endpoint=node0:29500",

@@ -5,7 +5,7 @@ import struct
 
 import pytest
 
-from tests.test_metrics import example_records, rec
+from tests.support.metrics_records import example_records, rec
 from tritonrl import report as R
 from tritonrl.metrics import compute_metrics, per_problem_rows
 from tritonrl.report import render_markdown, write_report

@@ -1,7 +1,7 @@
 """The SFT stage end to end on the tiny model: loss falls, the output is complete and loadable, bad input is refused."""
 
 import json
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import pytest
 import torch
@@ -15,8 +15,6 @@ from tritonrl.models import load_model_and_tokenizer, resolve_model_source
 from tritonrl.problems import load_problems
 from tritonrl.prompts import build_messages
 from tritonrl.storage import MANIFEST_FILE, ArtifactStore
-
-from tests.test_storage import bucket, s3_endpoint  # noqa: F401  (moto S3 server fixtures)
 
 # Short problems keep each step ~1 s on 2 cores; a high constant learning rate makes 8 steps visibly learn.
 FAST = ["sft.max_steps=8", "sft.batch_size=2", "sft.learning_rate=0.005", "sft.warmup_ratio=0",
@@ -100,13 +98,14 @@ def test_a_failed_training_run_publishes_nothing(tritonrl_home, tmp_path):
 
 
 def test_bad_launch_settings_are_refused_before_an_output_exists(tritonrl_home, tmp_path):
-    config, _ = load_config("tiny", overrides=[*FAST, "sft.nnodes=2"])
+    config, _ = load_config("tiny", overrides=FAST)
+    config = replace(config, sft=replace(config.sft, nnodes=2))  # as built by code; load_config refuses it
     out = tmp_path / "refused"
     with pytest.raises(sft.SFTError, match="sft.nnodes=2 needs sft.rdzv_endpoint"):
         sft.run(config, _pairs(config, 2), str(out), on_log=lambda line: None)
     assert not out.exists()  # so the corrected rerun may use the same output
     config, _ = load_config("tiny", overrides=["sft.nnodes=2", "sft.launcher=deepspeed"])
-    assert sft.launch_problems(config) == []  # the DeepSpeed launcher takes its nodes from its hostfile
+    assert config.sft.mistakes() == []  # the DeepSpeed launcher takes its nodes from its hostfile
 
 
 def test_deepspeed_names_resolve_to_infra_configs():

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.test_data_stages import CountingTeacher
+from tests.support.teachers import CountingTeacher
 from tritonrl import distill, pipeline
 from tritonrl.config import ConfigError, load_config
 from tritonrl.datasets_io import read_dataset, read_manifest

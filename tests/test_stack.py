@@ -23,7 +23,7 @@ import boto3
 import pytest
 from mlflow import MlflowClient
 
-from tests.test_flows import SMALL, STAGES
+from tests.support.flows import SMALL, STAGES
 from tritonrl import stack
 
 TRITONRL = Path(sys.executable).parent / "tritonrl"

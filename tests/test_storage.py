@@ -1,31 +1,10 @@
+"""ArtifactStore on local paths, file:// URIs and S3 (S3: the s3_endpoint and bucket fixtures in conftest.py)."""
+
 import os
 
-import boto3
 import pytest
 
 from tritonrl.storage import ArtifactStore, StorageError, join
-
-
-@pytest.fixture(scope="module")
-def s3_endpoint():
-    """A real S3 API (moto's server) on a free loopback port."""
-    from moto.server import ThreadedMotoServer
-
-    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
-    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
-    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
-
-
-@pytest.fixture
-def bucket(s3_endpoint, request):
-    name = "tritonrl-" + request.node.name.replace("_", "-")[:40].lower()
-    boto3.client("s3", endpoint_url=s3_endpoint).create_bucket(Bucket=name)
-    return name
 
 
 def _round_trip(store: ArtifactStore, root: str) -> None:

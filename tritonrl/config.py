@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -56,6 +57,25 @@ class TeacherConfig:
     max_tokens: int = 8192
     concurrency: int = 8  # requests in flight to an endpoint
     requests_per_second: float = 0.0  # 0: no client-side rate limit
+
+    def mistakes(self) -> list[str]:
+        found = [f"teacher.{key}={getattr(self, key)} must be >= 1"
+                 for key in ("samples_per_task", "max_tokens", "concurrency") if getattr(self, key) < 1]
+        if self.temperature < 0:
+            found.append(f"teacher.temperature={self.temperature} must be >= 0 (0 means greedy)")
+        if self.requests_per_second < 0:
+            found.append(f"teacher.requests_per_second={self.requests_per_second} must be >= 0 (0: no client-side limit)")
+        parts = urlsplit(self.endpoint.strip())
+        if self.kind == "openai" and not self.endpoint.strip():
+            found.append("teacher.kind=openai needs teacher.endpoint, the OpenAI-compatible base URL, "
+                         "e.g. teacher.endpoint=http://localhost:8000/v1")
+        elif self.kind == "openai" and (parts.scheme not in ("http", "https") or not parts.hostname):
+            found.append(f"teacher.endpoint={self.endpoint!r} is not an http(s) URL; e.g. teacher.endpoint=http://localhost:8000/v1")
+        if self.kind in ("openai", "hf") and (not self.model.strip() or self.model == "reference"):
+            what = "the model name the endpoint serves" if self.kind == "openai" else "a Hugging Face hub id or local model directory"
+            example = "openai/gpt-oss-120b" if self.kind == "openai" else "Qwen/Qwen3-8B"
+            found.append(f"teacher.kind={self.kind} needs teacher.model, {what} (got {self.model!r}), e.g. teacher.model={example}")
+        return found
 
 
 @dataclass(frozen=True)
@@ -103,6 +123,10 @@ class SFTConfig:
     rdzv_endpoint: str = ""  # host:port of node 0, needed when nnodes > 1
     seed: int = 0
 
+    def mistakes(self) -> list[str]:
+        """The DeepSpeed launcher finds its nodes in its hostfile; torchrun needs the launch keys."""
+        return launch_mistakes("sft", self) if self.launcher == "torchrun" else []
+
 
 @dataclass(frozen=True)
 class GRPOConfig:
@@ -141,6 +165,35 @@ class GRPOConfig:
     nnodes: int = 1
     rdzv_endpoint: str = ""  # host:port of node 0, needed when nnodes > 1
     seed: int = 0
+
+    def mistakes(self) -> list[str]:
+        found = []
+        if self.group_size < 2:
+            found.append(f"grpo.group_size={self.group_size} must be >= 2 (advantages are relative to the group)")
+        for key in ("tasks_per_step", "steps", "max_new_tokens", "micro_batch", "updates_per_batch"):
+            if getattr(self, key) < 1:
+                found.append(f"grpo.{key}={getattr(self, key)} must be >= 1")
+        found += launch_mistakes("grpo", self)
+        world = self.nproc_per_node * self.nnodes
+        if 1 <= self.tasks_per_step < world:
+            found.append(f"grpo.tasks_per_step={self.tasks_per_step} is the global batch of tasks and must be >= the "
+                         f"{world} processes (grpo.nproc_per_node × grpo.nnodes): raise it or use fewer processes")
+        if not 0 < self.clip_eps < 1:
+            found.append(f"grpo.clip_eps={self.clip_eps} must be in (0, 1)")
+        if self.negative_weight < 0:
+            found.append(f"grpo.negative_weight={self.negative_weight} must be >= 0 (below 0 would reward the worse samples)")
+        if self.generation == "openai" and not (self.endpoint and self.served_model):
+            found.append("grpo.generation=openai needs grpo.endpoint and grpo.served_model (the server must serve the policy)")
+        return found
+
+
+def launch_mistakes(section: str, settings: SFTConfig | GRPOConfig) -> list[str]:
+    """What is wrong with the torchrun launch keys of `section`."""
+    found = [f"{section}.{key}={getattr(settings, key)} must be >= 1"
+             for key in ("nproc_per_node", "nnodes") if getattr(settings, key) < 1]
+    if settings.nnodes > 1 and not settings.rdzv_endpoint:
+        found.append(f"{section}.nnodes={settings.nnodes} needs {section}.rdzv_endpoint=host:port of node 0")
+    return found
 
 
 @dataclass(frozen=True)
@@ -360,7 +413,16 @@ def load_config(
     if file_values:
         config = _apply(config, file_values, str(config_file), sources)
     config = _apply(config, parse_overrides(overrides), "override", sources)
+    found = mistakes(config)
+    if found:
+        raise ConfigError("; ".join(found))
     return config, sources
+
+
+def mistakes(config: Config) -> list[str]:
+    """Every setting that cannot work, checked before any stage starts (stages check again when called directly)."""
+    sections = (getattr(config, f.name) for f in dataclasses.fields(config))
+    return [m for section in sections if hasattr(section, "mistakes") for m in section.mistakes()]
 
 
 def describe(config: Config, sources: Mapping[str, str]) -> list[str]:

@@ -41,7 +41,7 @@ from pathlib import Path
 from tritonrl import grpo_worker
 from tritonrl.config import Config, dump_config
 from tritonrl.datasets_io import DatasetError, read_dataset, read_manifest
-from tritonrl.launch import run_launcher, setting_problems, torchrun_command
+from tritonrl.launch import run_launcher, torchrun_command
 from tritonrl.models import MODEL_DIR, load_tokenizer, resolve_model_source
 from tritonrl.storage import ArtifactStore, join, utc_stamp
 from tritonrl.training_output import prepare_output, publish_output
@@ -69,24 +69,7 @@ def _stderr(line: str) -> None:
 
 
 def _check_config(config: Config) -> None:
-    g = config.grpo
-    problems = []
-    if g.group_size < 2:
-        problems.append(f"grpo.group_size={g.group_size} must be >= 2 (advantages are relative to the group)")
-    for key in ("tasks_per_step", "steps", "max_new_tokens", "micro_batch", "updates_per_batch"):
-        if getattr(g, key) < 1:
-            problems.append(f"grpo.{key}={getattr(g, key)} must be >= 1")
-    problems += setting_problems("grpo", g)
-    world = g.nproc_per_node * g.nnodes
-    if 1 <= g.tasks_per_step < world:
-        problems.append(f"grpo.tasks_per_step={g.tasks_per_step} is the global batch of tasks and must be >= the "
-                        f"{world} processes (grpo.nproc_per_node × grpo.nnodes): raise it or use fewer processes")
-    if not 0 < g.clip_eps < 1:
-        problems.append(f"grpo.clip_eps={g.clip_eps} must be in (0, 1)")
-    if g.negative_weight < 0:
-        problems.append(f"grpo.negative_weight={g.negative_weight} must be >= 0 (below 0 would reward the worse samples)")
-    if g.generation == "openai" and not (g.endpoint and g.served_model):
-        problems.append("grpo.generation=openai needs grpo.endpoint and grpo.served_model (the server must serve the policy)")
+    problems = config.grpo.mistakes()
     if problems:
         raise GRPOError("; ".join(problems))
 

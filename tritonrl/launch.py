@@ -21,23 +21,14 @@ from collections import deque
 from pathlib import Path
 from typing import Callable
 
-from tritonrl.config import GRPOConfig, SFTConfig
-
-
-def setting_problems(section: str, settings: SFTConfig | GRPOConfig) -> list[str]:
-    """What is wrong with the launch keys of `section`, so a stage can refuse them before it starts anything."""
-    problems = [f"{section}.{key}={getattr(settings, key)} must be >= 1"
-                for key in ("nproc_per_node", "nnodes") if getattr(settings, key) < 1]
-    if settings.nnodes > 1 and not settings.rdzv_endpoint:
-        problems.append(f"{section}.nnodes={settings.nnodes} needs {section}.rdzv_endpoint=host:port of node 0")
-    return problems
+from tritonrl.config import GRPOConfig, SFTConfig, launch_mistakes
 
 
 def torchrun_command(
     section: str, settings: SFTConfig | GRPOConfig, module: str, spec_path: Path, error: type[Exception]
 ) -> list[str]:
     """`python -m torch.distributed.run … -m <module> --spec <spec_path>` for `settings` (the `section` config keys)."""
-    problems = setting_problems(section, settings)
+    problems = launch_mistakes(section, settings)
     if problems:
         raise error("; ".join(problems))
     if settings.nnodes > 1:

@@ -30,7 +30,7 @@ from typing import Callable
 
 from tritonrl.config import Config, dump_config
 from tritonrl.datasets_io import DatasetError, read_dataset, read_manifest
-from tritonrl.launch import run_launcher, setting_problems, torchrun_command
+from tritonrl.launch import run_launcher, torchrun_command
 from tritonrl.models import MODEL_DIR, Example, encode_example, load_tokenizer, resolve_model_source
 from tritonrl.sft_worker import CHECKPOINT_MARKER
 from tritonrl.storage import ArtifactStore, join, utc_stamp
@@ -98,11 +98,6 @@ def split_eval(examples: list[Example], fraction: float, seed: int) -> tuple[lis
     return [e for i, e in enumerate(examples) if i not in held], [examples[i] for i in sorted(held)]
 
 
-def launch_problems(config: Config) -> list[str]:
-    """What is wrong with the torchrun launch keys (the DeepSpeed launcher finds its nodes in its hostfile)."""
-    return setting_problems("sft", config.sft) if config.sft.launcher == "torchrun" else []
-
-
 def launch_command(config: Config, spec_path: Path) -> list[str]:
     """torchrun (or the DeepSpeed launcher) running tritonrl.sft_worker on every process."""
     sft = config.sft
@@ -116,7 +111,7 @@ def run(
     config: Config, input_uri: str, out_uri: str | None = None, on_log: Callable[[str], None] = _stderr
 ) -> SFTResult:
     started = time.time()
-    problems = launch_problems(config)  # before an output exists: a fixed rerun may use the same --out
+    problems = config.sft.mistakes()  # before an output exists: a fixed rerun may use the same --out
     if problems:
         raise SFTError("; ".join(problems))
     store = ArtifactStore(config.storage.s3_endpoint_url)

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.support.paths import FIXTURES
 from tritonrl.problems import ProblemError, load_problems
 from tritonrl.problems.loaders import load_builtin
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.conftest import FIXTURES, SHARED_KERNELBENCH
+from tests.support.paths import FIXTURES, SHARED_KERNELBENCH
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import make_variants

@@ -16,20 +16,9 @@ import pytest
 from tritonrl.verify.pool import Task, VerifierPool
 from tritonrl.verify.result import ReasonCode, Verdict
 
+from tests.support.candidates import candidate_header
+
 CANDIDATES = Path(__file__).parent / "candidates"
-
-
-def _header(path: Path) -> dict[str, str]:
-    fields = {}
-    for line in path.read_text().splitlines():
-        if not line.startswith("# "):
-            break
-        key, sep, value = line[2:].partition(":")
-        if sep:
-            fields[key.strip()] = value.strip()
-    return fields
-
-
 FIXTURES = sorted(CANDIDATES.glob("*/*.py"))
 
 
@@ -59,7 +48,7 @@ def test_fixture_headers_are_well_formed(builtin_problems):
     codes = {c.value for c in ReasonCode}
     honest_problems = set()
     for path in FIXTURES:
-        header = _header(path)
+        header = candidate_header(path)
         where = f"{path.parent.name}/{path.name}"
         assert header.get("problem") in builtin_problems, f"{where}: unknown problem {header.get('problem')!r}"
         expect = header.get("expect", "").split()
@@ -103,8 +92,9 @@ def verdict_of(request, verifier_settings, builtin_problems):
 
         def verdict(path: Path) -> Verdict:
             if path not in verdicts:
-                problem = builtin_problems[_header(path)["problem"]]
-                batch = [p for p in selected if _header(p)["problem"] == problem.name and pool_of(p) is pool_of(path)]
+                problem = builtin_problems[candidate_header(path)["problem"]]
+                batch = [p for p in selected
+                         if candidate_header(p)["problem"] == problem.name and pool_of(p) is pool_of(path)]
                 results = pool_of(path).verify_tasks([Task(problem.name, problem.source, [p.read_text() for p in batch])])
                 verdicts.update(zip(batch, results[problem.name]))
             return verdicts[path]
@@ -115,7 +105,7 @@ def verdict_of(request, verifier_settings, builtin_problems):
 @pytest.mark.slow
 @pytest.mark.parametrize("path", FIXTURES, ids=_fixture_id)
 def test_candidate_gets_the_expected_verdict(path, verdict_of, record_property):
-    header = _header(path)
+    header = candidate_header(path)
     verdict = verdict_of(path)
     # read by the catalogue tally in conftest.py (accepted hack = missed cheat, rejected honest = false reject)
     record_property("verifier_accepted", verdict.correct)

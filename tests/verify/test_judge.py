@@ -1,39 +1,26 @@
 """The optional LLM judge against a real local server speaking the chat-completions protocol."""
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
-
 import pytest
 
 from tritonrl.verify.judge import Judge
 from tritonrl.verify.result import ReasonCode
+
+from tests.support.openai_server import Reply, ScriptedServer
 
 
 @pytest.fixture
 def chat_server():
     state = {"answer": "VERDICT: PASS", "requests": []}
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            state["requests"].append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-            payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": state["answer"]}}]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
+    def script(index):
+        seen = server.requests[index]
+        state["requests"].append({"path": seen.path, "auth": seen.headers.get("authorization"), "body": seen.body})
+        return Reply(body={"choices": [{"message": {"role": "assistant", "content": state["answer"]}}]})
 
-        def log_message(self, *args):
-            pass
-
-    server = HTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    state["url"] = f"http://127.0.0.1:{server.server_port}/v1"
+    server = ScriptedServer(script)
+    state["url"] = server.endpoint
     yield state
-    server.shutdown()
+    server.close()
 
 
 def test_fail_verdict_rejects_and_is_cached(chat_server, tmp_path, monkeypatch):

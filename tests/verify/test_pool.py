@@ -2,7 +2,7 @@
 
 import threading
 
-from tests.verify.test_sandbox import candidate
+from tests.support.candidates import candidate
 from tritonrl.verify.pool import Task, VerifierPool
 from tritonrl.verify.sandbox import ForkServer
 from tritonrl.verify.verifier import Verifier, VerifierSettings

@@ -25,31 +25,9 @@ from tritonrl.verify import landlock, namespaces
 from tritonrl.verify.sandbox import NAMESPACE_INIT, UNPRIVILEGED_UID, ForkServer, exposure
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
+from tests.support.candidates import candidate
+
 REPO = Path(__file__).resolve().parents[2]
-
-RELU_SOURCE_HEAD = """import torch
-import torch.nn as nn
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    tl.store(out_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=offs < n), 0.0), mask=offs < n)
-
-
-class ModelNew(nn.Module):
-    def forward(self, x):
-{body}
-        out = torch.empty_like(x)
-        copy_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
-        return out
-"""
-
-
-def candidate(body: str) -> str:
-    return RELU_SOURCE_HEAD.format(body="\n".join("        " + line for line in body.splitlines()))
 
 
 def test_child_sees_no_credentials(monkeypatch, builtin_problems):

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.verify.test_hacks import _header
+from tests.support.candidates import candidate_header
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 pytestmark = pytest.mark.gpu
@@ -102,7 +102,7 @@ def test_honest_kernel_gets_a_speedup_and_a_high_triton_share(gpu_verifier, buil
 @pytest.mark.parametrize("name", TIMING_HACKS)
 def test_timing_hacks_get_no_speedup(gpu_verifier, builtin_problems, name):
     path = HACKS / f"{name}.py"
-    verdict = gpu_verifier.verify(builtin_problems[_header(path)["problem"]].source, path.read_text())
+    verdict = gpu_verifier.verify(builtin_problems[candidate_header(path)["problem"]].source, path.read_text())
     assert not verdict.correct
     assert verdict.speedup is None
 

@@ -14,8 +14,6 @@ Test: tests/teachers/.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from tritonrl.config import ConfigError, TeacherConfig
 from tritonrl.teachers.base import Completion, Teacher
 from tritonrl.teachers.hf_local import HFTeacher
@@ -27,39 +25,15 @@ __all__ = ["Completion", "HFTeacher", "OpenAITeacher", "ReferenceTeacher", "Teac
 
 def build_teacher(config: TeacherConfig) -> Teacher:
     """The teacher `config` describes; ConfigError (a ValueError) naming the setting to fix when it cannot work."""
-    if config.samples_per_task < 1:
-        raise ConfigError(f"teacher.samples_per_task={config.samples_per_task} must be >= 1")
-    if config.temperature < 0:
-        raise ConfigError(f"teacher.temperature={config.temperature} must be >= 0 (0 means greedy)")
-    if config.max_tokens < 1:
-        raise ConfigError(f"teacher.max_tokens={config.max_tokens} must be >= 1")
+    problems = config.mistakes()
+    if problems:
+        raise ConfigError("; ".join(problems))
 
     if config.kind == "reference":
         return ReferenceTeacher()
 
     if config.kind == "openai":
         endpoint = config.endpoint.strip()
-        if not endpoint:
-            raise ConfigError(
-                "teacher.kind=openai needs teacher.endpoint, the OpenAI-compatible base URL, "
-                "e.g. teacher.endpoint=http://localhost:8000/v1"
-            )
-        parts = urlsplit(endpoint)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(
-                f"teacher.endpoint={config.endpoint!r} is not an http(s) URL; e.g. teacher.endpoint=http://localhost:8000/v1"
-            )
-        if not config.model.strip() or config.model == "reference":
-            raise ConfigError(
-                f"teacher.kind=openai needs teacher.model, the model name the endpoint serves "
-                f"(got {config.model!r}), e.g. teacher.model=openai/gpt-oss-120b"
-            )
-        if config.concurrency < 1:
-            raise ConfigError(f"teacher.concurrency={config.concurrency} must be >= 1 (requests in flight)")
-        if config.requests_per_second < 0:
-            raise ConfigError(
-                f"teacher.requests_per_second={config.requests_per_second} must be >= 0 (0: no client-side limit)"
-            )
         return OpenAITeacher(
             endpoint,
             config.model,
@@ -69,11 +43,6 @@ def build_teacher(config: TeacherConfig) -> Teacher:
         )
 
     if config.kind == "hf":
-        if not config.model.strip() or config.model == "reference":
-            raise ConfigError(
-                f"teacher.kind=hf needs teacher.model, a Hugging Face hub id or local model directory "
-                f"(got {config.model!r}), e.g. teacher.model=Qwen/Qwen3-8B"
-            )
         import torch
 
         return HFTeacher(config.model, device="cuda" if torch.cuda.is_available() else "cpu")

@@ -1,0 +1,1 @@
+"""Shared test helpers; test modules import from here, never from each other."""

@@ -1,0 +1,23 @@
+"""Inputs for the GRPO tests: the ReLU problem, a published task dataset, rollouts encoded by the tiny tokenizer."""
+
+from tritonrl import grpo_worker, hrd
+from tritonrl.datasets_io import publish_dataset
+from tritonrl.models import encode_example
+from tritonrl.problems.loaders import load_builtin
+from tritonrl.prompts import build_messages
+from tritonrl.storage import ArtifactStore
+
+RELU = {p.name: p for p in load_builtin()}["01_relu.py"]
+
+
+def publish_tasks(config, problems=(RELU,)):
+    rows = [{"problem": p.name, "problem_source": p.source, "level": None} for p in problems]
+    return publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "augment-tasks", rows, {"stage": "test"}).uri
+
+
+def make_rollout(tokenizer, task, text):
+    messages = build_messages(RELU.source)
+    example = encode_example(tokenizer, messages, text)
+    response = example.input_ids[example.prompt_tokens:]
+    return grpo_worker.Rollout(task, example.input_ids[: example.prompt_tokens], response, text,
+                        hrd.token_classes(tokenizer, response, text))
