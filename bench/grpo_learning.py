@@ -3,7 +3,7 @@
 Issue 6's learning evidence: builds the data with the real stages (reference
 teacher → verifier filter → shape augmentation), trains `tiny-local` with a
 short SFT (weak on purpose: it should solve some tasks, not all), then runs
-`tritonrl.grpo` on the augment-tasks set with the CPU verifier as the reward.
+`tritonrl.stages.grpo` on the augment-tasks set with the CPU verifier as the reward.
 Records the per-step mean reward (r_code; on CPU r_plan = r_code), the
 greedy correctness on the built-in problems at held-out shapes before and
 after GRPO, and plots the reward curve. The probe adds a less noisy curve:
@@ -96,9 +96,10 @@ def main() -> None:
     use_interpreter_on("cpu")
     from bench.results_log import results_log
     from bench.sft_learning import correctness, held_out_problems
-    from tritonrl import augment, distill, filter as filter_stage, grpo, sft
     from tritonrl.config import load_config
-    from tritonrl.models import resolve_model_source
+    from tritonrl.stages import augment, distill, grpo, sft
+    from tritonrl.stages import filter as filter_stage
+    from tritonrl.training.models import resolve_model_source
 
     sft_overrides = [] if args.sft_model else [
         f"sft.max_steps={args.sft_steps}", "sft.eval_fraction=0", "sft.learning_rate=0.004"]
@@ -113,11 +114,11 @@ def main() -> None:
 
     started = time.time()
     if args.sft_model:
-        from tritonrl.datasets_io import read_manifest
-        from tritonrl.storage import ArtifactStore
+        from tritonrl.artifacts.datasets_io import read_manifest
+        from tritonrl.artifacts.store import ArtifactStore
 
         weak_uri, tasks_uri = args.sft_model, args.tasks_data
-        manifest = read_manifest(ArtifactStore(config.storage.s3_endpoint_url), weak_uri)
+        manifest = read_manifest(ArtifactStore.of(config.storage), weak_uri)
         steps, curve = manifest["steps"], manifest["loss_curve"]
         record(f"- weak SFT reused: {weak_uri} ({steps} steps, loss {curve[0][1]:.3f} → {curve[-1][1]:.3f}); "
                f"tasks {tasks_uri}")

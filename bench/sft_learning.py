@@ -59,10 +59,10 @@ def correctness(
 
     Returns how many responses are correct (problems solved, when greedy) and the failures' reasons.
     """
-    from tritonrl.filter import verifier_settings
-    from tritonrl.models import generate, load_model, load_tokenizer
     from tritonrl.prompts import build_messages
+    from tritonrl.training.models import generate, load_model, load_tokenizer
     from tritonrl.verify.pool import Task, VerifierPool
+    from tritonrl.verify.verifier import VerifierSettings
 
     model, tokenizer = load_model(model_source).eval(), load_tokenizer(model_source)
     responses = []
@@ -71,7 +71,7 @@ def correctness(
         responses += [g.text for g in generate(model, tokenizer, [build_messages(s) for _, s in batch], max_new_tokens,
                                                temperature, samples)]
     tasks = [Task(name, source, responses[i * samples:(i + 1) * samples]) for i, (name, source) in enumerate(problems)]
-    with VerifierPool(verifier_settings(config)) as pool:
+    with VerifierPool(VerifierSettings.from_config(config.verify)) as pool:
         verdicts = pool.verify_tasks(tasks)
     failures = [f"{t.key}: {','.join(v.codes) or 'incorrect'}" for t in tasks for v in verdicts[t.key] if not v.correct]
     return sum(v.correct for t in tasks for v in verdicts[t.key]), failures
@@ -82,11 +82,12 @@ def main() -> None:
     os.environ["TRITONRL_HOME"] = args.home or tempfile.mkdtemp(prefix="tritonrl-sft-bench-")
     use_interpreter_on("cpu")
     from bench.results_log import results_log
-    from tritonrl import augment, distill, filter as filter_stage, sft
+    from tritonrl.artifacts.datasets_io import publish_dataset, read_dataset
+    from tritonrl.artifacts.store import ArtifactStore, join
     from tritonrl.config import load_config
-    from tritonrl.datasets_io import publish_dataset, read_dataset
-    from tritonrl.models import resolve_model_source
-    from tritonrl.storage import ArtifactStore, join
+    from tritonrl.stages import augment, distill, sft
+    from tritonrl.stages import filter as filter_stage
+    from tritonrl.training.models import resolve_model_source
 
     overrides = [f"sft.max_steps={args.steps}", f"sft.learning_rate={args.lr}", f"sft.batch_size={args.batch_size}",
                  f"augment.variants_per_task={args.variants}", f"sft.eval_fraction={args.eval_fraction}",

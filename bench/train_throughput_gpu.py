@@ -2,11 +2,11 @@
 
 Issue 6's GPU measurements: a model with Qwen3-0.6B's shape and random
 weights (shape is what matters for speed) is saved with the tiny tokenizer
-and trained by `tritonrl.sft.run` (torchrun, HF Trainer, the configured
+and trained by `tritonrl.stages.sft.run` (torchrun, HF Trainer, the configured
 bf16/packing/checkpointing) on long synthetic pairs; tokens/s come from the
 trainer's own runtime, MFU = (6·N + 12·L·d·T) FLOPs per token × tokens/s
 over the measured ~790 TFLOP/s bf16 peak of an H200. Then a few
-`tritonrl.grpo.run` steps on the built-in tasks give the generate / verify /
+`tritonrl.stages.grpo.run` steps on the built-in tasks give the generate / verify /
 update split (random weights write no kernels, so verification is the
 cheap path — bench/verifier_throughput.py measures real verdicts — and
 every reward is 0; a KL penalty, grpo.kl_coef=0.01, keeps the update from
@@ -47,7 +47,7 @@ def build_model(directory: Path, shape: dict, home: Path) -> int:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer, Qwen3Config
 
-    from tritonrl.tiny_model import ensure_tiny_model
+    from tritonrl.training.tiny_model import ensure_tiny_model
 
     torch.manual_seed(0)
     model = AutoModelForCausalLM.from_config(Qwen3Config(max_position_embeddings=32768, **shape))
@@ -58,9 +58,9 @@ def build_model(directory: Path, shape: dict, home: Path) -> int:
 
 def long_pairs(seq_len: int, tokenizer) -> list[dict]:
     """Built-in prompts with their answers repeated to fill about `seq_len` tokens."""
-    from tritonrl.models import encode_prompt
     from tritonrl.problems import load_problems
     from tritonrl.prompts import build_messages
+    from tritonrl.training.models import encode_prompt
 
     rows = []
     for p in load_problems("builtin"):
@@ -107,12 +107,12 @@ def main() -> None:
     os.environ["TRITONRL_HOME"] = str(home)
     import torch
 
-    from tritonrl import grpo, sft
+    from tritonrl.artifacts.datasets_io import publish_dataset
+    from tritonrl.artifacts.store import ArtifactStore, local_path
     from tritonrl.config import load_config
-    from tritonrl.datasets_io import publish_dataset
-    from tritonrl.models import load_tokenizer
     from tritonrl.problems import load_problems
-    from tritonrl.storage import ArtifactStore, local_path
+    from tritonrl.stages import grpo, sft
+    from tritonrl.training.models import load_tokenizer
 
     shape = SMALL if args.small else QWEN3_06B
     model_dir = home / "qwen3-0.6b-shape"

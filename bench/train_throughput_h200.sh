@@ -3,7 +3,7 @@
 # `first` (the first session call): padding-free packing with and without Liger, padded batches with Liger,
 # the GRPO step split, ZeRO-3 across both GPUs. `second`: the step profile (bench/sft_step_profile.py),
 # padded batches without Liger, with batch 8, with torch.compile, and padded ZeRO-3 across both GPUs.
-# `third`: packed rows with per-example flash attention (tritonrl/packed_attention.py, the new default), with
+# `third`: packed rows with per-example flash attention (tritonrl/training/sft/packed_attention.py, the new default), with
 # and without Liger, batch 8, and ZeRO-3 across both GPUs; `fourth`: the runs of `third` that failed, after the fix.
 # One GPU per run, two runs at a time; each run has its own time limit.
 set -u

@@ -3,7 +3,7 @@
 suite check → distill → filter → augment → SFT → HRD-GRPO → evaluate →
 register (`tritonrl-coder`, alias `candidate`; `champion` if it beats the
 current one). Each arrow passes URIs. With `gpu_deployments` the GPU stages
-(tritonrl.pipeline.GPU_STAGES) run as their `<stage>/cuda` deployments on the
+(tritonrl.stages.pipeline.GPU_STAGES) run as their `<stage>/cuda` deployments on the
 `cuda` work pool; without it (`tritonrl run`) everything runs in this process.
 Filter and evaluate with `shards.<stage>` > 1 fan out one flow run per shard
 instead (flows/stages.py `run_shards`).
@@ -25,8 +25,9 @@ from typing import Any
 from prefect import flow, runtime
 
 from flows.stages import call_stage, stage_config
-from tritonrl import pipeline, tracking
-from tritonrl.storage import utc_stamp
+from tritonrl import tracking
+from tritonrl.artifacts.store import utc_stamp
+from tritonrl.stages import pipeline
 
 DIGEST_TAG, HOST_TAG, PID_TAG = "tritonrl.config_digest", "tritonrl.host", "tritonrl.pid"
 

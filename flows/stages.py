@@ -12,7 +12,7 @@ A cached result is trusted only while its outputs still exist in the store;
 otherwise the stage is recomputed (someone cleaned the artifact root).
 
 Filter and evaluate shard when `shards.filter` / `shards.evaluate` > 1
-(tritonrl/shards.py): the stage flow stays where it was called (with
+(tritonrl/artifacts/shards.py): the stage flow stays where it was called (with
 `gpu_deployments`, the full flow's `cpu` worker), opens the stage's MLflow
 run, starts one `<stage>-shard` flow run per shard — all at once on the
 `cuda` pool through `run_deployment`, or one after another in this process
@@ -36,8 +36,8 @@ from prefect.deployments import run_deployment
 from prefect.logging import get_run_logger
 
 import tasks.stages as stage_tasks
-from tritonrl import pipeline
 from tritonrl.config import Config, load_config
+from tritonrl.stages import pipeline
 from tritonrl.tracking import Tracker, log_summary
 
 CUDA_DEPLOYMENT = "cuda"  # every GPU stage flow's deployment on the cuda pool: `<stage>/cuda`

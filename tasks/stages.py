@@ -1,4 +1,4 @@
-"""Prefect tasks over the pipeline's stage steps (tritonrl/pipeline.py): retries, caching, progress, artifacts.
+"""Prefect tasks over the pipeline's stage steps (tritonrl/stages/pipeline.py): retries, caching, progress, artifacts.
 
 Each task is a few lines: call the step with the run logger as its progress
 callback, publish a Markdown artifact with the stage summary, return the
@@ -6,7 +6,7 @@ summary as a dict (JSON-able, so results persist and cross machines).
 
 - **Caching** (resume): the key is the task name, the resolved config (and
   where its artifacts go), the input URIs and the code version
-  (`tritonrl.datasets_io.code_version`), so rerunning a killed pipeline
+  (`tritonrl.artifacts.datasets_io.code_version`), so rerunning a killed pipeline
   reuses every stage that finished, while a changed setting, input or commit
   recomputes. Results persist under Prefect's local storage
   ($PREFECT_HOME/storage). The flows check that a cached result's outputs
@@ -28,9 +28,9 @@ from prefect import task
 from prefect.artifacts import create_markdown_artifact
 from prefect.logging import get_run_logger
 
-from tritonrl import pipeline
+from tritonrl.artifacts.datasets_io import code_version
 from tritonrl.config import Config
-from tritonrl.datasets_io import code_version
+from tritonrl.stages import pipeline
 
 IO_RETRIES = 2
 IO_RETRY_DELAY_S = 10

@@ -2,15 +2,16 @@
 
 import pytest
 
+from tritonrl.artifacts.datasets_io import read_dataset, read_manifest
+from tritonrl.artifacts.store import ArtifactStore
+from tritonrl.config import load_config
+from tritonrl.generation import OpenAITeacher
+from tritonrl.stages import augment, distill
+from tritonrl.stages import filter as filter_stage
+
 from tests.support.openai_server import Reply, ScriptedServer
 from tests.support.paths import FIXTURES
 from tests.support.teachers import CountingTeacher
-from tritonrl import augment, distill
-from tritonrl import filter as filter_stage
-from tritonrl.config import load_config
-from tritonrl.datasets_io import read_dataset, read_manifest
-from tritonrl.storage import ArtifactStore
-from tritonrl.teachers import OpenAITeacher
 
 
 def _config(*overrides):

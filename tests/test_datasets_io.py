@@ -1,7 +1,7 @@
 import pytest
 
-from tritonrl.datasets_io import DatasetError, publish_dataset, read_dataset, read_manifest
-from tritonrl.storage import ArtifactStore, join
+from tritonrl.artifacts.datasets_io import DatasetError, publish_dataset, read_dataset, read_manifest
+from tritonrl.artifacts.store import ArtifactStore, join
 
 RECORDS = [
     {"problem": "a.py", "level": 1, "shapes": {"n": 4}, "prompt": [{"role": "user", "content": "x"}], "response": "r"},

@@ -6,8 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tritonrl.cli import app
-from tritonrl.evaluate import EvaluationError, load_responses, run
 from tritonrl.problems.loaders import load_builtin
+from tritonrl.stages.evaluate import EvaluationError, load_responses, run
 from tritonrl.verify.verifier import VerifierSettings
 
 SETTINGS = VerifierSettings(trials=1, timeout_s=30)

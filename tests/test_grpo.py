@@ -7,12 +7,13 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
-from tritonrl import grpo, grpo_worker
+from tritonrl.artifacts.datasets_io import DatasetError, publish_dataset
+from tritonrl.artifacts.store import MANIFEST_FILE, ArtifactStore
 from tritonrl.cli import app
 from tritonrl.config import ConfigError, GRPOConfig, load_config
-from tritonrl.datasets_io import DatasetError, publish_dataset
-from tritonrl.models import load_model_and_tokenizer, resolve_model_source
-from tritonrl.storage import MANIFEST_FILE, ArtifactStore
+from tritonrl.stages import grpo
+from tritonrl.training.grpo import worker as grpo_worker
+from tritonrl.training.models import load_model_and_tokenizer, resolve_model_source
 
 from tests.support.grpo_inputs import RELU, make_rollout, publish_tasks
 from tests.support.openai_server import Reply, ScriptedServer, chat_body
@@ -129,7 +130,7 @@ def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
     assert any("grpo step 2/2: r_code 0.50" in line for line in lines)
     out = tmp_path / "grpo"
     assert (out / "checkpoint-1" / "config.json").is_file()
-    assert len((out / grpo.HISTORY_FILE).read_text().splitlines()) == 2
+    assert len((out / grpo_worker.HISTORY_FILE).read_text().splitlines()) == 2
     manifest = json.loads((out / MANIFEST_FILE).read_text())
     assert manifest["stage"] == "grpo" and manifest["steps"] == 2
     model, _ = load_model_and_tokenizer(str(out), tritonrl_home)  # the output loads like any model

@@ -17,13 +17,15 @@ from dataclasses import replace
 import pytest
 import torch
 
-from tritonrl import distributed, grpo, grpo_worker
+from tritonrl.artifacts.datasets_io import DatasetError
+from tritonrl.artifacts.store import MANIFEST_FILE
 from tritonrl.config import load_config
-from tritonrl.datasets_io import DatasetError
-from tritonrl.distributed import Rank
-from tritonrl.models import MODEL_DIR, load_model, load_model_and_tokenizer, resolve_model_source
 from tritonrl.problems.loaders import load_builtin
-from tritonrl.storage import MANIFEST_FILE
+from tritonrl.stages import grpo
+from tritonrl.training import distributed
+from tritonrl.training.distributed import Rank
+from tritonrl.training.grpo import worker as grpo_worker
+from tritonrl.training.models import MODEL_DIR, load_model, load_model_and_tokenizer, resolve_model_source
 
 from tests.support.grpo_inputs import RELU, make_rollout, publish_tasks
 from tests.support.openai_server import Reply, ScriptedServer, chat_body
@@ -173,7 +175,7 @@ def test_grpo_on_two_processes_averages_over_both_and_publishes_once(backend, tr
     assert any("torch.distributed.run" in line and "--nproc_per_node=2" in line for line in lines)
     assert any("grpo step 2/2: r_code 0.25" in line for line in lines)
     assert sum("grpo step" in line for line in lines) == 2  # rank 0 alone reports
-    assert len((out / grpo.HISTORY_FILE).read_text().splitlines()) == 2
+    assert len((out / grpo_worker.HISTORY_FILE).read_text().splitlines()) == 2
     assert (out / "checkpoint-1" / "config.json").is_file() and not (out / grpo.TASKS_FILE).exists()
     assert json.loads((out / MANIFEST_FILE).read_text())["world_size"] == 2
     trained, _ = load_model_and_tokenizer(str(out), tritonrl_home)

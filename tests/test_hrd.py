@@ -3,9 +3,9 @@
 import pytest
 import torch
 
-from tritonrl import hrd
-from tritonrl.models import load_tokenizer, resolve_model_source
 from tritonrl.problems.loaders import load_builtin
+from tritonrl.training.grpo import hrd
+from tritonrl.training.models import load_tokenizer, resolve_model_source
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import Reason, ReasonCode, Verdict
 

@@ -51,7 +51,55 @@ def test_training_workers_import_without_the_orchestration_stack():
     import sys
 
     stack = FORBIDDEN | {"mlflow"}
-    code = ("import sys, tritonrl.sft_worker, tritonrl.grpo_worker; "
+    code = ("import sys, tritonrl.training.sft.worker, tritonrl.training.grpo.worker; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (stack,))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# Which rooms of tritonrl/ each room may import (its own always): the pipeline's stages sit on training,
+# evaluation and generation, which sit on artifacts, problems and the verifier; nothing below imports above.
+ROOM_IMPORTS = {
+    "config": set(),
+    "prompts": set(),
+    "verify": {"config", "problems"},
+    "problems": {"verify"},
+    "artifacts": {"config"},
+    "evaluation": {"artifacts"},
+    "generation": {"config", "problems", "prompts"},
+    "training": {"artifacts", "config", "generation", "problems", "prompts", "verify"},
+    "stages": {"artifacts", "config", "evaluation", "generation", "problems", "prompts", "training", "verify"},
+    "tracking": {"artifacts", "config", "stages"},
+    "stack": {"config"},
+}
+ROOM_IMPORTS["cli"] = set(ROOM_IMPORTS)  # the user's door: every room
+
+
+def _room(path: Path) -> str:
+    first = path.relative_to(LIBRARY).parts[0]
+    return first.removesuffix(".py")
+
+
+def test_rooms_import_only_the_rooms_below_them():
+    offenders = []
+    for path in LIBRARY.rglob("*.py"):
+        room = _room(path)
+        if room == "__init__":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [f"{node.module}.{a.name}" if node.module == "tritonrl" else node.module for a in node.names]
+            else:
+                continue
+            for module in modules:
+                parts = module.split(".")
+                if parts[0] == "tritonrl" and len(parts) > 1 and parts[1] not in ROOM_IMPORTS[room] | {room}:
+                    offenders.append(f"{path.relative_to(LIBRARY)}:{node.lineno} ({room}) imports {module}")
+    assert offenders == [], "\n".join(offenders)
+
+
+def test_every_room_is_named_in_the_rules():
+    rooms = {_room(p) for p in LIBRARY.rglob("*.py")} - {"__init__"}
+    assert rooms == set(ROOM_IMPORTS), "add the new room to ROOM_IMPORTS with what it may import"

@@ -1,4 +1,4 @@
-"""tritonrl.metrics: every number checked against a hand count (arithmetic in the comments)."""
+"""tritonrl.evaluation.metrics: every number checked against a hand count (arithmetic in the comments)."""
 
 import itertools
 import math
@@ -6,11 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from tritonrl import metrics as M
-from tritonrl.metrics import compute_metrics, pass_at_k, per_problem_rows
+from tritonrl.evaluation import metrics as M
+from tritonrl.evaluation.metrics import compute_metrics, pass_at_k, per_problem_rows
 
 from tests.support.metrics_records import example_records, rec
-
 
 # ---------------------------------------------------------------------------------------------- pass@k
 

@@ -5,7 +5,9 @@ import json
 import pytest
 import torch
 
-from tritonrl.models import (
+from tritonrl.problems import load_problems
+from tritonrl.prompts import build_messages
+from tritonrl.training.models import (
     IGNORE_INDEX,
     ModelError,
     encode_example,
@@ -17,9 +19,7 @@ from tritonrl.models import (
     prompt_text,
     resolve_model_source,
 )
-from tritonrl.problems import load_problems
-from tritonrl.prompts import build_messages
-from tritonrl.tiny_model import IM_END, ensure_tiny_model
+from tritonrl.training.tiny_model import IM_END, ensure_tiny_model
 
 
 @pytest.fixture(scope="module")

@@ -1,14 +1,15 @@
-"""tritonrl.report: the files exist, the JSON round-trips, the Markdown holds the hand-counted rows, the PNGs are PNGs."""
+"""tritonrl.evaluation.report: the files exist, the JSON round-trips, the Markdown holds the hand-counted rows, the PNGs are PNGs."""
 
 import json
 import struct
 
 import pytest
 
+from tritonrl.evaluation import report as R
+from tritonrl.evaluation.metrics import compute_metrics, per_problem_rows
+from tritonrl.evaluation.report import render_markdown, write_report
+
 from tests.support.metrics_records import example_records, rec
-from tritonrl import report as R
-from tritonrl.metrics import compute_metrics, per_problem_rows
-from tritonrl.report import render_markdown, write_report
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -7,14 +7,14 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
-from tritonrl import sft
+from tritonrl.artifacts.datasets_io import DatasetError, publish_dataset
+from tritonrl.artifacts.store import MANIFEST_FILE, ArtifactStore
 from tritonrl.cli import app
 from tritonrl.config import SFTConfig, load_config
-from tritonrl.datasets_io import DatasetError, publish_dataset
-from tritonrl.models import load_model_and_tokenizer, resolve_model_source
 from tritonrl.problems import load_problems
 from tritonrl.prompts import build_messages
-from tritonrl.storage import MANIFEST_FILE, ArtifactStore
+from tritonrl.stages import sft
+from tritonrl.training.models import load_model_and_tokenizer, resolve_model_source
 
 # Short problems keep each step ~1 s on 2 cores; a high constant learning rate makes 8 steps visibly learn.
 FAST = ["sft.max_steps=8", "sft.batch_size=2", "sft.learning_rate=0.005", "sft.warmup_ratio=0",
@@ -149,9 +149,9 @@ def test_packed_batches_give_the_same_loss_as_padded_ones(tritonrl_home):
     Packed rows go through sdpa (block mask) and through tritonrl_varlen (per-example attention), with the
     collator's sequence boundaries and with boundaries read off position_ids.
     """
-    from tritonrl import packed_attention
-    from tritonrl.models import encode_example, load_model
-    from tritonrl.sft_worker import collator
+    from tritonrl.training.models import encode_example, load_model
+    from tritonrl.training.sft import packed_attention
+    from tritonrl.training.sft.worker import collator
 
     packed_attention.register()
     tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)[1]
@@ -175,7 +175,7 @@ def test_packed_batches_give_the_same_loss_as_padded_ones(tritonrl_home):
 
 
 def test_varlen_attention_refuses_padded_batches():
-    from tritonrl.packed_attention import varlen_attention
+    from tritonrl.training.sft.packed_attention import varlen_attention
 
     q = torch.zeros(2, 4, 8, 16)
     with pytest.raises(ValueError, match="sft.packing=true"):
@@ -183,8 +183,8 @@ def test_varlen_attention_refuses_padded_batches():
 
 
 def test_tokenized_examples_round_trip_with_loss_only_on_responses(tmp_path):
-    from tritonrl.models import IGNORE_INDEX, Example
-    from tritonrl.token_store import TokenizedExamples, save_examples
+    from tritonrl.training.models import IGNORE_INDEX, Example
+    from tritonrl.training.sft.token_store import TokenizedExamples, save_examples
 
     examples = [Example([5, 6, 7, 8], [IGNORE_INDEX, IGNORE_INDEX, 7, 8], 2), Example([9, 10, 11], [IGNORE_INDEX, 10, 11], 1)]
     save_examples(examples, tmp_path / "train")

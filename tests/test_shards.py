@@ -4,12 +4,13 @@ import json
 
 import pytest
 
-from tests.support.teachers import CountingTeacher
-from tritonrl import distill, pipeline
+from tritonrl.artifacts.datasets_io import read_dataset, read_manifest
+from tritonrl.artifacts.shards import Shard, ShardError, assign
+from tritonrl.artifacts.store import ArtifactStore
 from tritonrl.config import ConfigError, load_config
-from tritonrl.datasets_io import read_dataset, read_manifest
-from tritonrl.shards import Shard, ShardError, assign
-from tritonrl.storage import ArtifactStore
+from tritonrl.stages import distill, pipeline
+
+from tests.support.teachers import CountingTeacher
 
 
 def _config(*overrides):

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from tritonrl.storage import ArtifactStore, StorageError, join
+from tritonrl.artifacts.store import ArtifactStore, StorageError, join
 
 
 def _round_trip(store: ArtifactStore, root: str) -> None:

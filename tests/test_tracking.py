@@ -6,10 +6,10 @@ import pytest
 from mlflow import MlflowClient
 
 from tritonrl import tracking
+from tritonrl.artifacts.datasets_io import publish_dataset
+from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import load_config
-from tritonrl.datasets_io import publish_dataset
-from tritonrl.pipeline import StageSummary
-from tritonrl.storage import ArtifactStore, join
+from tritonrl.stages.pipeline import StageSummary
 
 
 @pytest.fixture

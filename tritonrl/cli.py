@@ -187,7 +187,8 @@ def evaluate(
     use_interpreter_on(device)
     from rich.progress import Progress
 
-    from tritonrl.evaluate import EvaluationError, load_responses, run as run_evaluation
+    from tritonrl.stages.evaluate import EvaluationError, load_responses
+    from tritonrl.stages.evaluate import run as run_evaluation
 
     if responses is None:
         responses = _generate_eval_responses(
@@ -212,7 +213,7 @@ def evaluate(
     if as_json:
         typer.echo(json.dumps({**result["metrics"], "per_problem": result["per_problem"], "report": result["report"]}, indent=2))
         return
-    from tritonrl.report import render_markdown
+    from tritonrl.evaluation.report import render_markdown
 
     typer.echo(render_markdown(result["metrics"], [{k: v for k, v in r.items() if k != "verdicts"} for r in result["per_problem"]]))
     if result["report"]:
@@ -241,15 +242,15 @@ def _library_logs_to_stderr() -> None:
 
 def _generate_eval_responses(problems, model, endpoint, served_model, samples, temperature, max_tokens, device, out, level, quiet) -> Path:
     """Generate the responses `tritonrl eval` verifies; returns the responses file."""
+    from tritonrl.artifacts.store import utc_stamp
     from tritonrl.config import state_dir
-    from tritonrl.evaluate import EvaluationError, generate_responses
-    from tritonrl.storage import utc_stamp
-    from tritonrl.teachers import HFTeacher, OpenAITeacher
+    from tritonrl.generation import HFTeacher, OpenAITeacher
+    from tritonrl.stages.evaluate import EvaluationError, generate_responses
 
     try:
         if model is not None:
             _library_logs_to_stderr()
-            from tritonrl.models import ModelError, resolve_model_source
+            from tritonrl.training.models import ModelError, resolve_model_source
 
             try:
                 generator = HFTeacher(resolve_model_source(model, state_dir()), device=device)
@@ -306,8 +307,8 @@ def distill(
     Resumable: rerunning with the same settings skips problems already done.
     Prints a JSON summary with the dataset URI for `tritonrl filter --input`.
     """
-    from tritonrl import distill as stage
-    from tritonrl.teachers import build_teacher
+    from tritonrl.generation import build_teacher
+    from tritonrl.stages import distill as stage
 
     config = _stage_config(profile, config_file, overrides)
     try:
@@ -325,11 +326,11 @@ def _dataset_stage(module: str, input_uri: str, profile, config_file, overrides,
     """Run a stage that reads one dataset URI and print its JSON summary (filter, augment)."""
     import importlib
 
-    from tritonrl.datasets_io import DatasetError
+    from tritonrl.artifacts.datasets_io import DatasetError
 
     config = _stage_config(profile, config_file, overrides)
     try:
-        result = importlib.import_module(f"tritonrl.{module}").run(config, input_uri, out)
+        result = importlib.import_module(f"tritonrl.stages.{module}").run(config, input_uri, out)
     except DatasetError as exc:
         raise _fail(str(exc)) from exc
     _print_json(summary(result))
@@ -390,9 +391,9 @@ def sft(
     runs under the launcher in a subprocess; progress goes to stderr. The output holds model/ (transformers
     format), checkpoint-N/ and manifest.json, written last. Prints a JSON summary with the output URI.
     """
-    from tritonrl import sft as stage
-    from tritonrl.datasets_io import DatasetError
-    from tritonrl.models import ModelError
+    from tritonrl.artifacts.datasets_io import DatasetError
+    from tritonrl.stages import sft as stage
+    from tritonrl.training.models import ModelError
 
     config, _ = _config(profile, config_file, overrides)
     try:
@@ -440,9 +441,9 @@ def grpo(
     global batch, split over the processes (at least one task each); every process keeps a full copy of the
     policy and verifies on its own GPU. The output is published once every process has finished.
     """
-    from tritonrl import grpo as stage
-    from tritonrl.datasets_io import DatasetError
-    from tritonrl.models import ModelError
+    from tritonrl.artifacts.datasets_io import DatasetError
+    from tritonrl.stages import grpo as stage
+    from tritonrl.training.models import ModelError
 
     config, _ = _config(profile, config_file, overrides)
     try:
@@ -465,7 +466,7 @@ def run(
     interruption reuses every finished stage. Ends with where everything went.
     """
     config, sources = _config(profile, config_file, overrides)
-    from tritonrl import pipeline
+    from tritonrl.stages import pipeline
 
     console.print("[bold]TritonRL[/bold] resolved configuration:")
     for line in describe(config, sources):
@@ -507,8 +508,9 @@ def generate(
     except ProblemError as exc:
         raise _fail(str(exc)) from exc
     _library_logs_to_stderr()
-    from tritonrl import pipeline, tracking
-    from tritonrl.models import ModelError
+    from tritonrl import tracking
+    from tritonrl.stages import pipeline
+    from tritonrl.training.models import ModelError
     from tritonrl.verify.report import render_verdict
 
     try:

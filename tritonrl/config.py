@@ -91,7 +91,7 @@ class StudentConfig:
 
 @dataclass(frozen=True)
 class SFTConfig:
-    """Supervised fine-tuning (tritonrl/sft.py); batch sizes are per process, `auto` means on with CUDA."""
+    """Supervised fine-tuning (tritonrl/stages/sft.py); batch sizes are per process, `auto` means on with CUDA."""
 
     max_seq_len: int = 8192  # longer (prompt + response) examples are dropped, not truncated
     epochs: float = 2.0
@@ -105,7 +105,7 @@ class SFTConfig:
     packing: bool = True  # padding-free batches (position ids keep sequences apart); else length grouping
     bf16: Literal["auto", True, False] = "auto"
     gradient_checkpointing: Literal["auto", True, False] = "auto"
-    attn_implementation: str = "auto"  # auto: tritonrl_varlen with packing (tritonrl/packed_attention.py), else sdpa
+    attn_implementation: str = "auto"  # auto: tritonrl_varlen with packing (tritonrl/training/sft/packed_attention.py), else sdpa
     # Fused Triton kernels (RMSNorm, RoPE, SwiGLU, linear+cross-entropy without materialized logits) from the
     # liger-kernel package (`pip install .[gpu]`); auto: on with CUDA when the package is installed.
     liger_kernel: Literal["auto", True, False] = "auto"
@@ -116,7 +116,7 @@ class SFTConfig:
     logging_steps: int = 10
     save_steps: int = 500  # 0: no intermediate checkpoints, only the final model
     save_total_limit: int = 2
-    deepspeed: str = "zero3"  # "", zero2, zero3 (infra/deepspeed/<name>.json) or a path to a JSON config
+    deepspeed: str = "zero3"  # "", zero2, zero3 (tritonrl/training/sft/deepspeed/<name>.json) or a path to a JSON config
     launcher: Literal["torchrun", "deepspeed"] = "torchrun"
     nproc_per_node: int = 8
     nnodes: int = 1
@@ -130,7 +130,7 @@ class SFTConfig:
 
 @dataclass(frozen=True)
 class GRPOConfig:
-    """HRD-GRPO (tritonrl/grpo.py, tritonrl/hrd.py): rollouts, verifier rewards, one policy update per step."""
+    """HRD-GRPO (tritonrl/stages/grpo.py, tritonrl/training/grpo/hrd.py): rollouts, verifier rewards, one policy update per step."""
 
     group_size: int = 8  # G samples per task
     tasks_per_step: int = 8
@@ -220,7 +220,7 @@ class VerifyConfig:
 
 @dataclass(frozen=True)
 class ShardsConfig:
-    """How many shards filter and evaluate split their problems into (tritonrl/shards.py).
+    """How many shards filter and evaluate split their problems into (tritonrl/artifacts/shards.py).
 
     With `gpu_deployments` each shard is a flow run on the `cuda` pool, so set
     these to the number of `cuda` workers (GPU hosts): one host already uses

@@ -42,8 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tritonrl.artifacts.store import join
 from tritonrl.config import Config, dump_config
-from tritonrl.storage import join
 
 MODEL_NAME = "tritonrl-coder"
 CANDIDATE, CHAMPION = "candidate", "champion"
@@ -335,14 +335,14 @@ def registry_aliases(config: Config) -> dict[str, str]:
 
 
 def log_summary(run: StageRun, summary, reused: bool) -> None:
-    """Everything a finished stage's `StageSummary` (tritonrl/pipeline.py) says, on its stage run.
+    """Everything a finished stage's `StageSummary` (tritonrl/stages/pipeline.py) says, on its stage run.
 
     Datasets among the inputs/outputs are logged with `log_inputs` (context
     `input`/`output`) and their manifests as artifacts under `manifests/`; an
     evaluation's report files are copied as artifacts under `report/`.
     """
-    from tritonrl.pipeline import read_manifest_text
-    from tritonrl.storage import ArtifactStore
+    from tritonrl.artifacts.store import ArtifactStore
+    from tritonrl.stages.pipeline import read_manifest_text
 
     run.tag(REUSED_TAG, "true" if reused else "false")
     run.metrics(summary.metrics)
@@ -360,7 +360,7 @@ def log_summary(run: StageRun, summary, reused: bool) -> None:
     run.json(summary.to_dict(), "summary.json")
     report = summary.outputs.get("report", "")
     if summary.stage == "evaluate" and report:
-        store = ArtifactStore(run.config.storage.s3_endpoint_url)
+        store = ArtifactStore.of(run.config.storage)
         folder = report.rsplit("/", 1)[0]
         with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
             for uri in store.list(folder):

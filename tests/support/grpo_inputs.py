@@ -1,11 +1,12 @@
 """Inputs for the GRPO tests: the ReLU problem, a published task dataset, rollouts encoded by the tiny tokenizer."""
 
-from tritonrl import grpo_worker, hrd
-from tritonrl.datasets_io import publish_dataset
-from tritonrl.models import encode_example
+from tritonrl.artifacts.datasets_io import publish_dataset
+from tritonrl.artifacts.store import ArtifactStore
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.prompts import build_messages
-from tritonrl.storage import ArtifactStore
+from tritonrl.training.grpo import hrd
+from tritonrl.training.grpo import worker as grpo_worker
+from tritonrl.training.models import encode_example
 
 RELU = {p.name: p for p in load_builtin()}["01_relu.py"]
 

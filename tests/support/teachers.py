@@ -1,7 +1,7 @@
 """Stand-in teachers for the data-stage tests."""
 
-from tritonrl.teachers import ReferenceTeacher
-from tritonrl.teachers.base import Completion
+from tritonrl.generation import ReferenceTeacher
+from tritonrl.generation.base import Completion
 
 
 class CountingTeacher(ReferenceTeacher):

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import torch
 
+from tritonrl.config import VerifyConfig
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify.baseline_cache import BaselineCache
 from tritonrl.verify.gpu_lock import GpuLock
@@ -55,14 +56,16 @@ LOG_TAIL_CHARS = 1200
 
 @dataclass(frozen=True)
 class VerifierSettings:
-    device: str = "cpu"
+    """How a verifier checks; the defaults a pipeline run gets are `VerifyConfig`'s (`from_config`)."""
+
+    device: str = VerifyConfig.device
     # Trials at the primary shapes, each with fresh secret-seeded inputs (catches memoisation and lucky constants):
     # the first from the problem's own get_inputs(), the others with float inputs from other distributions
     # (runtime.DISTRIBUTIONS, signs and outliers the problem's own may lack) where the reference stays finite.
-    trials: int = 3
+    trials: int = VerifyConfig.trials
     # Base wall-clock limit per child. A candidate also gets CANDIDATE_TIME_FACTOR × the reference's own trial
     # time (so limits grow with the problem's size); the trusted reference gets REFERENCE_TIMEOUT_FACTOR × this.
-    timeout_s: float = 45.0
+    timeout_s: float = VerifyConfig.timeout_s
     memory_bytes: int = 8 << 30
     cpu_element_budget: int = DEFAULT_BUDGET
     alternate_shapes: bool = True  # one more trial at odd shapes differing in every size: catches specialised sizes, skipped tails
@@ -70,8 +73,12 @@ class VerifierSettings:
     timing_budget_s: float = 2.0  # per timed callable; repetitions stop earlier once the median is stable
     compile_baseline: bool = False  # also time torch.compile(Model) (compiling costs tens of seconds per problem)
     baseline_cache: str | None = None  # directory keeping baselines across runs (per problem, GPU model, versions)
-    precision: str = "strict"  # tl.dot policy for fp32 problems (precision.py): strict needs IEEE fp32, tf32 allows TF32
+    precision: str = VerifyConfig.precision  # tl.dot policy for fp32 problems (precision.py): strict needs IEEE fp32, tf32 allows TF32
     judge: Judge | None = None
+
+    @classmethod
+    def from_config(cls, verify: VerifyConfig) -> VerifierSettings:
+        return cls(device=verify.device, trials=verify.trials, timeout_s=verify.timeout_s, precision=verify.precision)
 
 
 @dataclass(frozen=True)

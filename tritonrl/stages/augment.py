@@ -1,0 +1,138 @@
+"""The augment stage: turn each verified task into several tasks with other input shapes.
+
+For every problem with an accepted solution, propose `augment.variants_per_task`
+shape variants (tritonrl/problems/variants.py: module-level constants and
+get_inputs size literals rescaled, constraints kept), and re-verify the
+distinct accepted solutions on each. A variant exists only if its reference
+runs; a (variant prompt, solution) pair is kept only if the solution passes
+there. Publishes two datasets: `augment-pairs` (SFT data: the original
+accepted pairs plus the variant pairs) and `augment-tasks` (the GRPO task
+set: each original problem and each variant that exists).
+
+Run: `tritonrl augment --input <filter-accepted dataset URI>`. Test: tests/test_data_stages.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from tritonrl.artifacts.datasets_io import PublishedDataset, publish_dataset, read_dataset, read_manifest
+from tritonrl.artifacts.store import ArtifactStore, join
+from tritonrl.config import Config
+from tritonrl.problems.shapes import shape_sites, with_shapes
+from tritonrl.problems.variants import make_variants
+from tritonrl.prompts import PROMPT_VERSION, build_messages
+from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.result import Layer, Verdict
+from tritonrl.verify.verifier import VerifierSettings
+
+# Reasons that mean the variant itself is unusable (not that the solution failed on it).
+_VARIANT_BROKEN = {Layer.ENVIRONMENT}
+
+
+@dataclass(frozen=True)
+class AugmentResult:
+    pairs: PublishedDataset
+    tasks: PublishedDataset
+    problems: int
+    variants_proposed: int
+    variants_kept: int  # variants whose reference ran
+    variant_pairs: int  # (variant, solution) pairs that passed
+
+
+def _variant_name(problem: str, index: int) -> str:
+    return f"{problem}#v{index}"
+
+
+def run(
+    config: Config,
+    input_uri: str,
+    out_root: str | None = None,
+    on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+) -> AugmentResult:
+    store = ArtifactStore.of(config.storage)
+    source_manifest = read_manifest(store, input_uri)
+    accepted = read_dataset(store, input_uri)
+
+    problems: dict[str, dict[str, Any]] = {}
+    for sample in accepted:
+        entry = problems.setdefault(sample["problem"], {"sample": sample, "responses": []})
+        if sample["response"] not in entry["responses"]:
+            entry["responses"].append(sample["response"])
+
+    settings = VerifierSettings.from_config(config.verify)
+    # On CPU, propose only variants the interpreter runs as written (no shrinking), so prompts show real shapes.
+    max_elements = settings.cpu_element_budget if settings.device == "cpu" else None
+    tasks, variant_info = [], {}
+    for name, entry in problems.items():
+        source = entry["sample"]["problem_source"]
+        overrides = make_variants(source, config.augment.variants_per_task, seed=config.augment.seed, max_elements=max_elements)
+        for index, override in enumerate(overrides, start=1):
+            key = _variant_name(name, index)
+            variant_source = with_shapes(source, override)
+            variant_info[key] = (name, index, variant_source)
+            tasks.append(Task(key, variant_source, entry["responses"]))
+    with VerifierPool(settings) as pool:
+        verdicts = pool.verify_tasks(tasks, on_verdict)
+
+    pairs = [
+        _pair(name, 0, entry["sample"]["problem_source"], response, entry["sample"])
+        for name, entry in problems.items()
+        for response in entry["responses"]
+    ]
+    task_rows = [_task(name, 0, entry["sample"]["problem_source"], entry["sample"]) for name, entry in problems.items()]
+    kept = 0
+    for task in tasks:
+        name, index, variant_source = variant_info[task.key]
+        results = verdicts[task.key]
+        if any(r.code.layer in _VARIANT_BROKEN for v in results for r in v.reasons):
+            continue
+        kept += 1
+        task_rows.append(_task(name, index, variant_source, problems[name]["sample"]))
+        pairs += [
+            _pair(name, index, variant_source, response, problems[name]["sample"])
+            for response, verdict in zip(task.responses, results)
+            if verdict.correct
+        ]
+
+    root = out_root or join(config.artifact_root, "datasets")
+    variant_pairs = sum(p["variant"] > 0 for p in pairs)
+    manifest = {
+        "stage": "augment",
+        "input": input_uri,
+        "input_digest": source_manifest["digest"],
+        "counts": {
+            "problems": len(problems),
+            "variants_proposed": len(tasks),
+            "variants_kept": kept,
+            "pairs": len(pairs),
+            "variant_pairs": variant_pairs,
+            "tasks": len(task_rows),
+        },
+        "prompt_version": PROMPT_VERSION,
+        "config": config.to_dict(),
+    }
+    return AugmentResult(
+        pairs=publish_dataset(store, root, "augment-pairs", pairs, manifest),
+        tasks=publish_dataset(store, root, "augment-tasks", task_rows, manifest),
+        problems=len(problems),
+        variants_proposed=len(tasks),
+        variants_kept=kept,
+        variant_pairs=variant_pairs,
+    )
+
+
+def _task(name: str, index: int, source: str, sample: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "problem": _variant_name(name, index) if index else name,
+        "base_problem": name,
+        "variant": index,
+        "level": sample.get("level"),
+        "problem_source": source,
+        "shapes": shape_sites(source),
+    }
+
+
+def _pair(name: str, index: int, source: str, response: str, sample: dict[str, Any]) -> dict[str, Any]:
+    return {**_task(name, index, source, sample), "prompt": build_messages(source), "response": response}

@@ -1,0 +1,1 @@
+"""Training: models, the tiny CPU student, launching workers, process groups; SFT and HRD-GRPO internals."""

@@ -1,0 +1,1 @@
+"""The HRD-GRPO worker and its mathematics."""
