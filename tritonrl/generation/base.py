@@ -23,6 +23,12 @@ class Completion:
     attempts: int = 1
 
 
+def check_sample_count(n: int) -> None:
+    """Every generator's contract on `n`: zero samples is a valid request, a negative count is a caller's bug."""
+    if n < 0:
+        raise ValueError(f"n must be >= 0, got {n}")
+
+
 class Teacher(Protocol):
     id: str  # identifies model and source, recorded with every sample
 

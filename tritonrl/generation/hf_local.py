@@ -26,7 +26,7 @@ import threading
 import time
 from typing import Any
 
-from tritonrl.generation.base import Completion
+from tritonrl.generation.base import Completion, check_sample_count
 from tritonrl.problems import Problem
 
 # Sequences generated together bound the KV cache: 8 sequences of 8k tokens from an 8B model take ~10 GB,
@@ -80,8 +80,7 @@ class HFTeacher:
     def generate(
         self, problem: Problem, messages: list[dict[str, str]], n: int, temperature: float, max_tokens: int
     ) -> list[Completion]:
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
+        check_sample_count(n)
         if n == 0:
             return []
         with self._lock:

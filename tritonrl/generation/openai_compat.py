@@ -45,7 +45,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from tritonrl.generation.base import Completion
+from tritonrl.generation.base import Completion, check_sample_count
 from tritonrl.problems import Problem
 
 log = logging.getLogger(__name__)
@@ -281,8 +281,7 @@ class OpenAITeacher:
     def generate(
         self, problem: Problem, messages: list[dict[str, str]], n: int, temperature: float, max_tokens: int
     ) -> list[Completion]:
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
+        check_sample_count(n)
         if n == 0:
             return []
         body = {"model": self.model, "messages": messages, "temperature": temperature, "max_tokens": max_tokens}

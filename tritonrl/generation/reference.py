@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from tritonrl.generation.base import Completion
+from tritonrl.generation.base import Completion, check_sample_count
 from tritonrl.problems import Problem
 
 
@@ -26,8 +26,7 @@ class ReferenceTeacher:
     def generate(
         self, problem: Problem, messages: list[dict[str, str]], n: int, temperature: float, max_tokens: int
     ) -> list[Completion]:
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
+        check_sample_count(n)
         start = time.perf_counter()
         reference = problem.reference_response
         latency_s = time.perf_counter() - start
