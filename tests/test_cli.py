@@ -5,7 +5,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from typer.testing import CliRunner
 
 from tritonrl.cli import app
@@ -159,6 +158,20 @@ def test_verify_usage_errors_exit_2(tmp_path):
     assert bad.exit_code == 2 and "missing top-level Model" in bad.output
     device = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(problem), "--device", "tpu"])
     assert device.exit_code == 2
+    setting = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(problem), "--set", "verify.precision=fast"])
+    assert setting.exit_code == 2 and "verify.precision='fast' is not one of" in setting.output
+
+
+def test_verify_takes_its_settings_from_the_config_and_flags_on_top(tmp_path):
+    problem = _save_problem(tmp_path)
+    response = tmp_path / "answer.txt"
+    response.write_text(runner.invoke(app, ["problems", "show", "01_relu.py", "--reference"]).output)
+    config = tmp_path / "config.yaml"
+    config.write_text("verify:\n  trials: 2\n")
+    base = ["verify", "--problem", str(problem), "--candidate", str(response), "--json", "--config", str(config)]
+    from_file = runner.invoke(app, [*base, "--set", "verify.trials=1"])
+    flag = runner.invoke(app, [*base, "--trials", "1"])
+    assert json.loads(from_file.output)["trials"] == 2 and json.loads(flag.output)["trials"] == 2  # 1 + alternate shapes
 
 
 def test_problems_show_names_near_misses():

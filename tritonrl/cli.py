@@ -10,6 +10,7 @@ Test: tests/test_cli.py.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -101,27 +102,51 @@ def problems_show(
 
 TIMEOUT_HELP = (
     "Base seconds allowed to a sandboxed run: a candidate also gets 4x the reference's own trial time "
-    "at these shapes, the reference 4x this."
+    f"at these shapes, the reference 4x this. Default: verify.timeout_s ({VerifyConfig.timeout_s:g})."
 )
+DeviceOption = typer.Option(
+    None, help="cpu (Triton interpreter, shapes shrunk to fit) or cuda (the problem's own shapes). Default: verify.device."
+)
+TrialsOption = typer.Option(
+    None, help=f"Correctness trials, each with fresh secret-seeded inputs. Default: verify.trials ({VerifyConfig.trials})."
+)
+TimeoutOption = typer.Option(None, help=TIMEOUT_HELP)
+PrecisionOption = typer.Option(
+    None, help="tl.dot policy for fp32 problems: strict (IEEE fp32 dots) or tf32 (TF32 allowed, not fp16/bf16). "
+    f"Default: verify.precision ({VerifyConfig.precision})."
+)
+
+
+def _verify_config(profile, config_file, overrides, **flags) -> VerifyConfig:
+    """The config's verify section (profile, file, --set) with the command's own flags on top."""
+    config, _ = _config(profile, config_file, overrides)
+    verify = replace(config.verify, **{key: value for key, value in flags.items() if value is not None})
+    if verify.device not in ("cpu", "cuda"):
+        raise _fail(f"--device must be cpu or cuda, not {verify.device!r}")
+    if verify.precision not in PRECISIONS:
+        raise _fail(f"--precision must be one of {list(PRECISIONS)}, not {verify.precision!r}")
+    return verify
 
 
 @app.command("verify")
 def verify(
     problem: Path = typer.Option(..., "--problem", help="KernelBench-format problem file (Model, get_inputs, get_init_inputs)."),
     candidate: Path = typer.Option(..., "--candidate", help="A .py file defining ModelNew, or a text file holding a model response."),
-    device: str = typer.Option("cpu", help="cpu (Triton interpreter, shapes shrunk to fit) or cuda (the problem's own shapes)."),
-    trials: int = typer.Option(VerifyConfig.trials, help="Correctness trials, each with fresh secret-seeded inputs (after the first, from other input distributions)."),
-    timeout: float = typer.Option(VerifyConfig.timeout_s, help=TIMEOUT_HELP),
-    precision: str = typer.Option(
-        VerifyConfig.precision, help="tl.dot policy for fp32 problems: strict (IEEE fp32 dots) or tf32 (TF32 allowed, not fp16/bf16)."
-    ),
+    device: Optional[str] = DeviceOption,
+    trials: Optional[int] = TrialsOption,
+    timeout: Optional[float] = TimeoutOption,
+    precision: Optional[str] = PrecisionOption,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a readable report."),
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
 ) -> None:
-    """Verify one candidate against one problem. Exit 0 whenever a verdict was reached, whatever it is."""
-    if device not in ("cpu", "cuda"):
-        raise _fail(f"--device must be cpu or cuda, not {device!r}")
-    if precision not in PRECISIONS:
-        raise _fail(f"--precision must be one of {list(PRECISIONS)}, not {precision!r}")
+    """Verify one candidate against one problem. Exit 0 whenever a verdict was reached, whatever it is.
+
+    The verifier's settings are the config's `verify` section; the flags override it.
+    """
+    verify_config = _verify_config(profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout,
+                                   precision=precision)
     for label, path in (("problem", problem), ("candidate", candidate)):
         if not path.is_file():
             raise _fail(f"{label} file {path} does not exist")
@@ -131,11 +156,11 @@ def verify(
         raise _fail(str(exc)) from exc
     if loaded is None:
         raise _fail(f"--problem must be a .py file in KernelBench format, got {problem}")
-    use_interpreter_on(device)
+    use_interpreter_on(verify_config.device)
     from tritonrl.verify.report import render_verdict
     from tritonrl.verify.verifier import Verifier, VerifierSettings
 
-    with Verifier(VerifierSettings(device=device, trials=trials, timeout_s=timeout, precision=precision)) as verifier:
+    with Verifier(VerifierSettings.from_config(verify_config)) as verifier:
         verdict = verifier.verify(loaded.source, candidate.read_text(errors="replace"))
     if as_json:
         typer.echo(json.dumps({"problem": loaded.name, "candidate": str(candidate), **verdict.to_dict()}, indent=2))
@@ -161,27 +186,30 @@ def evaluate(
     samples: int = typer.Option(1, help="Responses to generate per problem (pass@k goes up to this k)."),
     temperature: float = typer.Option(0.0, help="Sampling temperature for generation; 0 is greedy."),
     max_tokens: int = typer.Option(2048, "--max-tokens", help="Longest generated response, in tokens."),
-    device: str = typer.Option("cpu", help="cpu (Triton interpreter, shrunk shapes, no timing) or cuda; --model generates here too."),
+    device: Optional[str] = typer.Option(
+        None, help="cpu (Triton interpreter, shrunk shapes, no timing) or cuda; --model generates here too. Default: verify.device."
+    ),
     out: Optional[Path] = typer.Option(None, "--out", help="Directory for report.json, report.md, PNG plots (and generated responses.jsonl)."),
     level: list[int] = typer.Option([], help="Evaluate only these KernelBench levels (repeatable)."),
     workers: int = typer.Option(0, help="Verifier workers (0: one per CPU core, or 3 per GPU on cuda)."),
-    trials: int = typer.Option(VerifyConfig.trials, help="Correctness trials per candidate."),
-    timeout: float = typer.Option(VerifyConfig.timeout_s, help=TIMEOUT_HELP),
-    precision: str = typer.Option(
-        VerifyConfig.precision, help="tl.dot policy for fp32 problems: strict (IEEE fp32 dots) or tf32 (TF32 allowed, not fp16/bf16)."
-    ),
+    trials: Optional[int] = TrialsOption,
+    timeout: Optional[float] = TimeoutOption,
+    precision: Optional[str] = PrecisionOption,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (metrics overall and per level, per_problem)."),
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
 ) -> None:
     """Evaluate model responses on a problem set: correctness, fast_p, pass@k, speed-ups, robust vs naive.
 
     The responses come from a file (--responses) or are generated first by a
     model (--model) or an endpoint (--endpoint); generated ones are saved as
-    responses.jsonl beside the report, to be re-verified later.
+    responses.jsonl beside the report, to be re-verified later. The verifier's
+    settings are the config's `verify` section; the flags override it.
     """
-    if device not in ("cpu", "cuda"):
-        raise _fail(f"--device must be cpu or cuda, not {device!r}")
-    if precision not in PRECISIONS:
-        raise _fail(f"--precision must be one of {list(PRECISIONS)}, not {precision!r}")
+    verify_config = _verify_config(profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout,
+                                   precision=precision)
+    device = verify_config.device
     if sum(x is not None for x in (responses, model, endpoint)) != 1:
         raise _fail("give exactly one of --responses FILE, --model MODEL or --endpoint URL")
     use_interpreter_on(device)
@@ -200,7 +228,7 @@ def evaluate(
         total = len(load_responses(responses))
     except EvaluationError as exc:
         raise _fail(str(exc)) from exc
-    settings = VerifierSettings(device=device, trials=trials, timeout_s=timeout, precision=precision)
+    settings = VerifierSettings.from_config(verify_config)
     with Progress(console=console, transient=as_json) as progress:
         bar = progress.add_task("verifying", total=total)
         try:
