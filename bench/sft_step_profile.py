@@ -66,7 +66,8 @@ def step_time(variant: dict, batch: int, seq: int, steps: int, profile: bool) ->
     result = {**variant, "ms_per_step": round(seconds * 1e3, 1), "tokens_per_s": round(batch * seq / seconds),
               "mfu": round(flops / seconds / PEAK_FLOPS, 4), "peak_memory_gb": round(torch.cuda.max_memory_allocated() / 1e9, 1)}
     if profile:
-        from torch.profiler import ProfilerActivity, profile as torch_profile
+        from torch.profiler import ProfilerActivity
+        from torch.profiler import profile as torch_profile
 
         with torch_profile(activities=[ProfilerActivity.CUDA]) as prof:
             one_step()

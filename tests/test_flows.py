@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 from mlflow import MlflowClient
 
-from tests.support.flows import SMALL, STAGES
 from tritonrl.config import load_config
+
+from tests.support.flows import SMALL, STAGES
 
 REPO = Path(__file__).resolve().parents[1]
 TRITONRL = Path(sys.executable).parent / "tritonrl"

@@ -23,8 +23,9 @@ import boto3
 import pytest
 from mlflow import MlflowClient
 
-from tests.support.flows import SMALL, STAGES
 from tritonrl import stack
+
+from tests.support.flows import SMALL, STAGES
 
 TRITONRL = Path(sys.executable).parent / "tritonrl"
 PREFECT = Path(sys.executable).parent / "prefect"

@@ -2,9 +2,10 @@ import json
 
 import pytest
 
-from tests.support.paths import FIXTURES
 from tritonrl.problems import ProblemError, load_problems
 from tritonrl.problems.loaders import load_builtin
+
+from tests.support.paths import FIXTURES
 
 REQUIRED_CATEGORIES = {
     "elementwise activation",

@@ -40,8 +40,9 @@ def test_multiline_value_is_replaced_whole():
 
 import json  # noqa: E402
 
-from tests.support.paths import FIXTURES  # noqa: E402
 from tritonrl.problems.shapes import shape_sites  # noqa: E402
+
+from tests.support.paths import FIXTURES  # noqa: E402
 
 
 def _kernelbook_sources() -> list[str]:

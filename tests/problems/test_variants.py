@@ -6,12 +6,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.support.paths import FIXTURES, SHARED_KERNELBENCH
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import make_variants
 from tritonrl.verify.runtime import build_reference, import_source, make_inputs
 from tritonrl.verify.shrink import MIN_VALUE, element_count, shrink_overrides
+
+from tests.support.paths import FIXTURES, SHARED_KERNELBENCH
 
 SMALL = 1 << 18  # elements: the CPU budget the verifier shrinks to
 

@@ -2,10 +2,11 @@
 
 import threading
 
-from tests.support.candidates import candidate
 from tritonrl.verify.pool import Task, VerifierPool
 from tritonrl.verify.sandbox import ForkServer
 from tritonrl.verify.verifier import Verifier, VerifierSettings
+
+from tests.support.candidates import candidate
 
 
 def test_pool_verifies_many_problems_in_order_with_one_reference_each(builtin_problems, monkeypatch):

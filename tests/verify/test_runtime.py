@@ -1,13 +1,12 @@
 """The correctness runner tells right from wrong (the full anti-hack verifier builds on it)."""
 
 import pytest
-
-from tritonrl.problems.loaders import load_builtin
-from tritonrl.verify.response import parse_response
 import torch
 import triton
 import triton.language as tl
 
+from tritonrl.problems.loaders import load_builtin
+from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.runtime import (
     AtenTrace,

@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.support.candidates import candidate_header
 from tritonrl.verify.verifier import Verifier, VerifierSettings
+
+from tests.support.candidates import candidate_header
 
 pytestmark = pytest.mark.gpu
 HACKS = Path(__file__).parent / "candidates" / "hacks"
