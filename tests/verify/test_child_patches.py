@@ -74,3 +74,35 @@ def test_interpreter_computes_libdevice_functions(monkeypatch):
     tanh, erf, power = (torch.empty_like(x) for _ in range(3))
     _libdevice_math[(1,)](x, tanh, erf, power, x.numel(), BLOCK=64)
     assert torch.allclose(tanh, torch.tanh(x)) and torch.allclose(erf, torch.erf(x)) and torch.allclose(power, x * x)
+
+
+@triton.jit
+def _double(x):
+    return x * 2
+
+
+@triton.jit
+def _double_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, _double(tl.load(x_ptr + offsets)))
+
+
+@needs_interpreter
+def test_jit_functions_run_only_inside_a_launched_kernel(monkeypatch):
+    from triton.runtime import interpreter
+
+    for owner, name in ((interpreter.GridExecutor, "__call__"), (interpreter.InterpretedFunction, "__call__"),
+                        (interpreter.interpreter_builder, "set_grid_dim"), (interpreter.interpreter_builder, "set_grid_idx")):
+        monkeypatch.setattr(owner, name, getattr(owner, name))
+    child_patches.run_programs_in_secret_order(seed=1)
+    child_patches.run_device_functions_only_in_programs()
+    x, out = torch.arange(8.0), torch.empty(8)
+    _double_kernel[(1,)](x, out, BLOCK=8)  # a device function called from a kernel's program
+    assert torch.equal(out, x * 2)
+
+    def grid(meta):
+        _double(meta["x_ptr"])  # host code: refused, as on a GPU
+        return (1,)
+
+    with pytest.raises(RuntimeError, match="called outside a kernel"):
+        _double_kernel[grid](x, out, BLOCK=8)

@@ -40,6 +40,7 @@ from tritonrl.problems.shapes import ShapeError, shape_sites, with_shapes
 from tritonrl.verify.child_patches import (
     hide_tensor_values,
     pin_autotuning_for_interpreter,
+    run_device_functions_only_in_programs,
     run_libdevice_in_interpreter,
     run_programs_in_secret_order,
 )
@@ -332,6 +333,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
     if device == "cpu":
         pin_autotuning_for_interpreter()
         run_programs_in_secret_order(job["weight_seed"])
+        run_device_functions_only_in_programs()
         run_libdevice_in_interpreter()
     result.stage("import")
     try:

@@ -15,6 +15,10 @@ being right:
   not have; there it takes the first config.
 - the interpreter has no libdevice (`libdevice.tanh`, `libdevice.erf`...
   return None there); it computes them with the same torch functions.
+- the interpreter runs a `@triton.jit` function called from host code (a
+  grid callable, `forward`), where a GPU refuses to: host code would compute
+  with Triton's language on real pointers, unseen by the aten trace. Device
+  functions and libdevice run only while a launch's programs run.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import random
 
 HIDDEN_VALUES = "<values not shown while verifying>"
+_launch = {"programs": False}  # True while the interpreter runs a launch's programs (not its grid or hooks)
 
 
 def hide_tensor_values() -> None:
@@ -47,11 +52,12 @@ def run_programs_in_secret_order(seed: int) -> None:
     launch: dict[str, object] = {}
     set_grid_dim, set_grid_idx = interpreter_builder.set_grid_dim, interpreter_builder.set_grid_idx
 
-    def grid_dim(nx: int, ny: int, nz: int) -> None:
+    def grid_dim(nx: int, ny: int, nz: int) -> None:  # the grid is evaluated: the programs start
         order = list(range(nx * ny * nz))
         draw.shuffle(order)
         launch.update(dims=(nx, ny, nz), order=order)
         set_grid_dim(nx, ny, nz)
+        _launch["programs"] = True
 
     def grid_idx(x: int, y: int, z: int) -> None:
         _, ny, nz = launch["dims"]
@@ -85,6 +91,33 @@ def _libdevice_as_torch() -> dict:
     return table
 
 
+def run_device_functions_only_in_programs() -> None:
+    """Needs `run_programs_in_secret_order`, which marks where a launch's programs start."""
+    from triton.runtime import interpreter
+
+    execute, device_call = interpreter.GridExecutor.__call__, interpreter.InterpretedFunction.__call__
+
+    def launch(self, *args, **kwargs):
+        _launch["programs"] = False  # grid callables and pre-run hooks are host code
+        try:
+            return execute(self, *args, **kwargs)
+        finally:
+            _launch["programs"] = False
+
+    def call(self, *args, **kwargs):
+        _outside_a_kernel_refused(self.__name__)
+        return device_call(self, *args, **kwargs)
+
+    interpreter.GridExecutor.__call__ = launch
+    interpreter.InterpretedFunction.__call__ = call
+
+
+def _outside_a_kernel_refused(name: str) -> None:
+    if not _launch["programs"]:
+        raise RuntimeError(f"{name} called outside a kernel: @triton.jit functions and libdevice run only inside "
+                           "a launched kernel (as on a GPU); launch the kernel with kernel[grid](...)")
+
+
 def run_libdevice_in_interpreter() -> None:
     """Honest kernels call `libdevice.tanh`, `libdevice.erf`...; Triton's CPU interpreter has none of them."""
     import importlib
@@ -95,9 +128,12 @@ def run_libdevice_in_interpreter() -> None:
     from torch.utils._python_dispatch import _disable_current_modes
     from triton.runtime.interpreter import TensorHandle
 
-    def interpreted(compute):
+    def interpreted(name, compute):
         def call(*args, **_builder):
+            _outside_a_kernel_refused(f"libdevice.{name}")
             values = [getattr(a, "value", a) for a in args]  # tl.constexpr holds a plain number
+            if not all(isinstance(v, (tl.tensor, bool, int, float)) for v in values):
+                raise TypeError(f"libdevice.{name} takes Triton tensors and numbers")
             first = next(v for v in values if isinstance(v, tl.tensor))
             arrays = [torch.from_numpy(np.asarray(v.handle.data if isinstance(v, tl.tensor) else v)) for v in values]
             with _disable_current_modes():  # the kernel's own math, as the interpreter's numpy is: not the candidate's torch
@@ -110,4 +146,4 @@ def run_libdevice_in_interpreter() -> None:
         module = importlib.import_module(module_name)
         for name, compute in _libdevice_as_torch().items():
             if hasattr(module, name):
-                setattr(module, name, interpreted(compute))
+                setattr(module, name, interpreted(name, compute))

@@ -178,9 +178,9 @@ def _shared_weights(reference: dict, constants: dict[str, float], candidate: dic
     as they are or transposed: the same seeded draws (another name, a pre-transposed copy) or the
     same constant (`nn.Parameter(torch.ones(n))` for LayerNorm's weight); the transposed get the
     reference's values transposed. Among several such, the same name is preferred, then the same
-    last name part (`weight` for `ln.weight`), then declaration order. Tensors left over get the
-    tensor of the same name and shape, then one of the same last name part, shape and dtype, then
-    the next of the same shape and dtype.
+    last name part (`weight` for `ln.weight`; `gamma`, `scale` too), then declaration order.
+    Tensors left over get the tensor of the same name and shape, then one of the same last name
+    part, shape and dtype, then the next of the same shape and dtype.
     """
     claimed: set[str] = set()
     shared: dict = {}
@@ -205,8 +205,15 @@ def _shared_weights(reference: dict, constants: dict[str, float], candidate: dic
     return shared
 
 
+# Last name parts that mean the same parameter (`scale`/`gamma` for a norm's `weight`).
+_SYNONYMS = {
+    name: group for group in ({"weight", "gamma", "scale", "w"}, {"bias", "beta", "shift", "b"}) for name in group
+}
+
+
 def _last_part(name: str) -> str:
-    return name.rsplit(".", 1)[-1]
+    last = name.rsplit(".", 1)[-1]
+    return min(_SYNONYMS.get(last.lower(), {last}))
 
 
 def _same_kind(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -941,6 +941,13 @@ class _Checker:
                 self.report(R.NOT_ALLOWED, node, f"module {q} used as a value", "use its functions by name")
             return
         if self._allowed_name(q):
+            real = _lookup_real(q)[1]
+            if q.startswith("triton.language.") and callable(real) and not isinstance(real, type) and use != "type":
+                # The interpreter runs them for real on the pointers a grid callable's meta holds.
+                self.report(R.NOT_ALLOWED, node, f"{q} {'called' if use == 'call' else 'used'} in host code",
+                            "triton.language functions belong inside @triton.jit kernels; host code only "
+                            "allocates, reshapes and launches")
+                return
             if use == "value" and callable(_lookup_real(q)[1]) and not isinstance(_lookup_real(q)[1], torch.dtype):
                 self.report(R.NOT_ALLOWED, node, f"{q} used as a value",
                             "call library functions and classes by name; name classes only in isinstance() "
