@@ -52,6 +52,13 @@ def test_interpreter_runs_every_program_once_in_a_seeded_order(monkeypatch):
     assert _program_order((4, 8)) != first  # each launch draws its own order
 
 
+def _keep_launch_machinery(monkeypatch, interpreter) -> None:
+    """Restore what the patches replace once the test ends."""
+    for owner, name in ((interpreter.GridExecutor, "__call__"), (interpreter.InterpretedFunction, "__call__"),
+                        (interpreter.interpreter_builder, "set_grid_dim"), (interpreter.interpreter_builder, "set_grid_idx")):
+        monkeypatch.setattr(owner, name, getattr(owner, name))
+
+
 @triton.jit
 def _libdevice_math(x_ptr, tanh_ptr, erf_ptr, pow_ptr, n, BLOCK: tl.constexpr):
     offsets = tl.arange(0, BLOCK)
@@ -66,9 +73,13 @@ def _libdevice_math(x_ptr, tanh_ptr, erf_ptr, pow_ptr, n, BLOCK: tl.constexpr):
 def test_interpreter_computes_libdevice_functions(monkeypatch):
     from triton.language.extra.cuda import libdevice as cuda_libdevice
 
+    from triton.runtime import interpreter
+
     for module in (libdevice, cuda_libdevice):
         for name in vars(module).copy():
             monkeypatch.setattr(module, name, getattr(module, name))
+    _keep_launch_machinery(monkeypatch, interpreter)
+    child_patches.run_device_functions_only_in_programs()
     child_patches.run_libdevice_in_interpreter()
     x = torch.linspace(-3, 3, 50)
     tanh, erf, power = (torch.empty_like(x) for _ in range(3))
@@ -91,9 +102,7 @@ def _double_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
 def test_jit_functions_run_only_inside_a_launched_kernel(monkeypatch):
     from triton.runtime import interpreter
 
-    for owner, name in ((interpreter.GridExecutor, "__call__"), (interpreter.InterpretedFunction, "__call__"),
-                        (interpreter.interpreter_builder, "set_grid_dim"), (interpreter.interpreter_builder, "set_grid_idx")):
-        monkeypatch.setattr(owner, name, getattr(owner, name))
+    _keep_launch_machinery(monkeypatch, interpreter)
     child_patches.run_programs_in_secret_order(seed=1)
     child_patches.run_device_functions_only_in_programs()
     x, out = torch.arange(8.0), torch.empty(8)

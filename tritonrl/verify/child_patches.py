@@ -52,12 +52,11 @@ def run_programs_in_secret_order(seed: int) -> None:
     launch: dict[str, object] = {}
     set_grid_dim, set_grid_idx = interpreter_builder.set_grid_dim, interpreter_builder.set_grid_idx
 
-    def grid_dim(nx: int, ny: int, nz: int) -> None:  # the grid is evaluated: the programs start
+    def grid_dim(nx: int, ny: int, nz: int) -> None:
         order = list(range(nx * ny * nz))
         draw.shuffle(order)
         launch.update(dims=(nx, ny, nz), order=order)
         set_grid_dim(nx, ny, nz)
-        _launch["programs"] = True
 
     def grid_idx(x: int, y: int, z: int) -> None:
         _, ny, nz = launch["dims"]
@@ -66,7 +65,6 @@ def run_programs_in_secret_order(seed: int) -> None:
 
     interpreter_builder.set_grid_dim = grid_dim
     interpreter_builder.set_grid_idx = grid_idx
-
 
 
 def _libdevice_as_torch() -> dict:
@@ -80,22 +78,27 @@ def _libdevice_as_torch() -> dict:
     table = {name: getattr(torch, name) for name in same.split()}
     table.update({f"fast_{name}f": table[name] for name in "cos exp log log2 log10 sin tan tanh".split()})
     table.update({
-        "exp10": lambda x: torch.pow(10.0, x), "fast_exp10f": lambda x: torch.pow(10.0, x),
-        "cbrt": lambda x: torch.sign(x) * x.abs().pow(1 / 3), "rcbrt": lambda x: 1 / (torch.sign(x) * x.abs().pow(1 / 3)),
+        "exp10": lambda x: torch.pow(10.0, x), "cbrt": lambda x: torch.sign(x) * x.abs().pow(1 / 3),
         "rint": torch.round, "nearbyint": torch.round, "sqrt_rn": torch.sqrt, "rsqrt_rn": torch.rsqrt,
         "normcdf": lambda x: 0.5 * torch.erfc(-x / math.sqrt(2)), "normcdfinv": lambda x: math.sqrt(2) * torch.erfinv(2 * x - 1),
         "cyl_bessel_i0": torch.special.i0, "cyl_bessel_i1": torch.special.i1,
         "j0": torch.special.bessel_j0, "j1": torch.special.bessel_j1, "y0": torch.special.bessel_y0, "y1": torch.special.bessel_y1,
         "div_rn": torch.div, "fma": lambda x, y, z: x * y + z,
     })
+    table.update({"fast_exp10f": table["exp10"], "rcbrt": lambda x: 1 / table["cbrt"](x)})
     return table
 
 
 def run_device_functions_only_in_programs() -> None:
-    """Needs `run_programs_in_secret_order`, which marks where a launch's programs start."""
+    """A launch evaluates its grid and hooks (host code), then sets the grid's size and runs the programs."""
     from triton.runtime import interpreter
 
     execute, device_call = interpreter.GridExecutor.__call__, interpreter.InterpretedFunction.__call__
+    set_grid_dim = interpreter.interpreter_builder.set_grid_dim
+
+    def programs_start(nx: int, ny: int, nz: int) -> None:
+        set_grid_dim(nx, ny, nz)
+        _launch["programs"] = True
 
     def launch(self, *args, **kwargs):
         _launch["programs"] = False  # grid callables and pre-run hooks are host code
@@ -110,6 +113,7 @@ def run_device_functions_only_in_programs() -> None:
 
     interpreter.GridExecutor.__call__ = launch
     interpreter.InterpretedFunction.__call__ = call
+    interpreter.interpreter_builder.set_grid_dim = programs_start
 
 
 def _outside_a_kernel_refused(name: str) -> None:
@@ -119,7 +123,10 @@ def _outside_a_kernel_refused(name: str) -> None:
 
 
 def run_libdevice_in_interpreter() -> None:
-    """Honest kernels call `libdevice.tanh`, `libdevice.erf`...; Triton's CPU interpreter has none of them."""
+    """Honest kernels call `libdevice.tanh`, `libdevice.erf`...; Triton's CPU interpreter has none of them.
+
+    Like device functions, they run only inside a launch's programs (`run_device_functions_only_in_programs`).
+    """
     import importlib
 
     import numpy as np
@@ -142,8 +149,9 @@ def run_libdevice_in_interpreter() -> None:
 
         return call
 
+    table = _libdevice_as_torch()
     for module_name in ("triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice"):
         module = importlib.import_module(module_name)
-        for name, compute in _libdevice_as_torch().items():
+        for name, compute in table.items():
             if hasattr(module, name):
                 setattr(module, name, interpreted(name, compute))

@@ -186,11 +186,11 @@ def _shared_weights(reference: dict, constants: dict[str, float], candidate: dic
     shared: dict = {}
 
     def give(name: str, pick) -> None:
-        names = [k for k in reference if k not in claimed and pick(k) is not None]
-        names.sort(key=lambda k: (k != name, _last_part(k) != _last_part(name)))
-        if names:
-            claimed.add(names[0])
-            shared[name] = pick(names[0])
+        found = {k: value for k in reference if k not in claimed and (value := pick(k)) is not None}
+        if found:
+            best = min(found, key=lambda k: (k != name, _last_part(k) != _last_part(name)))
+            claimed.add(best)
+            shared[name] = found[best]
 
     for name, mine in candidate.items():
         give(name, lambda k: _as_built(mine, reference[k], constants.get(k)))
