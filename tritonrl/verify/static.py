@@ -948,7 +948,7 @@ class _Checker:
                             "triton.language functions belong inside @triton.jit kernels; host code only "
                             "allocates, reshapes and launches")
                 return
-            if use == "value" and callable(_lookup_real(q)[1]) and not isinstance(_lookup_real(q)[1], torch.dtype):
+            if use == "value" and callable(real) and not isinstance(real, torch.dtype):
                 self.report(R.NOT_ALLOWED, node, f"{q} used as a value",
                             "call library functions and classes by name; name classes only in isinstance() "
                             "and annotations")
