@@ -208,3 +208,17 @@ def test_stage_commands_chain_by_printed_uris():
     assert json.loads(augmented.stdout[augmented.stdout.index("{"):])["pair_rows"] == 2
     missing = runner.invoke(app, ["augment", "--input", "file:///nope"])
     assert missing.exit_code == 2 and "not a complete dataset" in missing.output
+
+
+def test_config_keys_describes_every_key_once_and_the_docs_hold_its_table():
+    from tritonrl.config import key_help
+
+    keys = key_help()
+    assert keys and all(text.strip() for _, text in keys) and len({k for k, _ in keys}) == len(keys)
+    listed = runner.invoke(app, ["config", "keys", "sft"])
+    assert listed.exit_code == 0 and "sft.max_seq_len" in listed.output and "grpo." not in listed.output
+    assert runner.invoke(app, ["config", "keys", "nope"]).exit_code == 2
+    table = runner.invoke(app, ["config", "keys", "--markdown"]).output
+    assert "| `sft.nproc_per_node` | `1` |  | `8` |" in table  # default, tiny, gpu
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "CONFIGURATION.md").read_text()
+    assert table.strip() in docs, "regenerate the table in docs/CONFIGURATION.md with `tritonrl config keys --markdown`"

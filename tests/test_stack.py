@@ -26,10 +26,10 @@ from mlflow import MlflowClient
 from tritonrl import stack
 
 from tests.support.flows import SMALL, STAGES
+from tests.support.paths import REPO
 
 TRITONRL = Path(sys.executable).parent / "tritonrl"
 PREFECT = Path(sys.executable).parent / "prefect"
-REPO = Path(__file__).resolve().parents[1]
 # Two evaluation problems, so each evaluate shard has one; the single filter problem leaves one filter shard empty.
 SHARDED = [*SMALL, "shards.filter=2", "shards.evaluate=2", "evaluate.limit=2"]
 
@@ -106,3 +106,15 @@ def test_full_deployment_through_the_workers(running_stack, tritonrl_home):
                              capture_output=True, text=True, timeout=120, env=env)
     assert nightly.returncode == 0, nightly.stderr[-2000:]
     assert "'cron': '0 2 * * *'" in nightly.stdout and "'timezone': 'UTC'" in nightly.stdout
+
+
+def test_deploy_without_a_checkout_says_which_variable_to_set(tritonrl_home, monkeypatch, tmp_path):
+    """An installed wheel has no infra/prefect.yaml: the stack still runs, deploy names TRITONRL_REPO."""
+    assert stack.checkout() == REPO
+    monkeypatch.setenv("TRITONRL_REPO", str(tmp_path))
+    assert stack.checkout() is None and "TRITONRL_REPO" not in stack.environment(
+        {"prefect_api_url": "", "s3_endpoint_url": "", "config_file": ""})
+    stack.stack_dir().mkdir(parents=True)
+    (stack.stack_dir() / "state.json").write_text(json.dumps({"services": [{"name": "me", "pid": os.getpid(), "log": "", "health": ""}]}))
+    with pytest.raises(stack.StackError, match="set TRITONRL_REPO"):
+        stack.deploy()

@@ -39,24 +39,30 @@ def state_dir() -> Path:
     return Path(os.environ.get("TRITONRL_HOME") or ".tritonrl").resolve()
 
 
+def setting(default: Any, help: str) -> Any:
+    """A config key with its one description, read by `--help`, `tritonrl config keys` and docs/CONFIGURATION.md."""
+    return field(default=default, metadata={"help": help})
+
+
 @dataclass(frozen=True)
 class ProblemsConfig:
-    source: str = "builtin"  # builtin | directory | KernelBench JSONL | hub id | kernelbook:<jsonl or hub id>
-    levels: tuple[int, ...] = ()  # empty: every level the source has
-    limit: int = 0  # 0: no limit; otherwise the first N problems
+    source: str = setting("builtin", "builtin | a directory | a KernelBench JSONL | a hub id | kernelbook: plus a JSONL, parquet or hub id")
+    levels: tuple[int, ...] = setting((), "KernelBench levels to keep; empty: every level the source has")
+    limit: int = setting(0, "keep the first N problems; 0: all")
 
 
 @dataclass(frozen=True)
 class TeacherConfig:
-    kind: Literal["reference", "openai", "hf"] = "reference"
-    model: str = "reference"
-    endpoint: str = ""  # OpenAI-compatible base URL, e.g. http://vllm:8000/v1
-    api_key_env: str = "OPENAI_API_KEY"  # name of the variable holding the key, never the key
-    samples_per_task: int = 10  # the paper's N
-    temperature: float = 1.0
-    max_tokens: int = 8192
-    concurrency: int = 8  # requests in flight to an endpoint
-    requests_per_second: float = 0.0  # 0: no client-side rate limit
+    kind: Literal["reference", "openai", "hf"] = setting(
+        "reference", "reference (the built-in answers, offline), openai (an OpenAI-compatible endpoint) or hf (a local model)")
+    model: str = setting("reference", "the model the endpoint serves (openai) or a hub id / directory (hf)")
+    endpoint: str = setting("", "OpenAI-compatible base URL, e.g. http://vllm:8000/v1")
+    api_key_env: str = setting("OPENAI_API_KEY", "name of the environment variable holding the key, never the key")
+    samples_per_task: int = setting(10, "samples per problem (the paper's N)")
+    temperature: float = setting(1.0, "sampling temperature; 0: greedy")
+    max_tokens: int = setting(8192, "longest answer a teacher may write")
+    concurrency: int = setting(8, "requests in flight to an endpoint")
+    requests_per_second: float = setting(0.0, "client-side rate limit; 0: none")
 
     def mistakes(self) -> list[str]:
         found = [f"teacher.{key}={getattr(self, key)} must be >= 1"
@@ -80,48 +86,48 @@ class TeacherConfig:
 
 @dataclass(frozen=True)
 class AugmentConfig:
-    variants_per_task: int = 5  # the paper's default
-    seed: int = 0
+    variants_per_task: int = setting(5, "shape variants proposed per accepted task (the paper's default)")
+    seed: int = setting(0, "seed of the variant sampler")
 
 
 @dataclass(frozen=True)
 class StudentConfig:
-    base_model: str = "tiny-local"  # hub id or local path; `tiny-local` builds a small model offline
+    base_model: str = setting("tiny-local", "hub id or local path of the model SFT starts from; tiny-local builds a small model offline")
 
 
 @dataclass(frozen=True)
 class SFTConfig:
     """Supervised fine-tuning (tritonrl/stages/sft.py); batch sizes are per process, `auto` means on with CUDA."""
 
-    max_seq_len: int = 8192  # longer (prompt + response) examples are dropped, not truncated
-    epochs: float = 2.0
-    max_steps: int = 0  # > 0 overrides epochs
-    learning_rate: float = 1e-5
-    lr_scheduler: str = "cosine"  # any transformers scheduler name
-    warmup_ratio: float = 0.03
-    weight_decay: float = 0.0
-    batch_size: int = 1  # sequences per process per micro-step (with packing: flattened into one row)
-    grad_accumulation: int = 8
-    packing: bool = True  # padding-free batches (position ids keep sequences apart); else length grouping
-    bf16: Literal["auto", True, False] = "auto"
-    gradient_checkpointing: Literal["auto", True, False] = "auto"
-    attn_implementation: str = "auto"  # auto: tritonrl_varlen with packing (tritonrl/training/sft/packed_attention.py), else sdpa
-    # Fused Triton kernels (RMSNorm, RoPE, SwiGLU, linear+cross-entropy without materialized logits) from the
-    # liger-kernel package (`pip install .[gpu]`); auto: on with CUDA when the package is installed.
-    liger_kernel: Literal["auto", True, False] = "auto"
-    torch_compile: bool = False
-    dataloader_workers: int = -1  # -1: 2 with CUDA (batches collated before the GPU asks for them), 0 on CPU
-    eval_fraction: float = 0.02  # rows held out for the eval loss
-    eval_steps: int = 100
-    logging_steps: int = 10
-    save_steps: int = 500  # 0: no intermediate checkpoints, only the final model
-    save_total_limit: int = 2
-    deepspeed: str = "zero3"  # "", zero2, zero3 (tritonrl/training/sft/deepspeed/<name>.json) or a path to a JSON config
-    launcher: Literal["torchrun", "deepspeed"] = "torchrun"
-    nproc_per_node: int = 8
-    nnodes: int = 1
-    rdzv_endpoint: str = ""  # host:port of node 0, needed when nnodes > 1
-    seed: int = 0
+    max_seq_len: int = setting(8192, "longer (prompt + response) examples are dropped, not truncated")
+    epochs: float = setting(2.0, "passes over the pairs (unless max_steps > 0)")
+    max_steps: int = setting(0, "optimizer steps; > 0 overrides epochs")
+    learning_rate: float = setting(1e-5, "peak learning rate")
+    lr_scheduler: str = setting("cosine", "any transformers scheduler name")
+    warmup_ratio: float = setting(0.03, "share of the steps spent warming up")
+    weight_decay: float = setting(0.0, "AdamW weight decay")
+    batch_size: int = setting(1, "sequences per process per micro-step (with packing: flattened into one row)")
+    grad_accumulation: int = setting(8, "micro-steps per optimizer step")
+    packing: bool = setting(True, "padding-free batches (position ids keep sequences apart); off: length grouping")
+    bf16: Literal["auto", True, False] = setting("auto", "bfloat16 mixed precision; auto: on with CUDA")
+    gradient_checkpointing: Literal["auto", True, False] = setting("auto", "recompute activations in backward; auto: on with CUDA")
+    attn_implementation: str = setting(
+        "auto", "auto: tritonrl_varlen with packing (tritonrl/training/sft/packed_attention.py), else sdpa; or any transformers name")
+    liger_kernel: Literal["auto", True, False] = setting(
+        "auto", "fused Triton kernels from liger-kernel (the package's gpu extra); auto: on with CUDA when installed")
+    torch_compile: bool = setting(False, "torch.compile the model")
+    dataloader_workers: int = setting(-1, "-1: 2 with CUDA (batches collated before the GPU asks for them), 0 on CPU")
+    eval_fraction: float = setting(0.02, "share of rows held out for the eval loss")
+    eval_steps: int = setting(100, "steps between eval-loss measurements")
+    logging_steps: int = setting(10, "steps between logged losses")
+    save_steps: int = setting(500, "steps between checkpoints; 0: only the final model")
+    save_total_limit: int = setting(2, "checkpoints kept")
+    deepspeed: str = setting("", '"" (none), zero2, zero3 (tritonrl/training/sft/deepspeed/<name>.json) or a path to a JSON config')
+    launcher: Literal["torchrun", "deepspeed"] = setting("torchrun", "what starts the training processes")
+    nproc_per_node: int = setting(1, "training processes per node (one per GPU)")
+    nnodes: int = setting(1, "nodes; > 1 needs rdzv_endpoint")
+    rdzv_endpoint: str = setting("", "host:port of node 0, needed when nnodes > 1")
+    seed: int = setting(0, "seed of data order and initialisation")
 
     def mistakes(self) -> list[str]:
         """The DeepSpeed launcher finds its nodes in its hostfile; torchrun needs the launch keys."""
@@ -132,39 +138,39 @@ class SFTConfig:
 class GRPOConfig:
     """HRD-GRPO (tritonrl/stages/grpo.py, tritonrl/training/grpo/hrd.py): rollouts, verifier rewards, one policy update per step."""
 
-    group_size: int = 8  # G samples per task
-    tasks_per_step: int = 8
-    steps: int = 200
-    learning_rate: float = 1e-6
-    optimizer: Literal["adamw", "sgd"] = "adamw"  # sgd: plain SGD, each step scales with the gradient
-    train_params: str = ""  # regex over parameter names: only matches train ("norm"; "^(?!model\\.embed)"); "": all
-    dtype: Literal["auto", "float32", "bfloat16"] = "auto"  # policy weights; auto: bfloat16 on CUDA, float32 on CPU
-    warmup_updates: int = 0  # linear learning-rate warm-up over the first N optimizer updates (0: none)
-    alpha: float = 0.1  # weight of the plan (reasoning) objective next to the code objective
-    clip_eps: float = 0.2
-    kl_coef: float = 0.0  # > 0 keeps a frozen reference model and adds a KL penalty
-    normalize_std: bool = True  # divide advantages by the group's reward std
-    loss_norm: Literal["token", "sequence"] = "token"  # loss mean over all response tokens, or per response then over responses
-    leave_one_out: bool = False  # baseline = mean of the other samples instead of the group mean
-    negative_weight: float = 1.0  # scales negative advantages (1: GRPO; 0: only better-than-baseline samples are pushed)
-    uniform_reward: bool = False  # ablation: one reward beta*r_code + (1-beta)*r_plan on every token
-    beta: float = 0.5
-    speedup_cap: float = 10.0  # r_plan = min(speed-up, cap) for correct kernels
-    temperature: float = 1.0
-    top_p: float = 1.0
-    max_new_tokens: int = 4096
-    micro_batch: int = 4  # sequences per forward/backward pass
-    updates_per_batch: int = 1  # policy updates over each batch of rollouts
-    generation: Literal["hf", "openai"] = "hf"  # openai: an OpenAI-compatible server serving the current policy
-    endpoint: str = ""
-    served_model: str = ""
-    save_steps: int = 0  # 0: only the final model
-    # Data parallel over processes (one per GPU) and nodes, launched by torchrun like SFT; 1 × 1 trains in-process.
-    # tasks_per_step is the global batch, split over the processes; every process holds a full policy replica.
-    nproc_per_node: int = 1
-    nnodes: int = 1
-    rdzv_endpoint: str = ""  # host:port of node 0, needed when nnodes > 1
-    seed: int = 0
+    group_size: int = setting(8, "G samples per task")
+    tasks_per_step: int = setting(8, "tasks per step, the global batch (split over the processes)")
+    steps: int = setting(200, "policy steps")
+    learning_rate: float = setting(1e-6, "learning rate")
+    optimizer: Literal["adamw", "sgd"] = setting("adamw", "adamw, or sgd (plain SGD: each step scales with the gradient)")
+    train_params: str = setting("", 'regex over parameter names: only matches train ("norm"; "^(?!model\\.embed)"); "": all')
+    dtype: Literal["auto", "float32", "bfloat16"] = setting(
+        "auto", "policy weights; auto: bfloat16 on CUDA, float32 on CPU (float32 keeps updates bfloat16 would round away)")
+    warmup_updates: int = setting(0, "linear learning-rate warm-up over the first N optimizer updates; 0: none")
+    alpha: float = setting(0.1, "weight of the plan (reasoning) objective next to the code objective")
+    clip_eps: float = setting(0.2, "PPO clip range, in (0, 1)")
+    kl_coef: float = setting(0.0, "> 0 keeps a frozen reference model and adds a KL penalty")
+    normalize_std: bool = setting(True, "divide advantages by the group's reward std")
+    loss_norm: Literal["token", "sequence"] = setting(
+        "token", "token: one mean over all response tokens; sequence: per response, then over responses")
+    leave_one_out: bool = setting(False, "baseline = mean of the other samples instead of the group mean")
+    negative_weight: float = setting(1.0, "scales negative advantages (1: GRPO; 0: only better-than-baseline samples are pushed)")
+    uniform_reward: bool = setting(False, "ablation: one reward beta*r_code + (1-beta)*r_plan on every token")
+    beta: float = setting(0.5, "weight of r_code in the uniform-reward ablation")
+    speedup_cap: float = setting(10.0, "r_plan = min(speed-up, cap) for correct kernels (on CPU, r_plan = r_code)")
+    temperature: float = setting(1.0, "sampling temperature of the rollouts")
+    top_p: float = setting(1.0, "nucleus sampling of the rollouts")
+    max_new_tokens: int = setting(4096, "longest rollout")
+    micro_batch: int = setting(4, "sequences per forward/backward pass")
+    updates_per_batch: int = setting(1, "policy updates over each batch of rollouts")
+    generation: Literal["hf", "openai"] = setting("hf", "hf: in-process; openai: a server serving the current policy")
+    endpoint: str = setting("", "the policy server's OpenAI-compatible base URL (generation=openai)")
+    served_model: str = setting("", "the model name the policy server serves (generation=openai)")
+    save_steps: int = setting(0, "steps between checkpoints; 0: only the final model")
+    nproc_per_node: int = setting(1, "data-parallel processes per node (one per GPU, started by torchrun); 1 trains in-process")
+    nnodes: int = setting(1, "nodes; > 1 needs rdzv_endpoint, and the torchrun command logged runs on every other node")
+    rdzv_endpoint: str = setting("", "host:port of node 0, needed when nnodes > 1")
+    seed: int = setting(0, "seed of task order and sampling")
 
     def mistakes(self) -> list[str]:
         found = []
@@ -200,22 +206,22 @@ def launch_mistakes(section: str, settings: SFTConfig | GRPOConfig) -> list[str]
 class EvaluateConfig:
     """The pipeline's evaluation of its final model, and the nightly one (generate, verify, report)."""
 
-    problems: str = "builtin"  # any problems.source; the gpu profile evaluates on KernelBench
-    levels: tuple[int, ...] = ()
-    limit: int = 0  # 0: every problem
-    samples: int = 1  # responses per problem (pass@k up to this k)
-    temperature: float = 0.0  # greedy: the model's best single answer
-    max_tokens: int = 2048
-    metric: str = "correct"  # overall metric a candidate must beat to become champion (fast_1 once timed on GPU)
+    problems: str = setting("builtin", "any problems.source; the gpu profile evaluates on KernelBench")
+    levels: tuple[int, ...] = setting((), "levels to evaluate; empty: all")
+    limit: int = setting(0, "evaluate the first N problems; 0: all")
+    samples: int = setting(1, "responses per problem (pass@k up to this k)")
+    temperature: float = setting(0.0, "sampling temperature; 0: greedy, the model's best single answer")
+    max_tokens: int = setting(2048, "longest answer")
+    metric: str = setting("correct", "the overall metric a candidate must beat to become champion (fast_1 once timed on GPU)")
 
 
 @dataclass(frozen=True)
 class VerifyConfig:
-    device: Literal["cpu", "cuda"] = "cpu"
-    trials: int = 3
-    timeout_s: float = 45.0  # base limit per sandboxed run (a candidate's grows with the reference's own time)
-    # tl.dot in fp32 problems: strict needs IEEE fp32 (the reference is not TF32); tf32 allows TF32 like torch's allow_tf32
-    precision: Precision = "strict"
+    device: Literal["cpu", "cuda"] = setting("cpu", "cpu runs kernels in Triton's interpreter; cuda on the GPU")
+    trials: int = setting(3, "input sets each candidate is checked on (secret seeds)")
+    timeout_s: float = setting(45.0, "base limit per sandboxed run (a candidate's grows with the reference's own time)")
+    precision: Precision = setting(
+        "strict", "tl.dot in fp32 problems: strict needs IEEE fp32 (the reference is not TF32); tf32 allows TF32 like torch's allow_tf32")
 
 
 @dataclass(frozen=True)
@@ -228,8 +234,8 @@ class ShardsConfig:
     In-process (`tritonrl run`) shards run one after another. 1: unsharded.
     """
 
-    filter: int = 1
-    evaluate: int = 1
+    filter: int = setting(1, "shards of the filter stage; 1: unsharded")
+    evaluate: int = setting(1, "shards of the evaluate stage; 1: unsharded")
 
     def __post_init__(self) -> None:
         for stage in ("filter", "evaluate"):
@@ -239,14 +245,14 @@ class ShardsConfig:
 
 @dataclass(frozen=True)
 class StorageConfig:
-    artifact_root: str = ""  # URI; empty: file://<state dir>/artifacts
-    s3_endpoint_url: str = ""  # empty: AWS default resolution (env, profile)
+    artifact_root: str = setting("", "URI of every artifact (file://, s3://); empty: file://<state dir>/artifacts")
+    s3_endpoint_url: str = setting("", "S3-compatible endpoint (MinIO...); empty: AWS default resolution (env, profile)")
 
 
 @dataclass(frozen=True)
 class TrackingConfig:
-    tracking_uri: str = ""  # empty: sqlite:///<state dir>/mlflow.db
-    experiment: str = "tritonrl"
+    tracking_uri: str = setting("", "MLflow tracking URI; empty: sqlite:///<state dir>/mlflow.db")
+    experiment: str = setting("tritonrl", "MLflow experiment name")
 
 
 @dataclass(frozen=True)
@@ -280,16 +286,18 @@ class Config:
         return _plain(dataclasses.asdict(self))
 
 
-# Profile values that differ from the dataclass defaults.
+# Profile values that differ from the dataclass defaults. The defaults are the paper's hyperparameters and
+# settings that run on any machine; a profile adds its hardware (gpu: models, endpoints, processes, CUDA)
+# or its scale (tiny: a 2-core CPU in minutes).
 _PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
     "tiny": {
         # Two samples per task keep the CPU demo minutes long; reference answers are deterministic anyway.
         "teacher": {"samples_per_task": 2},
-        # One CPU process, no DeepSpeed; a tiny model needs a large learning rate. A couple of minutes on 2 cores.
+        # A tiny model needs a large learning rate. A couple of minutes on 2 cores.
         "sft": {
             "max_seq_len": 1536, "max_steps": 30, "learning_rate": 3e-3, "warmup_ratio": 0.1, "batch_size": 4,
             "grad_accumulation": 1, "packing": False, "eval_fraction": 0.1, "eval_steps": 10, "logging_steps": 5,
-            "save_steps": 0, "deepspeed": "", "nproc_per_node": 1,
+            "save_steps": 0,
         },
         # Two steps of small groups keep the main job under 15 minutes on 2 cores (generation dominates);
         # bench/grpo_learning.py runs the longer learning evidence.
@@ -307,7 +315,9 @@ _PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
             "temperature": 0.7,
         },
         "student": {"base_model": "Qwen/Qwen3-8B"},
-        "grpo": {"nproc_per_node": 8},  # one policy replica per GPU, each verifying on its own GPU
+        # One process per GPU: SFT shards the model with ZeRO-3, GRPO keeps a policy replica verifying on its GPU.
+        "sft": {"deepspeed": "zero3", "nproc_per_node": 8},
+        "grpo": {"nproc_per_node": 8},
         "evaluate": {"problems": "ScalingIntelligence/KernelBench", "levels": (1, 2, 3), "metric": "fast_1"},
         "verify": {"device": "cuda", "trials": 5, "timeout_s": 300.0},
     },
@@ -423,6 +433,14 @@ def mistakes(config: Config) -> list[str]:
     """Every setting that cannot work, checked before any stage starts (stages check again when called directly)."""
     sections = (getattr(config, f.name) for f in dataclasses.fields(config))
     return [m for section in sections if hasattr(section, "mistakes") for m in section.mistakes()]
+
+
+def key_help(section: str | None = None) -> list[tuple[str, str]]:
+    """(`section.key`, description) for every key, or for one section's keys."""
+    sections = [f for f in dataclasses.fields(Config) if f.name != "profile" and section in (None, f.name)]
+    if not sections:
+        raise ConfigError(f"unknown section {section!r}; sections are {[f.name for f in dataclasses.fields(Config)][1:]}")
+    return [(f"{s.name}.{key.name}", key.metadata["help"]) for s in sections for key in dataclasses.fields(s.default_factory)]
 
 
 def describe(config: Config, sources: Mapping[str, str]) -> list[str]:

@@ -44,7 +44,6 @@ POOLS = ("cpu", "cuda")
 S3_ENV = {"AWS_ACCESS_KEY_ID": "tritonrl-local", "AWS_SECRET_ACCESS_KEY": "tritonrl-local", "AWS_DEFAULT_REGION": "us-east-1"}
 START_TIMEOUT_S = 120  # measured: Prefect server 13 s, MLflow server ~10 s on 2 cores; slack for a loaded CI box
 WORKER_POLL_S = "2"  # how often a worker asks for runs; Prefect's default (10 s) adds up over seven stage runs
-REPO = Path(__file__).resolve().parents[1]
 
 
 class StackError(RuntimeError):
@@ -57,6 +56,15 @@ class Service:
     pid: int
     log: str
     health: str  # URL answering 200 when up; "" for workers
+
+
+def checkout() -> Path | None:
+    """The source checkout whose infra/prefect.yaml deployments come from: $TRITONRL_REPO, else the one this package is in.
+
+    An installed wheel has none: the stack runs without it, `tritonrl deploy` says what to set.
+    """
+    candidate = Path(os.environ.get("TRITONRL_REPO") or Path(__file__).resolve().parents[1])
+    return candidate if (candidate / "infra" / "prefect.yaml").is_file() else None
 
 
 def _bin(name: str) -> str:
@@ -98,12 +106,13 @@ def read_state() -> dict | None:
 
 def environment(state: dict) -> dict[str, str]:
     """What a client of the stack needs: its Prefect API, S3 credentials and endpoint, the shared config file."""
+    repo = checkout()
     return {
         **S3_ENV,
         "PREFECT_API_URL": state["prefect_api_url"],
         "MLFLOW_S3_ENDPOINT_URL": state["s3_endpoint_url"],
         "TRITONRL_CONFIG_FILE": state["config_file"],
-        "TRITONRL_REPO": str(REPO),
+        **({"TRITONRL_REPO": str(repo)} if repo else {}),
     }
 
 
@@ -112,7 +121,7 @@ def _start(name: str, command: list[str], env: dict[str, str], health: str) -> S
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **env},
-                                cwd=REPO, start_new_session=True)
+                                cwd=checkout() or stack_dir(), start_new_session=True)
     return Service(name, proc.pid, str(log), health)
 
 
@@ -231,14 +240,19 @@ def status() -> list[tuple[str, str, str]]:
     return rows
 
 
-def deploy(prefect_file: Path = REPO / "infra" / "prefect.yaml") -> str:
-    """Apply infra/prefect.yaml to the running stack (`prefect deploy --all`); returns prefect's output."""
+def deploy() -> str:
+    """Apply the checkout's infra/prefect.yaml to the running stack (`prefect deploy --all`); returns prefect's output."""
     state = read_state()
     if state is None or not all(_alive(s["pid"]) for s in state["services"]):
         raise StackError("the stack is not up; start it with `tritonrl stack up`")
+    repo = checkout()
+    if repo is None:
+        raise StackError("deployments are applied from a source checkout's infra/prefect.yaml, and none was found "
+                         f"(tritonrl is installed at {Path(__file__).resolve().parent}): clone the repository and set "
+                         "TRITONRL_REPO=<its path> for `tritonrl stack up` and `tritonrl deploy`")
     result = subprocess.run(
-        [_bin("prefect"), "--no-prompt", "deploy", "--all", "--prefect-file", str(prefect_file)],
-        env={**os.environ, **environment(state)}, cwd=REPO, capture_output=True, text=True, timeout=300,
+        [_bin("prefect"), "--no-prompt", "deploy", "--all", "--prefect-file", str(repo / "infra" / "prefect.yaml")],
+        env={**os.environ, **environment(state)}, cwd=repo, capture_output=True, text=True, timeout=300,
     )
     if result.returncode != 0:
         raise StackError(f"prefect deploy failed (exit {result.returncode}):\n{result.stdout[-3000:]}{result.stderr[-3000:]}")

@@ -43,13 +43,13 @@ from tritonrl.artifacts.store import ArtifactStore, join, utc_stamp
 from tritonrl.artifacts.training_output import prepare_output, publish_output
 from tritonrl.config import Config, dump_config
 from tritonrl.training.grpo import worker as grpo_worker
-from tritonrl.training.launch import run_launcher, torchrun_command
+from tritonrl.training.launch import TrainingError, run_launcher, torchrun_command
 from tritonrl.training.models import MODEL_DIR, load_tokenizer, resolve_model_source
 
 TASKS_FILE = "grpo-tasks.json"  # the task rows handed to a launched worker; removed once training ends
 
 
-class GRPOError(RuntimeError):
+class GRPOError(TrainingError):
     """GRPO cannot start or continue as configured."""
 
 

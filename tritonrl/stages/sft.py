@@ -32,7 +32,7 @@ from tritonrl.artifacts.datasets_io import DatasetError, read_dataset, read_mani
 from tritonrl.artifacts.store import ArtifactStore, join, utc_stamp
 from tritonrl.artifacts.training_output import prepare_output, publish_output
 from tritonrl.config import Config, dump_config
-from tritonrl.training.launch import run_launcher, torchrun_command
+from tritonrl.training.launch import TrainingError, run_launcher, torchrun_command
 from tritonrl.training.models import MODEL_DIR, Example, encode_example, load_tokenizer, resolve_model_source
 from tritonrl.training.sft.token_store import save_examples
 from tritonrl.training.sft.worker import CHECKPOINT_MARKER
@@ -41,7 +41,7 @@ DEEPSPEED_CONFIGS = Path(__file__).resolve().parents[1] / "training" / "sft" / "
 RESULT_FILE = "train-result.json"  # the worker's log history, read back by `run`
 
 
-class SFTError(RuntimeError):
+class SFTError(TrainingError):
     """Training could not start or did not finish; no output was published as complete."""
 
 

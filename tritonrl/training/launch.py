@@ -24,6 +24,10 @@ from typing import Callable
 from tritonrl.config import GRPOConfig, SFTConfig, launch_mistakes
 
 
+class TrainingError(RuntimeError):
+    """A training stage could not start or did not finish; nothing was published as complete."""
+
+
 def torchrun_command(
     section: str, settings: SFTConfig | GRPOConfig, module: str, spec_path: Path, error: type[Exception]
 ) -> list[str]:

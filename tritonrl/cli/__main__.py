@@ -1,0 +1,3 @@
+from tritonrl.cli import main
+
+main()

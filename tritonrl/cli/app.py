@@ -1,0 +1,69 @@
+"""The Typer app, its shared options and the few helpers every command uses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from tritonrl.config import Config, ConfigError, key_help, load_config
+from tritonrl.verify import use_interpreter_on
+
+app = typer.Typer(help="TritonRL: train and evaluate LLMs that write Triton kernels.", no_args_is_help=True)
+console = Console(stderr=True, soft_wrap=True)
+
+ProfileOption = typer.Option(None, "--profile", "-p", help="Named profile: tiny (CPU) or gpu.")
+ConfigFileOption = typer.Option(None, "--config", "-c", help="YAML file with config sections.")
+SetOption = typer.Option([], "--set", "-s", help="Override, e.g. --set teacher.samples_per_task=4 (repeatable).")
+
+
+def fail(message: str) -> typer.Exit:
+    """Print `message` as the error and return the exit (code 2) to raise."""
+    console.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code=2)
+
+
+def resolve_config(profile: Optional[str], config_file: Optional[Path], overrides: list[str]) -> tuple[Config, dict[str, str]]:
+    try:
+        return load_config(profile, config_file, overrides)
+    except ConfigError as exc:
+        raise fail(str(exc)) from exc
+
+
+def stage_config(profile: Optional[str], config_file: Optional[Path], overrides: list[str]) -> Config:
+    """The resolved config, with Triton's interpreter on when the verifier runs on CPU."""
+    config, _ = resolve_config(profile, config_file, overrides)
+    use_interpreter_on(config.verify.device)
+    return config
+
+
+def print_json(data: dict) -> None:
+    typer.echo(json.dumps(data, indent=2, default=str))
+
+
+def keys_help(section: str) -> str:
+    """A section's keys with their descriptions, as a block `--help` prints line by line."""
+    return "\n".join(f"{key}: {text}" for key, text in key_help(section))
+
+
+def library_logs_to_stderr() -> None:
+    """DeepSpeed (imported by accelerate when installed) logs to stdout, which --json reserves for the result.
+
+    Its logger takes `sys.stdout` when deepspeed is imported, and the import
+    itself already logs, so the import runs with stdout pointed at stderr.
+    """
+    import contextlib
+    import logging
+    import sys
+
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            import deepspeed  # noqa: F401
+        except ImportError:
+            return
+    for handler in logging.getLogger("DeepSpeed").handlers:
+        if isinstance(handler, logging.StreamHandler):
+            handler.stream = sys.stderr  # not setStream: it flushes the old stream, which may be closed

@@ -1,0 +1,248 @@
+"""Judging kernels: `tritonrl verify` (one candidate), `eval` (a problem set), `generate` (with a trained model)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from tritonrl.cli.app import (
+    ConfigFileOption,
+    ProfileOption,
+    SetOption,
+    app,
+    console,
+    fail,
+    library_logs_to_stderr,
+    resolve_config,
+    stage_config,
+)
+from tritonrl.config import PRECISIONS, Config, key_help
+from tritonrl.problems import ProblemError, load_problems
+from tritonrl.verify import use_interpreter_on
+
+_HELP = dict(key_help())
+
+
+def _from_config(key: str, flag_help: str = "") -> str:
+    """A flag's help that names the config key it overrides, so the description lives with the key."""
+    return f"{flag_help or _HELP[key][0].upper() + _HELP[key][1:]}. Default: {key}."
+
+
+DeviceOption = typer.Option(None, help=_from_config("verify.device"))
+TrialsOption = typer.Option(None, help=_from_config("verify.trials"))
+TimeoutOption = typer.Option(None, help=_from_config(
+    "verify.timeout_s", "Base seconds allowed to a sandboxed run: a candidate also gets 4x the reference's own trial "
+    "time at these shapes, the reference 4x this"))
+PrecisionOption = typer.Option(None, help=_from_config("verify.precision"))
+
+
+def _verify_config(profile, config_file, overrides, **flags) -> Config:
+    """The resolved config, its verify section with the command's own flags on top."""
+    config, _ = resolve_config(profile, config_file, overrides)
+    verify = replace(config.verify, **{key: value for key, value in flags.items() if value is not None})
+    if verify.device not in ("cpu", "cuda"):
+        raise fail(f"--device must be cpu or cuda, not {verify.device!r}")
+    if verify.precision not in PRECISIONS:
+        raise fail(f"--precision must be one of {list(PRECISIONS)}, not {verify.precision!r}")
+    use_interpreter_on(verify.device)
+    return replace(config, verify=verify)
+
+
+@app.command("verify")
+def verify(
+    problem: Path = typer.Option(..., "--problem", help="KernelBench-format problem file (Model, get_inputs, get_init_inputs)."),
+    candidate: Path = typer.Option(..., "--candidate", help="A .py file defining ModelNew, or a text file holding a model response."),
+    device: Optional[str] = DeviceOption,
+    trials: Optional[int] = TrialsOption,
+    timeout: Optional[float] = TimeoutOption,
+    precision: Optional[str] = PrecisionOption,
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a readable report."),
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+) -> None:
+    """Verify one candidate against one problem. Exit 0 whenever a verdict was reached, whatever it is.
+
+    The verifier's settings are the config's `verify` section; the flags override it.
+    """
+    config = _verify_config(profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout,
+                            precision=precision)
+    for label, path in (("problem", problem), ("candidate", candidate)):
+        if not path.is_file():
+            raise fail(f"{label} file {path} does not exist")
+    try:
+        (loaded,) = load_problems(str(problem)) if problem.suffix == ".py" else (None,)
+    except ProblemError as exc:
+        raise fail(str(exc)) from exc
+    if loaded is None:
+        raise fail(f"--problem must be a .py file in KernelBench format, got {problem}")
+    from tritonrl.verify.report import render_verdict
+    from tritonrl.verify.verifier import Verifier, VerifierSettings
+
+    with Verifier(VerifierSettings.from_config(config.verify)) as verifier:
+        verdict = verifier.verify(loaded.source, candidate.read_text(errors="replace"))
+    if as_json:
+        typer.echo(json.dumps({"problem": loaded.name, "candidate": str(candidate), **verdict.to_dict()}, indent=2))
+    else:
+        typer.echo(render_verdict(verdict, loaded.name, candidate.name))
+
+
+@app.command("eval")
+def evaluate(
+    problems: str = typer.Option(..., "--problems", help="builtin, a directory, a KernelBench JSONL or a hub id."),
+    responses: Optional[Path] = typer.Option(
+        None, "--responses", help='JSONL, one {"problem": NAME, "response": TEXT} per line. Or use --model/--endpoint.'
+    ),
+    model: Optional[str] = typer.Option(
+        None, "--model",
+        help="Generate the responses with this model: a hub id, a local directory, tiny-local, or a training output URI "
+        "(file:// or s3://, as printed by sft/grpo).",
+    ),
+    endpoint: Optional[str] = typer.Option(
+        None, "--endpoint", help="Generate the responses through an OpenAI-compatible endpoint (base URL, e.g. http://localhost:8000/v1)."
+    ),
+    served_model: str = typer.Option("", "--served-model", help="The model name the --endpoint serves."),
+    samples: Optional[int] = typer.Option(None, help=_from_config("evaluate.samples")),
+    temperature: Optional[float] = typer.Option(None, help=_from_config("evaluate.temperature")),
+    max_tokens: Optional[int] = typer.Option(None, "--max-tokens", help=_from_config("evaluate.max_tokens")),
+    device: Optional[str] = typer.Option(None, help=_from_config("verify.device", "cpu (Triton interpreter, shrunk shapes, "
+                                                                 "no timing) or cuda; --model generates here too")),
+    out: Optional[Path] = typer.Option(None, "--out", help="Directory for report.json, report.md, PNG plots (and generated responses.jsonl)."),
+    level: list[int] = typer.Option([], help="Evaluate only these KernelBench levels (repeatable)."),
+    workers: int = typer.Option(0, help="Verifier workers (0: one per CPU core, or 3 per GPU on cuda)."),
+    trials: Optional[int] = TrialsOption,
+    timeout: Optional[float] = TimeoutOption,
+    precision: Optional[str] = PrecisionOption,
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (metrics overall and per level, per_problem)."),
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+) -> None:
+    """Evaluate model responses on a problem set: correctness, fast_p, pass@k, speed-ups, robust vs naive.
+
+    The responses come from a file (--responses) or are generated first by a
+    model (--model) or an endpoint (--endpoint); generated ones are saved as
+    responses.jsonl beside the report, to be re-verified later. The verifier's
+    settings are the config's `verify` section; the flags override it.
+    """
+    config = _verify_config(profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout,
+                            precision=precision)
+    if sum(x is not None for x in (responses, model, endpoint)) != 1:
+        raise fail("give exactly one of --responses FILE, --model MODEL or --endpoint URL")
+    from rich.progress import Progress
+
+    from tritonrl.stages.evaluate import EvaluationError, load_responses
+    from tritonrl.stages.evaluate import run as run_evaluation
+
+    if responses is None:
+        sampling = replace(config.evaluate, **{k: v for k, v in
+                                               {"samples": samples, "temperature": temperature, "max_tokens": max_tokens}.items()
+                                               if v is not None})
+        responses = _generate_eval_responses(problems, model, endpoint, served_model, sampling, config.verify.device, out,
+                                             level, as_json)
+    from tritonrl.verify.verifier import VerifierSettings
+
+    try:
+        total = len(load_responses(responses))
+    except EvaluationError as exc:
+        raise fail(str(exc)) from exc
+    settings = VerifierSettings.from_config(config.verify)
+    with Progress(console=console, transient=as_json) as progress:
+        bar = progress.add_task("verifying", total=total)
+        try:
+            result = run_evaluation(
+                problems, responses, settings, out_dir=out, levels=level, workers=workers or None,
+                on_verdict=lambda *_: progress.advance(bar),
+            )
+        except (EvaluationError, ProblemError) as exc:
+            raise fail(str(exc)) from exc
+    if as_json:
+        typer.echo(json.dumps({**result["metrics"], "per_problem": result["per_problem"], "report": result["report"]}, indent=2))
+        return
+    from tritonrl.evaluation.report import render_markdown
+
+    typer.echo(render_markdown(result["metrics"], [{k: v for k, v in r.items() if k != "verdicts"} for r in result["per_problem"]]))
+    if result["report"]:
+        typer.echo(f"\nreport written to {out}")
+
+
+def _generate_eval_responses(problems, model, endpoint, served_model, sampling, device, out, level, quiet) -> Path:
+    """Generate the responses `tritonrl eval` verifies (`sampling`: the evaluate section); returns the responses file."""
+    from tritonrl.artifacts.store import utc_stamp
+    from tritonrl.config import state_dir
+    from tritonrl.generation import HFTeacher, OpenAITeacher
+    from tritonrl.stages.evaluate import EvaluationError, generate_responses
+
+    try:
+        if model is not None:
+            library_logs_to_stderr()
+            from tritonrl.training.models import ModelError, resolve_model_source
+
+            try:
+                generator = HFTeacher(resolve_model_source(model, state_dir()), device=device)
+            except ModelError as exc:
+                raise fail(str(exc)) from exc
+        else:
+            generator = OpenAITeacher(endpoint, served_model)
+    except ValueError as exc:
+        raise fail(str(exc)) from exc
+    path = (out or state_dir() / "eval" / utc_stamp()) / "responses.jsonl"
+    try:
+        count = len(load_problems(problems, level))
+    except ProblemError as exc:
+        raise fail(str(exc)) from exc
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=quiet) as progress:
+        bar = progress.add_task(f"generating with {generator.id}", total=count)
+        try:
+            generate_responses(problems, generator, path, sampling.samples, sampling.temperature, sampling.max_tokens, level,
+                               on_problem=lambda _: progress.advance(bar))
+        except EvaluationError as exc:
+            raise fail(str(exc)) from exc
+    if not quiet:
+        console.print(f"responses written to {path}")
+    return path
+
+
+@app.command("generate")
+def generate(
+    model: str = typer.Option(
+        ..., "--model", help="models:/tritonrl-coder@champion (or @candidate, /VERSION), a training output URI, a hub id or a directory."
+    ),
+    problem: Path = typer.Option(..., "--problem", help="A PyTorch module in KernelBench format (Model, get_inputs, get_init_inputs)."),
+    attempts: int = typer.Option(1, help="Answers to try; after the first (greedy by default) they are sampled."),
+    profile: Optional[str] = ProfileOption,
+    config_file: Optional[Path] = ConfigFileOption,
+    overrides: list[str] = SetOption,
+) -> None:
+    """Write a Triton kernel for a PyTorch module with a trained model; print it only if the verifier accepts it.
+
+    Otherwise the verdict report goes to stderr and the exit code is 1. Registry URIs resolve through
+    tracking.tracking_uri (default: the SQLite store `tritonrl run` wrote).
+    """
+    config = stage_config(profile, config_file, overrides)
+    if not problem.is_file():
+        raise fail(f"problem file {problem} does not exist")
+    try:
+        (loaded,) = load_problems(str(problem))
+    except ProblemError as exc:
+        raise fail(str(exc)) from exc
+    library_logs_to_stderr()
+    from tritonrl import tracking
+    from tritonrl.stages import pipeline
+    from tritonrl.training.models import ModelError
+    from tritonrl.verify.report import render_verdict
+
+    try:
+        kernel = pipeline.generate_kernel(config, tracking.resolve_model_uri(config, model), loaded, attempts)
+    except (tracking.TrackingError, ModelError, pipeline.PipelineError) as exc:
+        raise fail(str(exc)) from exc
+    if not kernel.verdict.correct:
+        console.print(render_verdict(kernel.verdict, loaded.name, f"{model}'s answer"), highlight=False, markup=False)
+        raise typer.Exit(code=1)
+    typer.echo(kernel.response)
