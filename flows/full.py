@@ -3,7 +3,7 @@
 suite check → distill → filter → augment → SFT → HRD-GRPO → evaluate →
 register (`tritonrl-coder`, alias `candidate`; `champion` if it beats the
 current one). Each arrow passes URIs. With `gpu_deployments` the GPU stages
-(tritonrl.stages.pipeline.GPU_STAGES) run as their `<stage>/cuda` deployments on the
+(tritonrl.stages.registry.GPU_STAGES) run as their `<stage>/cuda` deployments on the
 `cuda` work pool; without it (`tritonrl run`) everything runs in this process.
 Filter and evaluate with `shards.<stage>` > 1 fan out one flow run per shard
 instead (flows/stages.py `run_shards`).
@@ -27,7 +27,7 @@ from prefect import flow, runtime
 from flows.stages import call_stage, stage_config
 from tritonrl import tracking
 from tritonrl.artifacts.store import utc_stamp
-from tritonrl.stages import pipeline
+from tritonrl.stages import registry
 
 DIGEST_TAG, HOST_TAG, PID_TAG = "tritonrl.config_digest", "tritonrl.host", "tritonrl.pid"
 
@@ -53,7 +53,7 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
     params = {"profile": profile, "config_file": config_file, "overrides": list(overrides or [])}
     config = stage_config(**params)
     tracker = tracking.Tracker(config)
-    digest = pipeline.config_digest(config)
+    digest = registry.config_digest(config)
     closed = tracker.close_stale(DIGEST_TAG, digest, _dead_here)
     stamp = utc_stamp()
     parent = tracker.start_pipeline(f"tritonrl-{config.profile}-{stamp}", tags={

@@ -20,7 +20,7 @@ from prefect.logging import get_run_logger
 
 from flows.stages import call_stage, stage_config
 from tritonrl import tracking
-from tritonrl.stages.pipeline import PipelineError
+from tritonrl.stages.summary import PipelineError
 from tritonrl.tracking import numeric_metrics
 
 

@@ -37,7 +37,9 @@ from prefect.logging import get_run_logger
 
 import tasks.stages as stage_tasks
 from tritonrl.config import Config, load_config
-from tritonrl.stages import pipeline
+from tritonrl.stages import registry
+from tritonrl.stages.pipeline import prepare_environment
+from tritonrl.stages.summary import StageSummary, outputs_exist, publish_summary, read_summary
 from tritonrl.tracking import Tracker, log_summary
 
 CUDA_DEPLOYMENT = "cuda"  # every GPU stage flow's deployment on the cuda pool: `<stage>/cuda`
@@ -47,7 +49,7 @@ SHARD_POLL_S = 2  # how often a sharded stage asks the server whether its shard 
 def stage_config(profile: str, config_file: str, overrides: list[str]) -> Config:
     """The resolved config a flow works with; also prepares the process (Triton interpreter on cpu)."""
     config, _ = load_config(profile or None, config_file or None, overrides)
-    pipeline.prepare_environment(config)
+    prepare_environment(config)
     return config
 
 
@@ -59,21 +61,21 @@ def run_stage(stage: str, config: Config, parent_run_id: str, task, run_name: st
     (their parent) and returns their summaries; `task` is then the merge
     step and gets their output URIs as `shard_uris`.
     """
-    with Tracker(config).stage(run_name or stage, parent_run_id, params=pipeline.stage_params(config, stage)) as run:
+    with Tracker(config).stage(run_name or stage, parent_run_id, params=registry.stage_params(config, stage)) as run:
         shard_summaries = fan_out(run.run_id) if fan_out else []
         if fan_out:
             inputs = {**inputs, "shard_uris": [s["outputs"]["shard"] for s in shard_summaries]}
         state = task(config, **inputs, return_state=True)
-        summary = pipeline.StageSummary.from_dict(state.result())
+        summary = StageSummary.from_dict(state.result())
         reused = state.name == "Cached"
-        if reused and not pipeline.outputs_exist(config, summary):
+        if reused and not outputs_exist(config, summary):
             state = task.with_options(refresh_cache=True)(config, **inputs, return_state=True)
-            summary, reused = pipeline.StageSummary.from_dict(state.result()), False
+            summary, reused = StageSummary.from_dict(state.result()), False
         log_summary(run, summary, reused)
     result = {**summary.to_dict(), "reused": reused}
     if fan_out:
         result["shards"] = [{"line": s["line"], "reused": s["reused"], "outputs": s["outputs"]} for s in shard_summaries]
-    pipeline.publish_summary(config, str(runtime.flow_run.id), result)
+    publish_summary(config, str(runtime.flow_run.id), result)
     return result
 
 
@@ -183,7 +185,7 @@ def run_maybe_sharded(stage: str, config: Config, config_params: dict[str, Any],
                       gpu_deployments: bool, task, merge_task, shard_inputs: dict[str, Any] | None = None,
                       **inputs: str) -> dict[str, Any]:
     """`task` as the stage, or with `shards.<stage>` > 1 its shards (see `run_shards`) and then `merge_task`."""
-    if pipeline.shard_count(config, stage) == 1:
+    if registry.shard_count(config, stage) == 1:
         return run_stage(stage, config, parent_run_id, task, **inputs)
     return run_stage(stage, config, parent_run_id, merge_task, **inputs, fan_out=lambda stage_run_id: run_shards(
         stage, config, config_params, stage_run_id, gpu_deployments, **inputs, **(shard_inputs or {})))
@@ -199,8 +201,8 @@ def run_shards(stage: str, config: Config, config_params: dict[str, Any], stage_
     Any shard that does not complete fails the stage, naming the shard; its
     finished siblings are cached, so a rerun repeats only the failed ones.
     """
-    count = pipeline.shard_count(config, stage)
-    shard_stage = pipeline.SHARD_STAGES[stage]
+    count = registry.shard_count(config, stage)
+    shard_stage = registry.SHARD_STAGES[stage]
     logger = get_run_logger()
     parameters = [{**config_params, "parent_run_id": stage_run_id, **inputs, "shard": index, "shards": count}
                   for index in range(count)]
@@ -225,7 +227,7 @@ def run_shards(stage: str, config: Config, config_params: dict[str, Any], stage_
                 if (error := _failure(f"stage {stage}: shard {index + 1}/{count} (deployment {deployment})", run))]
     if failures:
         raise PipelineRunFailed("\n".join(str(error) for error in failures) + advice)
-    summaries = [pipeline.read_summary(config, str(run.id)) for run in finished]
+    summaries = [read_summary(config, str(run.id)) for run in finished]
     for summary in summaries:
         logger.info("stage %s: %s", stage, summary["line"])
     return summaries
@@ -251,10 +253,10 @@ def call_stage(stage: str, config: Config, config_params: dict[str, Any], parent
     """
     parameters = {**config_params, "parent_run_id": parent_run_id, **inputs}
     logger = get_run_logger()
-    shards = pipeline.shard_count(config, stage)
-    remote = gpu_deployments and stage in pipeline.GPU_STAGES and shards == 1
+    shards = registry.shard_count(config, stage)
+    remote = gpu_deployments and stage in registry.GPU_STAGES and shards == 1
     if shards > 1:
-        where = f"{shards} shards " + (f"on deployment {pipeline.SHARD_STAGES[stage]}/{CUDA_DEPLOYMENT}"
+        where = f"{shards} shards " + (f"on deployment {registry.SHARD_STAGES[stage]}/{CUDA_DEPLOYMENT}"
                                        if gpu_deployments else "in-process, one after another")
     else:
         where = f"deployment {stage}/{CUDA_DEPLOYMENT}" if remote else "in-process"
@@ -264,8 +266,8 @@ def call_stage(stage: str, config: Config, config_params: dict[str, Any], parent
         error = _failure(f"stage {stage} (deployment {stage}/{CUDA_DEPLOYMENT})", flow_run)
         if error:
             raise error
-        summary = pipeline.read_summary(config, str(flow_run.id))
-    elif stage in pipeline.SHARD_STAGES:
+        summary = read_summary(config, str(flow_run.id))
+    elif stage in registry.SHARD_STAGES:
         summary = STAGE_FLOWS[stage](**parameters, gpu_deployments=gpu_deployments)
     else:
         summary = STAGE_FLOWS[stage](**parameters)

@@ -1,4 +1,4 @@
-"""Prefect tasks over the pipeline's stage steps (tritonrl/stages/pipeline.py): retries, caching, progress, artifacts.
+"""Prefect tasks over the stage steps (tritonrl/stages/pipeline.py; evaluate.py for evaluate): retries, caching, artifacts.
 
 Each task is a few lines: call the step with the run logger as its progress
 callback, publish a Markdown artifact with the stage summary, return the
@@ -31,6 +31,9 @@ from prefect.logging import get_run_logger
 from tritonrl.artifacts.datasets_io import code_version
 from tritonrl.config import Config
 from tritonrl.stages import pipeline
+from tritonrl.stages.evaluate import evaluate_model, evaluate_model_shard, merge_model_shards
+from tritonrl.stages.registry import config_digest
+from tritonrl.stages.summary import StageSummary, markdown
 
 IO_RETRIES = 2
 IO_RETRY_DELAY_S = 10
@@ -40,7 +43,7 @@ def stage_cache_key(context, parameters: dict[str, Any]) -> str:
     """Task name + config digest + input URIs + code version (see the module docstring)."""
     config: Config = parameters["config"]
     inputs = {k: v for k, v in parameters.items() if k != "config"}
-    payload = json.dumps([context.task.name, pipeline.config_digest(config), inputs, code_version()], sort_keys=True)
+    payload = json.dumps([context.task.name, config_digest(config), inputs, code_version()], sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
@@ -56,9 +59,9 @@ def _stage_task(name: str):
     )
 
 
-def _finish(summary: pipeline.StageSummary) -> dict[str, Any]:
+def _finish(summary: StageSummary) -> dict[str, Any]:
     get_run_logger().info("%s: %s", summary.stage, summary.line)
-    create_markdown_artifact(pipeline.markdown(summary), key=f"{summary.stage}-summary",
+    create_markdown_artifact(markdown(summary), key=f"{summary.stage}-summary",
                              description=f"TritonRL {summary.stage} stage")
     return summary.to_dict()
 
@@ -105,14 +108,14 @@ def grpo(config: Config, tasks: str, model: str) -> dict[str, Any]:
 
 @_stage_task("evaluate")
 def evaluate(config: Config, model: str) -> dict[str, Any]:
-    return _finish(pipeline.evaluate(config, model, get_run_logger().info))
+    return _finish(evaluate_model(config, model, get_run_logger().info))
 
 
 @_stage_task("evaluate-shard")
 def evaluate_shard(config: Config, model: str, shard: int, shards: int) -> dict[str, Any]:
-    return _finish(pipeline.evaluate_shard(config, model, shard, shards, get_run_logger().info))
+    return _finish(evaluate_model_shard(config, model, shard, shards, get_run_logger().info))
 
 
 @_stage_task("evaluate-merge")
 def evaluate_merge(config: Config, model: str, shard_uris: list[str]) -> dict[str, Any]:
-    return _finish(pipeline.evaluate_merge(config, model, shard_uris, get_run_logger().info))
+    return _finish(merge_model_shards(config, model, shard_uris, get_run_logger().info))

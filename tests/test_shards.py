@@ -8,7 +8,7 @@ from tritonrl.artifacts.datasets_io import read_dataset, read_manifest
 from tritonrl.artifacts.shards import Shard, ShardError, assign
 from tritonrl.artifacts.store import ArtifactStore
 from tritonrl.config import ConfigError, load_config
-from tritonrl.stages import distill, pipeline
+from tritonrl.stages import distill, evaluate, pipeline
 
 from tests.support.teachers import CountingTeacher
 
@@ -81,9 +81,9 @@ def test_merged_filter_shards_publish_the_unsharded_datasets(samples):
 
 def test_merged_evaluate_shards_report_what_the_unsharded_evaluation_reports():
     config = _config("evaluate.limit=3", "evaluate.max_tokens=8")
-    unsharded = pipeline.evaluate(config, "tiny-local", _quiet)
-    parts = [pipeline.evaluate_shard(config, "tiny-local", index, 2, _quiet) for index in range(2)]
-    merged = pipeline.evaluate_merge(config, "tiny-local", [p.outputs["shard"] for p in parts], _quiet)
+    unsharded = evaluate.evaluate_model(config, "tiny-local", _quiet)
+    parts = [evaluate.evaluate_model_shard(config, "tiny-local", index, 2, _quiet) for index in range(2)]
+    merged = evaluate.merge_model_shards(config, "tiny-local", [p.outputs["shard"] for p in parts], _quiet)
     assert merged.metrics == {**unsharded.metrics, "shards": 2}
 
     store = ArtifactStore()
@@ -97,4 +97,4 @@ def test_merged_evaluate_shards_report_what_the_unsharded_evaluation_reports():
     assert merged_report == plain_report
     assert merged_responses == plain_responses and len(merged_responses.splitlines()) == 3
     with pytest.raises(ShardError, match=r"missing \[1\]"):
-        pipeline.evaluate_merge(config, "tiny-local", [parts[1].outputs["shard"]], _quiet)
+        evaluate.merge_model_shards(config, "tiny-local", [parts[1].outputs["shard"]], _quiet)

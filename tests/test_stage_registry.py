@@ -1,17 +1,17 @@
-"""One list of stages (tritonrl.stages.pipeline): the flows and the Prefect deployments are checked against it."""
+"""One list of stages (tritonrl.stages.registry): the flows and the Prefect deployments are checked against it."""
 
 from pathlib import Path
 
 import yaml
 
 from flows import stages as stage_flows
-from tritonrl.stages import pipeline
+from tritonrl.stages import registry
 
 PREFECT_YAML = Path(__file__).resolve().parents[1] / "infra" / "prefect.yaml"
 
 
 def test_every_stage_and_shard_stage_has_its_flow_of_the_same_name():
-    names = set(pipeline.STAGES) | set(pipeline.SHARD_STAGES.values())
+    names = set(registry.STAGES) | set(registry.SHARD_STAGES.values())
     assert set(stage_flows.STAGE_FLOWS) == names
     assert {stage: flow.name for stage, flow in stage_flows.STAGE_FLOWS.items()} == {n: n for n in names}
 
@@ -25,5 +25,5 @@ def test_the_cuda_pool_deploys_exactly_the_gpu_stages():
         path, function = deployment["entrypoint"].split(":")
         assert path == "flows/stages.py", deployment
         deployed.append(getattr(stage_flows, function).name)
-    assert sorted(deployed) == sorted(pipeline.GPU_STAGES)
+    assert sorted(deployed) == sorted(registry.GPU_STAGES)
     assert all(d["work_pool"]["name"] == "cuda" for d in deployments if d["name"] == stage_flows.CUDA_DEPLOYMENT)

@@ -9,7 +9,7 @@ from tritonrl import tracking
 from tritonrl.artifacts.datasets_io import publish_dataset
 from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import load_config
-from tritonrl.stages.pipeline import StageSummary
+from tritonrl.stages.summary import StageSummary
 
 
 @pytest.fixture

@@ -335,14 +335,14 @@ def registry_aliases(config: Config) -> dict[str, str]:
 
 
 def log_summary(run: StageRun, summary, reused: bool) -> None:
-    """Everything a finished stage's `StageSummary` (tritonrl/stages/pipeline.py) says, on its stage run.
+    """Everything a finished stage's `StageSummary` (tritonrl/stages/summary.py) says, on its stage run.
 
     Datasets among the inputs/outputs are logged with `log_inputs` (context
     `input`/`output`) and their manifests as artifacts under `manifests/`; an
     evaluation's report files are copied as artifacts under `report/`.
     """
     from tritonrl.artifacts.store import ArtifactStore
-    from tritonrl.stages.pipeline import read_manifest_text
+    from tritonrl.stages.summary import read_manifest_text
 
     run.tag(REUSED_TAG, "true" if reused else "false")
     run.metrics(summary.metrics)

@@ -234,13 +234,14 @@ def generate(
         raise fail(str(exc)) from exc
     library_logs_to_stderr()
     from tritonrl import tracking
-    from tritonrl.stages import pipeline
+    from tritonrl.stages import evaluate as stage
+    from tritonrl.stages.summary import PipelineError
     from tritonrl.training.models import ModelError
     from tritonrl.verify.report import render_verdict
 
     try:
-        kernel = pipeline.generate_kernel(config, tracking.resolve_model_uri(config, model), loaded, attempts)
-    except (tracking.TrackingError, ModelError, pipeline.PipelineError) as exc:
+        kernel = stage.generate_kernel(config, tracking.resolve_model_uri(config, model), loaded, attempts)
+    except (tracking.TrackingError, ModelError, PipelineError) as exc:
         raise fail(str(exc)) from exc
     if not kernel.verdict.correct:
         console.print(render_verdict(kernel.verdict, loaded.name, f"{model}'s answer"), highlight=False, markup=False)

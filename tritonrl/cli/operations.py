@@ -6,13 +6,14 @@ inside the command, so `import tritonrl.cli` stays free of Prefect.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from tritonrl.cli.app import ConfigFileOption, ProfileOption, SetOption, app, console, fail, resolve_config
-from tritonrl.config import describe
+from tritonrl.config import Config, describe
 from tritonrl.problems import ProblemError
 
 stack_app = typer.Typer(help="The local stack: Prefect server, MLflow server, S3 endpoint, one worker per pool (loopback).",
@@ -38,7 +39,7 @@ def run(
     for line in describe(config, sources):
         console.print(f"  {line}", highlight=False)
     pipeline.prepare_environment(config)
-    pipeline.local_orchestration_env(config)
+    _local_orchestration_env(config)
     from flows.full import tritonrl_flow
 
     try:
@@ -46,8 +47,46 @@ def run(
     except (ProblemError, ValueError, RuntimeError, OSError) as exc:
         raise fail(f"{exc}\n(rerun the same command to resume: finished stages are reused)") from exc
     console.print("[bold green]done[/bold green]")
-    for line in pipeline.render_result(result):
+    for line in _render_result(result):
         console.print(line, highlight=False, markup=False)
+
+
+def _local_orchestration_env(config: Config) -> dict[str, str]:
+    """Environment for running the flows in this process without a server (set before prefect is imported).
+
+    Prefect's state (its temporary server's database, cached task results)
+    goes under $TRITONRL_HOME/prefect unless PREFECT_HOME is set, so a rerun
+    finds the results of the killed run; PREFECT_API_URL is left alone (a
+    user pointing at a server keeps it). Telemetry is off: its heartbeat
+    contends for the temporary server's SQLite database. The temporary
+    server gets 120 s to start instead of Prefect's 20 (unless the user set
+    it): on a busy 2-core machine its first start, which creates the
+    database, was measured to take longer.
+    """
+    home = Path(os.environ.get("PREFECT_HOME") or config.home / "prefect")
+    home.mkdir(parents=True, exist_ok=True)
+    values = {"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+              "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS":
+                  os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")}
+    os.environ.update(values)
+    return values
+
+
+def _render_result(result: dict[str, Any]) -> list[str]:
+    """The closing summary of a pipeline run: every stage's line, where the outputs and runs went, how to look."""
+    lines = [f"{name:12s} {'(reused) ' if s.get('reused') else ''}{s['line']}" for name, s in result["stages"].items()]
+    registered = result["registered"]
+    lines += [
+        "",
+        f"model:        {result['model']}",
+        f"registered:   models:/{registered['name']}@{registered['aliases'][0]} (version {registered['version']}, "
+        f"aliases {', '.join(registered['aliases'])}; {registered['metric']} = {registered['value']})",
+        f"artifacts:    {result['artifact_root']}",
+        f"tracking:     {result['tracking_uri']} (experiment {result['experiment']}, run {result['parent_run_id']})",
+        f"MLflow UI:    mlflow ui --backend-store-uri {result['tracking_uri']}",
+        f"try it:       tritonrl generate --model models:/{registered['name']}@{registered['aliases'][0]} --problem FILE.py",
+    ]
+    return lines
 
 
 @stack_app.command("up")

@@ -10,8 +10,14 @@ verdicts into records and aggregates them (tritonrl/evaluation/metrics.py): vali
 compiled, correct, naive-correct, fast_p, pass@k, speed-ups, overall and
 per level. Writes report.json, report.md and PNG plots when given a
 directory (tritonrl/evaluation/report.py). `run` is `verify` then `summarize`; they
-are apart so a sharded evaluation (tritonrl/stages/pipeline.py, tritonrl/artifacts/shards.py)
-verifies in several shards and summarizes once.
+are apart so a sharded evaluation (tritonrl/artifacts/shards.py) verifies in
+several shards and summarizes once.
+
+The pipeline's evaluate stage is `evaluate_model`: generate answers with a
+trained model, verify them, publish the report to the artifact store (or
+`evaluate_model_shard` per shard, then `merge_model_shards`).
+`generate_kernel` is `tritonrl generate`: one problem, the first answer the
+verifier accepts.
 
 Run: `tritonrl eval --problems builtin --responses responses.jsonl --out DIR`.
 Test: tests/test_evaluate.py.
@@ -19,15 +25,21 @@ Test: tests/test_evaluate.py.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tritonrl.artifacts.store import ArtifactStore, join, upload_tree, utc_stamp
+from tritonrl.config import Config
 from tritonrl.evaluation.metrics import compute_metrics, per_problem_rows
 from tritonrl.evaluation.report import write_report
 from tritonrl.problems import Problem, load_problems
 from tritonrl.prompts import build_messages
+from tritonrl.stages.summary import Log, PipelineError, StageSummary
 from tritonrl.verify.pool import Task, VerifierPool
 from tritonrl.verify.result import Verdict
 from tritonrl.verify.verifier import VerifierSettings
@@ -164,3 +176,154 @@ def run(
 ) -> dict[str, Any]:
     """Verify, aggregate, report. Returns {"metrics", "per_problem", "report"}."""
     return summarize(verify(problems_source, responses_path, settings, levels, workers, on_verdict), out_dir)
+
+
+def evaluate_model(config: Config, model_uri: str, on_log: Log, label: str = "") -> StageSummary:
+    """Generate answers for `config.evaluate.problems` with the model at `model_uri`, verify, publish the report.
+
+    The report (report.json/.md, plots, responses.jsonl) goes to
+    `<artifact_root>/evaluations/<model hash>-<time>/`; metrics are the overall block.
+    """
+    rows = _answer_and_verify(config, model_uri, list(enumerate(_evaluation_problems(config))), on_log)
+    return _publish_evaluation(config, model_uri, rows, on_log, label, {})
+
+
+def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int, on_log: Log) -> StageSummary:
+    """Generate and verify answers for one shard's evaluation problems → a shard dataset (for `merge_model_shards`)."""
+    from tritonrl.artifacts.shards import Shard, assign, publish_shard
+
+    part = Shard(shard, shards)
+    problems = _evaluation_problems(config)
+    mine = assign({p.name: config.evaluate.samples for p in problems}, part.count)[part.index]
+    chosen = set(mine)
+    rows = _answer_and_verify(config, model_uri, [(i, p) for i, p in enumerate(problems) if p.name in chosen], on_log)
+    digest = hashlib.sha256(json.dumps([model_uri, [p.name for p in problems], config.to_dict()["evaluate"]],
+                                       sort_keys=True).encode()).hexdigest()
+    dataset = publish_shard(ArtifactStore.of(config.storage), config.artifact_root, "evaluate", part, model_uri, digest, mine,
+                            len(problems), rows)
+    correct = sum(row["record"]["correct"] for row in rows)
+    return StageSummary(
+        "evaluate-shard", {"model": model_uri, "problems": config.evaluate.problems}, {"shard": dataset.uri},
+        {"shard": part.index + 1, "shards": part.count, "problems": len(mine), "samples": len(rows),
+         "correct": correct},
+        f"shard {part.label}: {correct}/{len(rows)} answers correct over {len(mine)} problems → {dataset.uri}",
+        datasets=(dataset.uri,),
+    )
+
+
+def merge_model_shards(config: Config, model_uri: str, shard_uris: list[str], on_log: Log, label: str = "") -> StageSummary:
+    """The evaluation report and summary from all its shard datasets (what `evaluate_model` would publish)."""
+    from tritonrl.artifacts.shards import read_shards
+
+    rows = read_shards(ArtifactStore.of(config.storage), "evaluate", model_uri, shard_uris)
+    return _publish_evaluation(config, model_uri, rows, on_log, label, {"shards": len(shard_uris)})
+
+
+def _evaluation_problems(config: Config) -> list:
+    settings = config.evaluate
+    return load_problems(settings.problems, settings.levels, settings.limit)
+
+
+def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int, Any]], on_log: Log) -> list[dict]:
+    """Answers for (position, Problem) pairs, generated and verified: one row per answer.
+
+    A row is `{"position": [problem position, sample], "line": <its
+    responses.jsonl line, verbatim>, "record", "verdict"}` (`verify`):
+    plain data that a shard publishes and `_publish_evaluation` turns into the report.
+    """
+    from tritonrl.generation import HFTeacher
+    from tritonrl.training.models import resolve_model_source
+
+    if not problems:
+        return []
+    settings = config.evaluate
+    source = resolve_model_source(model_uri, config.home, config.storage.s3_endpoint_url)
+    generator = HFTeacher(source, device=config.verify.device)
+    with tempfile.TemporaryDirectory(prefix="tritonrl-evaluate-") as tmp:
+        responses = Path(tmp) / "responses.jsonl"
+        subset = _problem_subset([p for _, p in problems], Path(tmp) / "problems")
+        on_log(f"generating {settings.samples} answer(s) for each of {len(problems)} problems with {model_uri}")
+        generate_responses(subset, generator, responses, settings.samples, settings.temperature, settings.max_tokens,
+                           on_problem=lambda p: on_log(f"generated {p.name}"))
+        lines: dict[str, list[str]] = {}
+        for line in responses.read_text().splitlines():
+            lines.setdefault(json.loads(line)["problem"], []).append(line)
+        verified = verify(subset, responses, VerifierSettings.from_config(config.verify))
+    position = {p.name: i for i, p in problems}
+    return sorted(({"position": [position[row["record"]["problem"]], row["record"]["sample"]],
+                    "line": lines[row["record"]["problem"]][row["record"]["sample"]], **row} for row in verified),
+                  key=lambda row: row["position"])
+
+
+def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log: Log, label: str,
+                        extra_metrics: dict[str, Any]) -> StageSummary:
+    """Report (`summarize`) and responses.jsonl from answer rows, uploaded; the evaluate summary."""
+    settings = config.evaluate
+    stamp = utc_stamp()
+    name = f"{hashlib.sha256(model_uri.encode()).hexdigest()[:12]}-{stamp}"
+    out_uri = join(config.artifact_root, "evaluations", name)
+    with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
+        out = Path(tmp) / "report"
+        result = summarize(rows, out)
+        (out / "responses.jsonl").write_text("".join(row["line"] + "\n" for row in rows))
+        upload_tree(ArtifactStore.of(config.storage), out, out_uri)
+    overall = result["metrics"]["overall"]
+    on_log(f"correct {overall['correct']}, fast_1 {overall.get('fast_1')}")
+    return StageSummary(
+        "evaluate", {"model": model_uri, "problems": settings.problems}, {"report": join(out_uri, "report.json")},
+        {**{k: v for k, v in overall.items() if k != "speedups"}, **extra_metrics},
+        f"{label + ': ' if label else ''}correct {overall['correct']:.0%} of {overall['samples']} answers "
+        f"({overall['problems']} problems); report {join(out_uri, 'report.md')}",
+    )
+
+
+def _problem_subset(problems, path: Path) -> str:
+    """The chosen problems as a source generation and verification both load (`evaluate.limit` applied).
+
+    KernelBench JSONL when every problem has a level (levels stay in the
+    report), else a directory of .py files (the built-in suite has no levels).
+    """
+    if all(p.level is not None and p.problem_id is not None for p in problems):
+        jsonl = path.with_suffix(".jsonl")
+        jsonl.write_text("".join(json.dumps({"name": p.name, "code": p.source, "level": p.level,
+                                             "problem_id": p.problem_id}) + "\n" for p in problems))
+        return str(jsonl)
+    path.mkdir()
+    for problem in problems:
+        (path / problem.name).write_text(problem.source)
+    return str(path)
+
+
+@dataclass(frozen=True)
+class GeneratedKernel:
+    response: str
+    verdict: Any  # tritonrl.verify.result.Verdict
+
+
+def generate_kernel(config: Config, model_uri: str, problem, attempts: int = 1) -> GeneratedKernel:
+    """Ask the model for a Triton implementation of `problem` (a Problem) and verify it; the first correct answer wins.
+
+    `model_uri` is anything `resolve_model_source` takes (an output URI, a
+    hub id, a directory); resolve registry URIs first (tracking.resolve_model_uri).
+    Returns the last answer and its verdict when none is correct.
+    """
+    from tritonrl.generation import HFTeacher
+    from tritonrl.training.models import resolve_model_source
+    from tritonrl.verify.verifier import Verifier
+
+    source = resolve_model_source(model_uri, config.home, config.storage.s3_endpoint_url)
+    generator = HFTeacher(source, device=config.verify.device)
+    temperature = config.evaluate.temperature
+    last = None
+    with Verifier(VerifierSettings.from_config(config.verify)) as verifier:
+        for attempt in range(attempts):
+            # The first attempt is the configured (greedy by default) answer; retries sample.
+            completion = generator.generate(problem, build_messages(problem.source), 1,
+                                            temperature if attempt == 0 else max(temperature, 0.7),
+                                            config.evaluate.max_tokens)[0]
+            if completion.error:
+                raise PipelineError(f"{model_uri} could not generate: {completion.error}")
+            last = GeneratedKernel(completion.text, verifier.verify(problem.source, completion.text))
+            if last.verdict.correct:
+                break
+    return last
