@@ -162,7 +162,7 @@ def test_constant_initialised_weights_are_varied_and_reach_the_candidate_under_i
     assert not torch.equal(reference.ln.weight, torch.ones(8)) and not torch.equal(reference.ln.bias, torch.zeros(8))
     assert bool((reference.ln.weight > 0).all())
     assert torch.equal(build_reference(Problem, 5, "cpu").ln.weight, reference.ln.weight)  # seeded
-    candidate = build_candidate(Problem, Solution, reference, 5, "cpu")
+    candidate, _ = build_candidate(Problem, Solution, reference, 5, "cpu")
     assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.beta, reference.ln.bias)
     assert torch.equal(candidate.lin.weight, reference.lin.weight)
 
@@ -193,6 +193,6 @@ def test_weights_follow_how_the_answer_built_them_not_its_declaration_order():
 
     problem = _problem_with(Model)
     reference = build_reference(problem, 3, "cpu")
-    candidate = build_candidate(problem, _solution_with(ModelNew), reference, 3, "cpu")
+    candidate, _ = build_candidate(problem, _solution_with(ModelNew), reference, 3, "cpu")
     assert torch.equal(candidate.scale, reference.ln.weight) and torch.equal(candidate.shift, reference.ln.bias)
     assert torch.equal(candidate.w_t, reference.lin.weight.t()) and torch.equal(candidate.b, reference.lin.bias)

@@ -84,9 +84,21 @@ def _libdevice_as_torch() -> dict:
         "cyl_bessel_i0": torch.special.i0, "cyl_bessel_i1": torch.special.i1,
         "j0": torch.special.bessel_j0, "j1": torch.special.bessel_j1, "y0": torch.special.bessel_y0, "y1": torch.special.bessel_y1,
         "div_rn": torch.div, "fma": lambda x, y, z: x * y + z,
+        "round": lambda x: torch.sign(x) * torch.floor(x.abs() + 0.5),  # half away from zero, unlike torch.round
+        "fdim": lambda x, y: torch.clamp(x - y, min=0), "nextafter": torch.nextafter,
+        "remainder": lambda x, y: x - torch.round(x / y) * y,  # IEEE: the quotient rounded half to even
+        "saturatef": lambda x: torch.clamp(x, 0, 1), "logb": lambda x: torch.floor(torch.log2(x.abs())),
     })
-    table.update({"fast_exp10f": table["exp10"], "rcbrt": lambda x: 1 / table["cbrt"](x)})
+    table.update({f"div_{mode}": torch.div for mode in ("rz", "rd", "ru")})
+    table.update({f"rcp_{mode}": torch.reciprocal for mode in ("rn", "rz", "rd", "ru")})
+    table.update({"fast_exp10f": table["exp10"], "rcbrt": lambda x: 1 / table["cbrt"](x), "fast_dividef": torch.div,
+                  "fast_powf": torch.pow})
     return table
+
+
+# libdevice predicates: an int32 per element, as on the GPU.
+_LIBDEVICE_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "signbit": "signbit", "isfinited": "isfinite",
+                         "finitef": "isfinite", "isnand": "isnan", "isinfd": "isinf"}
 
 
 def run_device_functions_only_in_programs() -> None:
@@ -142,14 +154,17 @@ def run_libdevice_in_interpreter() -> None:
             if not all(isinstance(v, (tl.tensor, bool, int, float)) for v in values):
                 raise TypeError(f"libdevice.{name} takes Triton tensors and numbers")
             first = next(v for v in values if isinstance(v, tl.tensor))
-            arrays = [torch.from_numpy(np.asarray(v.handle.data if isinstance(v, tl.tensor) else v)) for v in values]
             with _disable_current_modes():  # the kernel's own math, as the interpreter's numpy is: not the candidate's torch
-                data = compute(*arrays).numpy().astype(first.handle.data.dtype)
-            return tl.tensor(TensorHandle(data, first.handle.dtype.scalar), first.type)
+                arrays = [torch.from_numpy(np.asarray(v.handle.data if isinstance(v, tl.tensor) else v)) for v in values]
+                data = compute(*arrays).numpy()
+            if name in _LIBDEVICE_PREDICATES:
+                kind = first.type.with_element_ty(tl.int32) if first.type.is_block() else tl.int32
+                return tl.tensor(TensorHandle(data.astype(np.int32), tl.int32), kind)
+            return tl.tensor(TensorHandle(data.astype(first.handle.data.dtype), first.handle.dtype.scalar), first.type)
 
         return call
 
-    table = _libdevice_as_torch()
+    table = {**_libdevice_as_torch(), **{name: getattr(torch, op) for name, op in _LIBDEVICE_PREDICATES.items()}}
     for module_name in ("triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice"):
         module = importlib.import_module(module_name)
         for name, compute in table.items():

@@ -161,14 +161,33 @@ def _vary_constant_weights(model: torch.nn.Module, seed: int) -> dict[str, float
 
 
 def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str):
-    """`ModelNew` with the reference's constructor arguments and the reference's weights (see `_shared_weights`)."""
+    """`ModelNew` with the reference's constructor arguments and weights (see `_shared_weights`), and the weights
+    it holds narrower than the reference's ({'weight fc.weight float32->float16': 1}, for precision.py).
+
+    What the model holds after loading is read back: a parameter declared fp16 under the reference's
+    name rounds the fp32 weight on load, where no trace looks.
+    """
     torch.manual_seed(seed)
     args, kwargs = split_init_inputs(problem.get_init_inputs())
     torch.manual_seed(seed)
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
     shared = _shared_weights(reference.state_dict(), _BUILT_CONSTANTS.get(reference, {}), candidate.state_dict())
     candidate.load_state_dict(shared, strict=False)
-    return candidate
+    held = candidate.state_dict()
+    narrowed = {}
+    for name, given in shared.items():
+        kept = held.get(name)
+        cast = kept is not None and _narrower(given.dtype, kept.dtype)
+        if cast:
+            narrowed[f"weight {name} {cast}"] = 1
+    return candidate, narrowed
+
+
+def _narrower(source: torch.dtype, target: torch.dtype) -> str | None:
+    """'float32->float16' when `target` rounds fp32/fp64 `source` data to a 2-byte (or smaller) type; else None."""
+    if source.is_floating_point and source.itemsize >= 4 and target.itemsize <= 2:
+        return f"{str(source).removeprefix('torch.')}->{str(target).removeprefix('torch.')}"
+    return None
 
 
 def _shared_weights(reference: dict, constants: dict[str, float], candidate: dict) -> dict:
@@ -437,15 +456,19 @@ def _narrowing(name: str, args: tuple, kwargs: dict) -> str | None:
         source, target = args[0].dtype, kwargs["dtype"]
     elif name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
         source, target = args[1].dtype, args[0].dtype
+    elif name == "view" and len(args) > 1 and isinstance(args[0], torch.Tensor) and isinstance(args[1], torch.dtype):
+        source, target = args[0].dtype, args[1]  # fp32 bits reinterpreted as halves: a kernel can read the top half
     else:
         return None
-    if source.is_floating_point and source.itemsize >= 4 and target.is_floating_point and target.itemsize <= 2:
-        return f"{str(source).removeprefix('torch.')}->{str(target).removeprefix('torch.')}"
-    return None
+    return _narrower(source, target)
 
 
 # What reads a tensor element into a host Python value: float(t), int(t), bool(t), t.item(), `if t:`.
 _HOST_READS = frozenset({"_local_scalar_dense"})
+# torch.tensor(...) of Python data dispatches only lift_fresh: the values went through Python objects
+# (`torch.tensor(list(x))`), where no op is seen. A handful of constants is what host code legitimately builds.
+_PYTHON_BUILT = frozenset({"lift_fresh", "lift_fresh_copy"})
+PYTHON_DATA_LIMIT = 64
 
 
 class AtenTrace(TorchDispatchMode):
@@ -479,7 +502,11 @@ class AtenTrace(TorchDispatchMode):
             if transfer is not None:
                 name += "[cross-device]"  # an upload is not glue either
             self.ops[name] = self.ops.get(name, 0) + 1
-        return func(*args, **kwargs)
+        out = func(*args, **kwargs)
+        if name in _PYTHON_BUILT and isinstance(out, torch.Tensor) and out.numel() > PYTHON_DATA_LIMIT:
+            key = f"{name}[{out.numel()} elements from Python data]"
+            self.host_reads[key] = self.host_reads.get(key, 0) + 1
+        return out
 
     def compute_ops(self) -> dict[str, int]:
         """Ops that are computation rather than glue."""
@@ -547,7 +574,7 @@ def check_correctness(
         problem = import_source(problem_source, "problem", Path(tmp))
         solution = import_source(solution_code, "solution", Path(tmp))
         reference = build_reference(problem, seed, device)
-        candidate = build_candidate(problem, solution, reference, seed, device)
+        candidate, _ = build_candidate(problem, solution, reference, seed, device)
         worst = 0.0
         with torch.no_grad():
             for trial in range(trials):

@@ -76,7 +76,9 @@ Not covered:
   reveals (a non-atomic read-modify-write): the interpreter runs programs one
   at a time, in an order drawn from the job's secret seed, so a kernel that
   relies on program order fails, but a race needs a GPU to show (so do
-  dependencies keyed on atomic tickets, which follow any serial order);
+  dependencies keyed on atomic tickets, which follow any serial order), and
+  races between the lanes of one program through global memory without a
+  barrier (the interpreter runs a block as one vector operation);
 - on kernels without Landlock or user namespaces, the missing layers (see
   the flags above); in particular, without a private root, path-named UNIX
   sockets the caller's uid may use stay reachable (Landlock up to ABI 7

@@ -435,6 +435,7 @@ class _Checker:
         self.class_kinds: dict[str, str] = {}  # "module" | "autograd" | "plain"
         self.own_attrs = self.binder.local_attrs - RESERVED_ATTRS
         self.loads = self._loads()
+        self.kernel_constants = self._kernel_constants()
 
     # -- reporting
     def report(self, code: R, node: ast.AST | None, what: str, why: str = "") -> None:
@@ -528,6 +529,50 @@ class _Checker:
                         self.quals(d, outer.get(id(node), self.module)) & TRITON_DECORATORS for d in decorators):
                     self.kernels.add(id(node))
                     self.kernel_names.add(node.name)
+
+    def _kernel_constants(self) -> set[str]:
+        """Module-level names a kernel may read besides other kernels: bound at module level only by plain
+        assignments of constants (numbers, strings, triton.language dtypes and constexpr, math of those)."""
+        declared_global = {name for n in ast.walk(self.tree) if isinstance(n, ast.Global) for name in n.names}
+        constant: dict[str, bool] = {}
+
+        def module_level(node: ast.AST):
+            for child in ast.iter_child_nodes(node):
+                if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
+                                          ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                    yield child
+                    yield from module_level(child)
+
+        for node in module_level(self.tree):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                plain = all(isinstance(t, ast.Name) for t in targets) and self._constant_expression(node.value)
+                for target in targets:
+                    for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                        constant[name] = constant.get(name, True) and plain
+                        constant[f"stored {name}"] = True
+        for node in module_level(self.tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                constant[node.id] = constant.get(node.id, False) and constant.pop(f"stored {node.id}", False)
+        return {name for name, ok in constant.items() if ok and " " not in name and name not in declared_global
+                and name not in self.module.quals and name not in self.binder.functions and name not in self.classes}
+
+    def _constant_expression(self, value: ast.expr) -> bool:
+        for node in ast.walk(value):
+            if isinstance(node, (ast.Constant, ast.Tuple, ast.List, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop,
+                                 ast.expr_context)):
+                continue
+            if isinstance(node, ast.Name) and self.module.lookup(node.id)[0] == "qual":
+                continue  # `tl` of `tl.float32`, `math` of `math.pi`
+            if isinstance(node, ast.Attribute) and (names := self.quals(node, self.module)) and all(
+                    q.startswith(("triton.language.", "math.")) for q in names):
+                continue
+            if isinstance(node, ast.Call) and (names := self.quals(node.func, self.module)) and all(
+                    q.startswith("math.") or q in ("triton.language.constexpr", "triton.language.core.constexpr")
+                    for q in names) and not node.keywords:
+                continue
+            return False
+        return True
 
     def _find_class_kinds(self) -> None:
         """Which local classes are nn.Modules and which autograd Functions (for ctx and machinery rules)."""
@@ -1096,7 +1141,8 @@ class _Checker:
                 self.report(R.NOT_ALLOWED, node, f"{q} with {len(node.args)} positional arguments",
                             "pass hooks and functions nowhere; name the plain-data options by keyword")
             for keyword in node.keywords:
-                if keyword.arg is None or keyword.arg not in DECORATOR_KEYWORDS[q]:
+                spelled_none = isinstance(keyword.value, ast.Constant) and keyword.value.value is None
+                if keyword.arg is None or (keyword.arg not in DECORATOR_KEYWORDS[q] and not spelled_none):
                     self.report(R.NOT_ALLOWED, keyword, f"{q}({keyword.arg or '**'}=...)",
                                 "Triton would run this Python for the answer during the launch")
 
@@ -1152,6 +1198,15 @@ class _KernelRules:
         elif isinstance(node, ast.Name) and _is_dunder(node.id):
             self.c.report(R.DYNAMIC_CODE, node, f"{node.id} {where}", "reaches interpreter internals")
 
+    def _module_level(self, name: str) -> bool:
+        """Whether `name` here resolves to a module-level binding (not to an enclosing function's)."""
+        scope = self.scope.parent
+        while scope is not None and scope.parent is not None:
+            if scope.kind != "class" and name in scope.bound:
+                return False
+            scope = scope.parent
+        return name in self.c.module.bound
+
     def attribute(self, node: ast.Attribute, where: str) -> None:
         if _is_dunder(node.attr):
             self.c.report(R.DYNAMIC_CODE, node, f".{node.attr} {where}", "reaches interpreter internals")
@@ -1183,6 +1238,11 @@ class _KernelRules:
                 node.id in self.c.binder.functions and node.id not in self.c.kernel_names)):
             self.c.report(R.NOT_ALLOWED, node, f"{node.id} (not a @triton.jit function) {where}",
                           "a kernel calls only other @triton.jit functions")
+        elif not own and kind == "local" and self._module_level(node.id) and not (
+                node.id in self.c.kernel_names or node.id in self.c.kernel_constants):
+            self.c.report(R.NOT_ALLOWED, node, f"{node.id} (neither a @triton.jit function nor a constant) {where}",
+                          "a kernel reads only other @triton.jit functions and module constants (numbers, "
+                          "tl dtypes, tl.constexpr) assigned once")
         elif kind == "unbound":
             self.c.report(R.NOT_ALLOWED, node, f"{node.id} is never defined ({where})", "every name must be defined")
         elif node.id in self.c.refs and node.id not in self.c.classes:

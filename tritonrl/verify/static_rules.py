@@ -73,7 +73,7 @@ ALLOWED_METHODS = frozenset((
     "set_materialize_grads "
     # Python containers and strings
     "append extend insert pop get items keys values setdefault update copy index count join startswith "
-    "endswith lower upper strip replace clear add discard remove sort "
+    "endswith lower upper strip replace clear add discard remove sort bit_length "
     # random initialisation of parameters (no input can reach it)
     "normal_ uniform_"
 ).split())
@@ -133,7 +133,13 @@ KERNEL_VALUE_ATTRS = frozenset((
     "atomic_xchg atomic_xor broadcast_to cast cdiv ceil cos cumprod cumsum erf exp exp2 expand_dims flip floor "
     "gather histogram item log log2 logical_and logical_or max min permute ravel reduce reshape rsqrt sigmoid "
     "sin softmax sort split sqrt sqrt_rn store sum to trans view xor_sum dtype shape type value element_ty "
-    "primitive_bitwidth numel is_floating is_int is_fp16 is_fp32 is_bf16 is_ptr is_block scalar"
+    "primitive_bitwidth numel is_floating is_int is_fp16 is_fp32 is_bf16 is_ptr is_block scalar "
+    # dtype predicates and limits, for kernels generic over their element type
+    "is_fp64 is_fp8 is_fp8e4nv is_fp8e5 is_fp8e4b15 is_fp8e4b8 is_fp8e5b16 is_int_signed is_int_unsigned is_bool "
+    "is_int1 is_int8 is_int16 is_int32 is_int64 is_uint8 is_uint16 is_uint32 is_uint64 is_standard_floating "
+    "get_int_max_value get_int_min_value int_bitwidth fp_mantissa_width exponent_bias "
+    # tensor descriptors (tl.make_tensor_descriptor)
+    "load block_shape"
 ).split())
 # Context managers host code may enter.
 ALLOWED_CONTEXTS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad", "torch.cuda.device",
