@@ -531,10 +531,9 @@ class _Checker:
                     self.kernel_names.add(node.name)
 
     def _kernel_constants(self) -> set[str]:
-        """Module-level names a kernel may read besides other kernels: bound at module level only by plain
-        assignments of constants (numbers, strings, triton.language dtypes and constexpr, math of those)."""
+        """Module-level names a kernel may read besides other kernels: bound at module level once, by a plain
+        assignment of a constant (numbers, strings, triton.language dtypes and constexpr, math of those)."""
         declared_global = {name for n in ast.walk(self.tree) if isinstance(n, ast.Global) for name in n.names}
-        constant: dict[str, bool] = {}
 
         def module_level(node: ast.AST):
             for child in ast.iter_child_nodes(node):
@@ -543,27 +542,21 @@ class _Checker:
                     yield child
                     yield from module_level(child)
 
-        for node in module_level(self.tree):
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                plain = all(isinstance(t, ast.Name) for t in targets) and self._constant_expression(node.value)
-                for target in targets:
-                    for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
-                        constant[name] = constant.get(name, True) and plain
-                        constant[f"stored {name}"] = True
-        for node in module_level(self.tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                constant[node.id] = constant.get(node.id, False) and constant.pop(f"stored {node.id}", False)
-        return {name for name, ok in constant.items() if ok and " " not in name and name not in declared_global
-                and name not in self.module.quals and name not in self.binder.functions and name not in self.classes}
+        nodes = list(module_level(self.tree))
+        bindings = collections.Counter(n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)))
+        values = {target.id: n.value for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
+                  for target in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(target, ast.Name)}
+        candidates = {name: value for name, value in values.items() if bindings[name] == 1 and name not in declared_global
+                      and name not in self.module.quals and name not in self.binder.functions and name not in self.classes}
+        return {name for name, value in candidates.items() if self._constant_expression(value, set())}
 
-    def _constant_expression(self, value: ast.expr) -> bool:
+    def _constant_expression(self, value: ast.expr, constants: set[str]) -> bool:
         for node in ast.walk(value):
             if isinstance(node, (ast.Constant, ast.Tuple, ast.List, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop,
                                  ast.expr_context)):
                 continue
-            if isinstance(node, ast.Name) and self.module.lookup(node.id)[0] == "qual":
-                continue  # `tl` of `tl.float32`, `math` of `math.pi`
+            if isinstance(node, ast.Name) and (node.id in constants or self.module.lookup(node.id)[0] == "qual"):
+                continue  # another constant; `tl` of `tl.float32`, `math` of `math.pi`
             if isinstance(node, ast.Attribute) and (names := self.quals(node, self.module)) and all(
                     q.startswith(("triton.language.", "math.")) for q in names):
                 continue
