@@ -548,7 +548,11 @@ class _Checker:
                   for target in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(target, ast.Name)}
         candidates = {name: value for name, value in values.items() if bindings[name] == 1 and name not in declared_global
                       and name not in self.module.quals and name not in self.binder.functions and name not in self.classes}
-        return {name for name, value in candidates.items() if self._constant_expression(value, set())}
+        constants: set[str] = set()
+        while found := {name for name, value in candidates.items()  # `HALF = BLOCK // 2`: constants of constants
+                        if name not in constants and self._constant_expression(value, constants)}:
+            constants |= found
+        return constants
 
     def _constant_expression(self, value: ast.expr, constants: set[str]) -> bool:
         for node in ast.walk(value):
