@@ -54,16 +54,18 @@ def distill(
                 "failures": result.failures, "resumed_problems": result.resumed_problems})
 
 
-def _dataset_stage(module: str, input_uri: str, profile, config_file, overrides, out, summary) -> None:
-    """Run a stage that reads one dataset URI and print its JSON summary (filter, augment)."""
+def _run_stage(module: str, profile, config_file, overrides, *inputs, **options):
+    """Run `tritonrl.stages.<module>.run(config, *inputs, **options)`; bad inputs and failed launches exit 2."""
     from tritonrl.artifacts.datasets_io import DatasetError
+    from tritonrl.training.launch import TrainingError
+    from tritonrl.training.models import ModelError
 
     config = stage_config(profile, config_file, overrides)
+    stage = importlib.import_module(f"tritonrl.stages.{module}")
     try:
-        result = importlib.import_module(f"tritonrl.stages.{module}").run(config, input_uri, out)
-    except DatasetError as exc:
+        return stage.run(config, *inputs, **options)
+    except (DatasetError, ModelError, TrainingError) as exc:
         raise fail(str(exc)) from exc
-    print_json(summary(result))
 
 
 @app.command("filter")
@@ -75,10 +77,9 @@ def filter_(
     out: Optional[str] = OutOption,
 ) -> None:
     """Execution filtering: verify every distilled sample; publish accepted and rejected (with reasons) datasets."""
-    _dataset_stage("filter", input_uri, profile, config_file, overrides, out, lambda r: {
-        "accepted": r.accepted.uri, "rejected": r.rejected.uri, "samples": r.samples,
-        "accepted_count": r.accepted.rows, "acceptance_rate": r.acceptance_rate, "reasons": r.reasons,
-    })
+    result = _run_stage("filter", profile, config_file, overrides, input_uri, out)
+    print_json({"accepted": result.accepted.uri, "rejected": result.rejected.uri, "samples": result.samples,
+                "accepted_count": result.accepted.rows, "acceptance_rate": result.acceptance_rate, "reasons": result.reasons})
 
 
 @app.command("augment")
@@ -90,25 +91,10 @@ def augment(
     out: Optional[str] = OutOption,
 ) -> None:
     """Shape augmentation: variants of each accepted task (augment.variants_per_task), solutions re-verified on each."""
-    _dataset_stage("augment", input_uri, profile, config_file, overrides, out, lambda r: {
-        "pairs": r.pairs.uri, "tasks": r.tasks.uri, "problems": r.problems,
-        "variants_proposed": r.variants_proposed, "variants_kept": r.variants_kept,
-        "variant_pairs": r.variant_pairs, "pair_rows": r.pairs.rows, "task_rows": r.tasks.rows,
-    })
-
-
-def _train(module: str, profile, config_file, overrides, *inputs):
-    """Run a training stage (sft, grpo) with its log lines on stderr; bad inputs and failed launches exit 2."""
-    from tritonrl.artifacts.datasets_io import DatasetError
-    from tritonrl.training.launch import TrainingError
-    from tritonrl.training.models import ModelError
-
-    config = stage_config(profile, config_file, overrides)
-    stage = importlib.import_module(f"tritonrl.stages.{module}")
-    try:
-        return stage.run(config, *inputs, on_log=_log)
-    except (DatasetError, ModelError, TrainingError) as exc:
-        raise fail(str(exc)) from exc
+    result = _run_stage("augment", profile, config_file, overrides, input_uri, out)
+    print_json({"pairs": result.pairs.uri, "tasks": result.tasks.uri, "problems": result.problems,
+                "variants_proposed": result.variants_proposed, "variants_kept": result.variants_kept,
+                "variant_pairs": result.variant_pairs, "pair_rows": result.pairs.rows, "task_rows": result.tasks.rows})
 
 
 SFT_HELP = f"""Supervised fine-tuning of student.base_model on (prompt, response) pairs, loss on response tokens only.
@@ -131,7 +117,7 @@ def sft(
         None, "--out", help="Output URI or path for checkpoints and the final model (default: <artifact_root>/checkpoints/sft-<input digest>-<time>)."
     ),
 ) -> None:
-    result = _train("sft", profile, config_file, overrides, input_uri, out)
+    result = _run_stage("sft", profile, config_file, overrides, input_uri, out, on_log=_log)
     print_json({"output": result.output_uri, "model": result.model_uri, "checkpoints": result.checkpoints,
                 "train_rows": result.train_rows, "eval_rows": result.eval_rows, "dropped_rows": result.dropped_rows,
                 "steps": result.steps, "world_size": result.world_size, "loss_curve": result.loss_curve,
@@ -162,6 +148,6 @@ def grpo(
         None, "--out", help="Output URI or path for checkpoints and the final model (default: <artifact_root>/checkpoints/grpo-<time>)."
     ),
 ) -> None:
-    result = _train("grpo", profile, config_file, overrides, tasks_uri, model, out)
+    result = _run_stage("grpo", profile, config_file, overrides, tasks_uri, model, out, on_log=_log)
     print_json({"output": result.output_uri, "model": result.model_uri, "steps": result.steps,
                 "world_size": result.world_size, "history": result.history, "seconds": result.seconds})
