@@ -120,6 +120,17 @@ def read_manifest(store: ArtifactStore, uri: str) -> dict[str, Any]:
         ) from exc
 
 
+def read_rows(store: ArtifactStore, uri: str, columns: set[str], kind: str, when_empty: str) -> list[dict[str, Any]]:
+    """Records of a dataset a stage needs rows of, with `columns`; errors say `when_empty`, or which `kind` to pass."""
+    rows = read_dataset(store, uri)
+    if not rows:
+        raise DatasetError(f"{uri} {when_empty}")
+    missing = columns - set(rows[0])
+    if missing:
+        raise DatasetError(f"{uri} lacks column(s) {sorted(missing)}; pass {kind}")
+    return rows
+
+
 def read_dataset(store: ArtifactStore, uri: str) -> list[dict[str, Any]]:
     """Records of a published dataset, nested values decoded; checks the data file against the manifest."""
     import pyarrow.parquet as pq

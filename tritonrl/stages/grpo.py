@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tritonrl.artifacts.datasets_io import DatasetError, read_dataset, read_manifest
+from tritonrl.artifacts.datasets_io import DatasetError, read_manifest, read_rows
 from tritonrl.artifacts.store import ArtifactStore, join, utc_stamp
 from tritonrl.artifacts.training_output import prepare_output, publish_output
 from tritonrl.config import Config, dump_config
@@ -74,12 +74,8 @@ def _check_config(config: Config) -> None:
 
 
 def _load_tasks(store: ArtifactStore, tasks_uri: str, world: int) -> list[dict]:
-    tasks = read_dataset(store, tasks_uri)
-    if not tasks:
-        raise DatasetError(f"{tasks_uri} has no tasks; pass the augment-tasks dataset the augment stage printed")
-    missing = {"problem", "problem_source"} - set(tasks[0])
-    if missing:
-        raise DatasetError(f"{tasks_uri} lacks column(s) {sorted(missing)}; pass an augment-tasks dataset")
+    tasks = read_rows(store, tasks_uri, {"problem", "problem_source"}, "an augment-tasks dataset",
+                      "has no tasks; pass the augment-tasks dataset the augment stage printed")
     if len(tasks) < world:
         raise DatasetError(f"{tasks_uri} has {len(tasks)} task(s), fewer than the {world} GRPO processes: every "
                            "process needs a task each step; use fewer processes (grpo.nproc_per_node, grpo.nnodes)")

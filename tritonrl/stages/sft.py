@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
-from tritonrl.artifacts.datasets_io import DatasetError, read_dataset, read_manifest
+from tritonrl.artifacts.datasets_io import DatasetError, read_manifest, read_rows
 from tritonrl.artifacts.store import ArtifactStore, join, utc_stamp
 from tritonrl.artifacts.training_output import prepare_output, publish_output
 from tritonrl.config import Config, dump_config
@@ -116,12 +116,8 @@ def run(
         raise SFTError("; ".join(problems))
     store = ArtifactStore.of(config.storage)
     source_manifest = read_manifest(store, input_uri)
-    rows = read_dataset(store, input_uri)
-    if not rows:
-        raise DatasetError(f"{input_uri} has no rows: SFT needs (prompt, response) pairs; did the filter accept nothing?")
-    missing = {"prompt", "response"} - set(rows[0])
-    if missing:
-        raise DatasetError(f"{input_uri} lacks column(s) {sorted(missing)}; pass an augment-pairs dataset")
+    rows = read_rows(store, input_uri, {"prompt", "response"}, "an augment-pairs dataset",
+                     "has no rows: SFT needs (prompt, response) pairs; did the filter accept nothing?")
 
     model_source = resolve_model_source(config.student.base_model, config.home, config.storage.s3_endpoint_url)
     tokenizer = load_tokenizer(model_source)
