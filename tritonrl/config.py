@@ -285,6 +285,11 @@ class Config:
     def to_dict(self) -> dict[str, Any]:
         return _plain(dataclasses.asdict(self))
 
+    def settings(self) -> dict[str, Any]:
+        """Every key's value as {'section.key': value}, in declaration order."""
+        return {f"{section}.{key}": value for section, values in self.to_dict().items() if isinstance(values, dict)
+                for key, value in values.items()}
+
 
 # Profile values that differ from the dataclass defaults. The defaults are the paper's hyperparameters and
 # settings that run on any machine; a profile adds its hardware (gpu: models, endpoints, processes, CUDA)
@@ -445,13 +450,8 @@ def key_help(section: str | None = None) -> list[tuple[str, str]]:
 
 def describe(config: Config, sources: Mapping[str, str]) -> list[str]:
     """One line per setting: `section.key = value  (origin)`, defaults marked as such."""
-    lines = [f"profile = {config.profile}"]
-    for section_name, section in config.to_dict().items():
-        if section_name == "profile":
-            continue
-        for key, value in section.items():
-            lines.append(f"{section_name}.{key} = {value!r}  ({sources.get(f'{section_name}.{key}', 'default')})")
-    return lines
+    return [f"profile = {config.profile}"] + [f"{key} = {value!r}  ({sources.get(key, 'default')})"
+                                              for key, value in config.settings().items()]
 
 
 def dump_config(config: Config) -> str:

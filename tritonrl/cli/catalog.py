@@ -52,12 +52,8 @@ def config_keys(
 
 def _markdown_table(keys: list[tuple[str, str]]) -> str:
     """Key, default, the profiles' values where they differ from it, description."""
-    def flat(config) -> dict[str, object]:
-        return {f"{section}.{key}": value for section, values in config.to_dict().items() if isinstance(values, dict)
-                for key, value in values.items()}
-
-    defaults = flat(Config())
-    profiles = {name: flat(load_config(name)[0]) for name in PROFILES}
+    defaults = Config().settings()
+    profiles = {name: load_config(name)[0].settings() for name in PROFILES}
     rows = ["| key | default | " + " | ".join(PROFILES) + " | what it does |", "|---" * (3 + len(PROFILES)) + "|"]
     for key, text in keys:
         changed = [f"`{values[key]!r}`" if values[key] != defaults[key] else "" for values in profiles.values()]
