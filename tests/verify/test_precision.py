@@ -78,6 +78,17 @@ def test_parse_casts_reads_narrowing_truncf_and_fp_to_fp():
     assert parse_casts(lines) == [("fp32", "fp16"), ("fp32", "bf16"), ("fp32", "fp8e4nv")]
 
 
+def test_parse_casts_reads_pointers_cast_to_narrower_elements():
+    lines = "\n".join([
+        "%5 = tt.bitcast %4 : !tt.ptr<f32> -> !tt.ptr<i16> loc(#loc3)",
+        "%6 = tt.bitcast %a : tensor<128x!tt.ptr<f32>> -> tensor<128x!tt.ptr<bf16>> loc(#loc3)",
+        "%7 = tt.bitcast %b : !tt.ptr<i1> -> !tt.ptr<i8> loc(#loc3)",  # Triton's own, for bool tensors
+        "%8 = tt.int_to_ptr %c : i64 -> !tt.ptr<i16> loc(#loc3)",
+        "%9 = tt.bitcast %d : tensor<128xf32> -> tensor<128xi32> loc(#loc3)",  # same width, values
+    ])
+    assert parse_casts(lines) == [("ptr<fp32>", "ptr<int16>"), ("ptr<fp32>", "ptr<bf16>"), ("ptr<int>", "ptr<int16>")]
+
+
 def test_parse_casts_refuses_a_cast_it_cannot_read():
     with pytest.raises(ValueError, match="unreadable cast"):
         parse_casts("%1 = arith.truncf %a : !custom.type to !custom.half loc(#loc1)")

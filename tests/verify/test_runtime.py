@@ -70,6 +70,17 @@ def test_host_reads_of_tensor_data_are_recorded_apart_from_compute():
     assert "_local_scalar_dense" not in trace.ops
 
 
+def test_elements_handed_to_python_objects_are_host_reads_and_tables_of_sizes_are_not():
+    x = torch.randn(200)
+    with (trace := AtenTrace()):
+        torch.tensor([i * 2 for i in range(511)])  # an index table from sizes: Python data, not tensor data
+        a, b, c = x[:3]  # a few elements: host glue
+    assert trace.host_reads == {}
+    with (trace := AtenTrace()):
+        torch.cat([torch.tensor(list(chunk), dtype=torch.float16) for chunk in x.split(50)])  # in chunks too
+    assert trace.host_reads == {"unbind[elements to Python objects]": 200}
+
+
 @triton.jit
 def copy_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
     offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)

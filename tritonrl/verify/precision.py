@@ -67,6 +67,10 @@ _ELEMENT = re.compile(r"tensor<(?:\d+x)+([A-Za-z][A-Za-z0-9]*)")
 _PRECISION = re.compile(r"\binputPrecision\s*=\s*(\w+)")
 _SCALED_FORMATS = re.compile(r"\blhs\s*=\s*(\w+)\s+rhs\s*=\s*(\w+)")
 _CAST_LINE = re.compile(r"\b(?:arith\.truncf|tt\.fp_to_fp)\s")
+# A pointer made to point at narrower elements (`p.to(tl.pointer_type(tl.int16))`): fp32 data read in halves.
+_POINTER_CAST_LINE = re.compile(r"\btt\.(?:bitcast|int_to_ptr)\s")
+_POINTER_TYPE = re.compile(r"!tt\.ptr<(\w+)")
+_NARROW_ELEMENTS = {"i1": 1, "i8": 8, "i16": 16, "f16": 16, "bf16": 16}
 _FLOAT_TYPE = re.compile(r"(?:tensor<(?:\d+x)+|\b)(f64|f32|f16|bf16|f8E\w+?)(?=[\s,>]|$)")
 
 
@@ -116,13 +120,33 @@ def narrowing(src: str, dst: str) -> bool:
     return src in _FULL_OPERANDS and (dst in ("fp16", "bf16") or dst.startswith("fp8"))
 
 
+def narrowing_pointer(src: str, dst: str) -> bool:
+    """Whether a pointer cast makes a pointer to 16-bit or narrower elements from an fp32/fp64 pointer or an
+    integer address ("int"): the kernel then reads fp32 data in pieces. (Triton's own int1 -> int8 for bool
+    tensors is neither.)"""
+    return (src in _FULL_OPERANDS or src == "int") and (
+        dst in ("fp16", "bf16", "int16", "int8", "int1", "uint16", "uint8") or dst.startswith("fp8"))
+
+
 def parse_casts(text: str) -> list[tuple[str, str]]:
-    """(source, destination) Triton dtypes of every narrowing `arith.truncf` / `tt.fp_to_fp` in TTIR text.
+    """(source, destination) Triton dtypes of every narrowing `arith.truncf` / `tt.fp_to_fp` in TTIR text, and
+    ('ptr<fp32>', 'ptr<int16>') for a pointer cast to narrower elements (`tt.bitcast`, `tt.int_to_ptr`).
 
     Raises ValueError on a cast line whose types it cannot read, so the caller can fail closed.
     """
     casts = []
     for line in text.splitlines():
+        if _POINTER_CAST_LINE.search(line):
+            _, colon, types = line.split(" loc(")[0].partition(" : ")
+            pointers = _POINTER_TYPE.findall(types)
+            if pointers:
+                src = _MLIR_TYPES.get(pointers[0], pointers[0]) if len(pointers) > 1 else "int"
+                dst = pointers[-1]
+                if dst.startswith("f8") or dst in _NARROW_ELEMENTS:
+                    dst = _MLIR_TYPES.get(dst, dst.replace("i", "int", 1) if dst.startswith("i") else dst)
+                    if narrowing_pointer(src, dst):
+                        casts.append((f"ptr<{src}>", f"ptr<{dst}>"))
+            continue
         match = _CAST_LINE.search(line)
         if not match:
             continue
@@ -154,6 +178,8 @@ class DotWatch:
             self._patch(InterpreterBuilder, "create_dot", self._create_dot)
             self._patch(InterpreterBuilder, "create_fp_trunc", self._create_cast)
             self._patch(InterpreterBuilder, "create_fp_to_fp", self._create_cast)
+            self._patch(InterpreterBuilder, "create_bitcast", self._create_bitcast)
+            self._patch(InterpreterBuilder, "create_int_to_ptr", self._create_bitcast)
             if "create_dot_scaled" in InterpreterBuilder.__dict__:
                 self._patch(InterpreterBuilder, "create_dot_scaled", self._create_dot_scaled)
         else:
@@ -210,6 +236,19 @@ class DotWatch:
             return original(builder, src, dst_type, *args, **kwargs)
 
         return create_cast
+
+    def _create_bitcast(self, original):
+        watch = self
+
+        def create_bitcast(builder, src, dst_type, *args, **kwargs):
+            source, target = src.dtype.scalar, dst_type.scalar
+            if target.is_ptr():
+                a = str(source.element_ty) if source.is_ptr() else "int"
+                if narrowing_pointer(a, str(target.element_ty)):
+                    watch._note(kernel=watch._kernel(), cast=f"ptr<{a}>->ptr<{target.element_ty}>")
+            return original(builder, src, dst_type, *args, **kwargs)
+
+        return create_bitcast
 
     def _create_dot_scaled(self, original):
         watch = self

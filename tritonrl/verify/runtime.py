@@ -161,11 +161,12 @@ def _vary_constant_weights(model: torch.nn.Module, seed: int) -> dict[str, float
 
 
 def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str):
-    """`ModelNew` with the reference's constructor arguments and weights (see `_shared_weights`), and the weights
-    it holds narrower than the reference's ({'weight fc.weight float32->float16': 1}, for precision.py).
+    """`ModelNew` with the reference's constructor arguments and weights (see `_shared_weights`), and the float
+    tensors it holds in 16 bits or fewer ({'weight fc.weight held as float16': 1}, for precision.py).
 
-    What the model holds after loading is read back: a parameter declared fp16 under the reference's
-    name rounds the fp32 weight on load, where no trace looks.
+    What the model holds after loading is read back, as its construction and loading run where no trace
+    looks: a parameter declared fp16 under the reference's name rounds the fp32 weight on load, an fp16
+    copy made in `__init__` rounds its own (identically seeded) weights.
     """
     torch.manual_seed(seed)
     args, kwargs = split_init_inputs(problem.get_init_inputs())
@@ -173,14 +174,24 @@ def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
     shared = _shared_weights(reference.state_dict(), _BUILT_CONSTANTS.get(reference, {}), candidate.state_dict())
     candidate.load_state_dict(shared, strict=False)
-    held = candidate.state_dict()
-    narrowed = {}
-    for name, given in shared.items():
-        kept = held.get(name)
-        cast = kept is not None and _narrower(given.dtype, kept.dtype)
-        if cast:
-            narrowed[f"weight {name} {cast}"] = 1
+    narrowed = {f"weight {name} held as {str(tensor.dtype).removeprefix('torch.')}": 1
+                for name, tensor in _held_tensors(candidate) if tensor.is_floating_point() and tensor.itemsize <= 2}
     return candidate, narrowed
+
+
+def _held_tensors(model: torch.nn.Module):
+    """(name, tensor) for every tensor the model holds: parameters, buffers, and tensors kept as plain attributes
+    (directly or in a list, tuple or dict)."""
+    yield from model.named_parameters()
+    yield from model.named_buffers()
+    for prefix, module in model.named_modules():
+        for attr, value in vars(module).items():
+            if attr in ("_parameters", "_buffers"):
+                continue  # named above
+            items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, (list, tuple)) else [("", value)]
+            for key, item in items:
+                if isinstance(item, torch.Tensor) and not isinstance(item, torch.nn.Parameter):
+                    yield ".".join(p for p in (prefix, attr, str(key)) if p), item
 
 
 def _narrower(source: torch.dtype, target: torch.dtype) -> str | None:
@@ -465,10 +476,10 @@ def _narrowing(name: str, args: tuple, kwargs: dict) -> str | None:
 
 # What reads a tensor element into a host Python value: float(t), int(t), bool(t), t.item(), `if t:`.
 _HOST_READS = frozenset({"_local_scalar_dense"})
-# torch.tensor(...) of Python data dispatches only lift_fresh: the values went through Python objects
-# (`torch.tensor(list(x))`), where no op is seen. A handful of constants is what host code legitimately builds.
-_PYTHON_BUILT = frozenset({"lift_fresh", "lift_fresh_copy"})
-PYTHON_DATA_LIMIT = 64
+# Iterating a tensor (`list(x)`, `for v in x`) is an unbind; into 0-d tensors it hands every element to
+# Python objects, from which `torch.tensor(list(x), dtype=...)` rebuilds data no other op shows. A few
+# elements (`a, b, c = coefficients`) are host glue; more, over a whole trial, is host computing.
+PYTHON_ELEMENTS_LIMIT = 64
 
 
 class AtenTrace(TorchDispatchMode):
@@ -486,6 +497,7 @@ class AtenTrace(TorchDispatchMode):
         self.ops: dict[str, int] = {}
         self.host_reads: dict[str, int] = {}
         self.narrowings: dict[str, int] = {}  # 'aten._to_copy float32->float16' -> count, for precision.py
+        self.python_elements = 0  # tensor elements handed to Python objects by unbind into 0-d tensors
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -503,9 +515,10 @@ class AtenTrace(TorchDispatchMode):
                 name += "[cross-device]"  # an upload is not glue either
             self.ops[name] = self.ops.get(name, 0) + 1
         out = func(*args, **kwargs)
-        if name in _PYTHON_BUILT and isinstance(out, torch.Tensor) and out.numel() > PYTHON_DATA_LIMIT:
-            key = f"{name}[{out.numel()} elements from Python data]"
-            self.host_reads[key] = self.host_reads.get(key, 0) + 1
+        if name == "unbind" and isinstance(out, (list, tuple)) and out and out[0].dim() == 0:
+            self.python_elements += len(out)
+            if self.python_elements > PYTHON_ELEMENTS_LIMIT:
+                self.host_reads["unbind[elements to Python objects]"] = self.python_elements
         return out
 
     def compute_ops(self) -> dict[str, int]:

@@ -137,6 +137,35 @@ def check_static(code: str, reference_names: frozenset[str] = frozenset({"Model"
         return [Reason(R.SYNTAX_ERROR, f"static analysis could not handle this source ({type(exc).__name__}: {exc})")]
 
 
+# Calls whose value is a constant when their arguments are (module-level constants read by kernels).
+_CONSTANT_BUILTINS = frozenset({"float", "int", "bool", "abs", "min", "max"})
+_CONSTANT_CALLS = frozenset({"triton.language.constexpr", "triton.language.core.constexpr", "triton.cdiv",
+                             "triton.next_power_of_2"} | {f"builtins.{name}" for name in _CONSTANT_BUILTINS})
+
+
+def _is_triton_dtype(q: str) -> bool:
+    """`triton.language.float32` and the like: a dtype, not a function a constant could carry to host code."""
+    import triton.language
+
+    ok, obj = _lookup_real(q) if q.startswith("triton.language.") else (False, None)
+    return ok and isinstance(obj, triton.language.dtype)
+
+
+def _paired(target: ast.expr, value: ast.expr):
+    """(name, value) for each name an assignment binds: `A = v`; `A, B = v1, v2` pairs them; any other target
+    binds its names to no readable value (None)."""
+    if isinstance(target, ast.Name):
+        yield target.id, value
+    elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+            and len(target.elts) == len(value.elts) and not any(isinstance(e, ast.Starred) for e in target.elts):
+        for part, item in zip(target.elts, value.elts):
+            yield from _paired(part, item)
+    else:
+        for node in ast.walk(target):
+            if isinstance(node, ast.Name):
+                yield node.id, None
+
+
 def _is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
@@ -531,42 +560,58 @@ class _Checker:
                     self.kernel_names.add(node.name)
 
     def _kernel_constants(self) -> set[str]:
-        """Module-level names a kernel may read besides other kernels: bound at module level once, by a plain
-        assignment of a constant (numbers, strings, triton.language dtypes and constexpr, math of those)."""
+        """Module-level names a kernel may read besides other kernels: every module-level binding of the name is a
+        plain assignment of a constant (numbers, strings, tuples, triton.language dtypes and constexpr, math
+        and triton.cdiv of those, other such constants). The `__main__` guard's body never runs and is skipped."""
         declared_global = {name for n in ast.walk(self.tree) if isinstance(n, ast.Global) for name in n.names}
 
         def module_level(node: ast.AST):
             for child in ast.iter_child_nodes(node):
-                if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
-                                          ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-                    yield child
-                    yield from module_level(child)
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
+                                      ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                    continue
+                if _is_main_guard(child):
+                    for stmt in child.orelse:
+                        yield stmt
+                        yield from module_level(stmt)
+                    continue
+                yield child
+                yield from module_level(child)
 
         nodes = list(module_level(self.tree))
         bindings = collections.Counter(n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)))
-        values = {target.id: n.value for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
-                  for target in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(target, ast.Name)}
-        candidates = {name: value for name, value in values.items() if bindings[name] == 1 and name not in declared_global
-                      and name not in self.module.quals and name not in self.binder.functions and name not in self.classes}
+        assigned: dict[str, list[ast.expr]] = {}
+        for node in nodes:
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    for name, value in _paired(target, node.value):
+                        assigned.setdefault(name, []).append(value)
+        candidates = {name: values for name, values in assigned.items() if bindings[name] == len(values)
+                      and name not in declared_global and name not in self.module.quals
+                      and name not in self.binder.functions and name not in self.classes}
         constants: set[str] = set()
-        while found := {name for name, value in candidates.items()  # `HALF = BLOCK // 2`: constants of constants
-                        if name not in constants and self._constant_expression(value, constants)}:
+        while found := {name for name, values in candidates.items()  # `HALF = BLOCK // 2`: constants of constants
+                        if name not in constants and all(v is not None and self._constant_expression(v, constants)
+                                                         for v in values)}:
             constants |= found
         return constants
 
     def _constant_expression(self, value: ast.expr, constants: set[str]) -> bool:
         for node in ast.walk(value):
-            if isinstance(node, (ast.Constant, ast.Tuple, ast.List, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop,
-                                 ast.expr_context)):
+            if isinstance(node, (ast.Constant, ast.Tuple, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop,
+                                 ast.expr_context, ast.keyword)):
                 continue
             if isinstance(node, ast.Name) and (node.id in constants or self.module.lookup(node.id)[0] == "qual"):
                 continue  # another constant; `tl` of `tl.float32`, `math` of `math.pi`
             if isinstance(node, ast.Attribute) and (names := self.quals(node, self.module)) and all(
-                    q.startswith(("triton.language.", "math.")) for q in names):
+                    q.startswith("math.") or q in _CONSTANT_CALLS or q == "triton.language" or _is_triton_dtype(q)
+                    for q in names):
                 continue
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _CONSTANT_BUILTINS \
+                    and self.module.lookup(node.id)[0] == "builtin":
+                continue  # float("-inf"), int(...)
             if isinstance(node, ast.Call) and (names := self.quals(node.func, self.module)) and all(
-                    q.startswith("math.") or q in ("triton.language.constexpr", "triton.language.core.constexpr")
-                    for q in names) and not node.keywords:
+                    q.startswith("math.") or q in _CONSTANT_CALLS for q in names):
                 continue
             return False
         return True
@@ -1190,6 +1235,9 @@ class _KernelRules:
             self.c.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` {where}", "not Triton kernel code")
         elif isinstance(node, ast.Attribute):
             self.attribute(node, where)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            self.c.report(R.NOT_ALLOWED, node, f"item assignment {where}",
+                          "a kernel writes memory with tl.store, never into Python containers")
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             self.name(node, where)
         elif isinstance(node, ast.Name) and _is_dunder(node.id):
