@@ -12,6 +12,7 @@ from tritonrl.artifacts.store import MANIFEST_FILE, ArtifactStore
 from tritonrl.cli import app
 from tritonrl.config import ConfigError, GRPOConfig, load_config
 from tritonrl.stages import grpo
+from tritonrl.training.grpo import update as grpo_update
 from tritonrl.training.grpo import worker as grpo_worker
 from tritonrl.training.models import load_model_and_tokenizer, resolve_model_source
 
@@ -26,11 +27,11 @@ def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home
     bad = make_rollout(tokenizer, 0, "I am not sure how to do this.")
     good.r_code = good.r_plan = 1.0
     with torch.no_grad():
-        before = [grpo_worker._response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
+        before = [grpo_update.response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
     optimizer = torch.optim.AdamW(policy.parameters(), lr=config.grpo.learning_rate)
-    stats = grpo_worker.policy_update(policy, None, optimizer, [good, bad], config, tokenizer.pad_token_id)
+    stats = grpo_update.policy_update(policy, None, optimizer, [good, bad], config, tokenizer.pad_token_id)
     with torch.no_grad():
-        after = [grpo_worker._response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
+        after = [grpo_update.response_logps(policy, [r], tokenizer.pad_token_id)[0].sum() for r in (good, bad)]
     assert after[0] > before[0] and after[1] < before[1]
     assert stats["clip_fraction"] > 0  # three updates on one batch move ratios past 1 ± ε
 
@@ -41,7 +42,7 @@ def test_negative_weight_zero_leaves_the_worse_sample_without_a_push(tritonrl_ho
     good = make_rollout(tokenizer, 0, RELU.reference_response)
     bad = make_rollout(tokenizer, 0, "I am not sure how to do this.")
     good.r_code = good.r_plan = 1.0
-    good_targets, bad_targets = grpo_worker._targets([good, bad], config)
+    good_targets, bad_targets = grpo_update.group_targets([good, bad], config)
     assert min(good_targets.advantages) > 0 and set(bad_targets.advantages) == {0.0}
 
 
@@ -52,11 +53,11 @@ def test_frozen_embeddings_stay_put_while_sgd_moves_the_rest(tritonrl_home):
     good = make_rollout(tokenizer, 0, RELU.reference_response)
     bad = make_rollout(tokenizer, 0, "I am not sure how to do this.")
     good.r_code = good.r_plan = 1.0
-    optimizer = grpo_worker.make_optimizer(policy, config.grpo)
+    optimizer = grpo_update.make_optimizer(policy, config.grpo)
     assert isinstance(optimizer, torch.optim.SGD)
     embeddings = policy.get_input_embeddings().weight.detach().clone()
     norm = policy.model.norm.weight.detach().clone()
-    stats = grpo_worker.policy_update(policy, None, optimizer, [good, bad], config, tokenizer.pad_token_id)
+    stats = grpo_update.policy_update(policy, None, optimizer, [good, bad], config, tokenizer.pad_token_id)
     assert torch.equal(policy.get_input_embeddings().weight, embeddings)
     assert stats["grad_norm"] > 0 and not torch.equal(policy.model.norm.weight, norm)
 
@@ -64,28 +65,28 @@ def test_frozen_embeddings_stay_put_while_sgd_moves_the_rest(tritonrl_home):
 def test_train_params_limits_training_to_the_matching_parameters(tritonrl_home):
     policy, _ = load_model_and_tokenizer("tiny-local", tritonrl_home)
     config, _ = load_config("tiny", overrides=["grpo.train_params=norm"])
-    optimizer = grpo_worker.make_optimizer(policy, config.grpo)
+    optimizer = grpo_update.make_optimizer(policy, config.grpo)
     trained = {id(p) for group in optimizer.param_groups for p in group["params"]}
     names = [name for name, p in policy.named_parameters() if id(p) in trained]
     assert names and all("norm" in name for name in names)
     assert "model.norm.weight" in names and not any("mlp" in name for name in names)
     config, _ = load_config("tiny", overrides=["grpo.train_params=no_such_parameter"])
     with pytest.raises(ValueError, match="no_such_parameter.*leaves no parameter"):
-        grpo_worker.make_optimizer(policy, config.grpo)
+        grpo_update.make_optimizer(policy, config.grpo)
 
 
 def test_policy_weights_are_bfloat16_on_cuda_unless_float32_is_asked():
     config, _ = load_config("tiny")
-    assert grpo_worker.policy_dtype(config.grpo, "cuda:0") == torch.bfloat16
-    assert grpo_worker.policy_dtype(config.grpo, "cpu") == torch.float32
+    assert grpo_update.policy_dtype(config.grpo, "cuda:0") == torch.bfloat16
+    assert grpo_update.policy_dtype(config.grpo, "cpu") == torch.float32
     config, _ = load_config("tiny", overrides=["grpo.dtype=float32"])
-    assert grpo_worker.policy_dtype(config.grpo, "cuda:1") == torch.float32
+    assert grpo_update.policy_dtype(config.grpo, "cuda:1") == torch.float32
 
 
 def test_warmup_raises_the_learning_rate_linearly_over_the_first_updates():
     weight = torch.nn.Parameter(torch.zeros(1))
     optimizer = torch.optim.AdamW([weight], lr=1e-3)
-    scheduler = grpo_worker.warmup(optimizer, 4)
+    scheduler = grpo_update.warmup(optimizer, 4)
     rates = []
     for _ in range(6):
         rates.append(optimizer.param_groups[0]["lr"])
@@ -93,7 +94,7 @@ def test_warmup_raises_the_learning_rate_linearly_over_the_first_updates():
         optimizer.step()
         scheduler.step()
     assert rates == pytest.approx([2.5e-4, 5e-4, 7.5e-4, 1e-3, 1e-3, 1e-3])
-    assert grpo_worker.warmup(optimizer, 0) is None
+    assert grpo_update.warmup(optimizer, 0) is None
 
 
 def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
@@ -102,7 +103,7 @@ def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
     start, n = len(rollout.prompt_ids), len(rollout.response_ids)
     with torch.no_grad():
         logits = policy(input_ids=torch.tensor([rollout.prompt_ids + rollout.response_ids])).logits[0]
-        scaled, mask = grpo_worker._response_logps(policy, [rollout], tokenizer.pad_token_id, temperature=0.5)
+        scaled, mask = grpo_update.response_logps(policy, [rollout], tokenizer.pad_token_id, temperature=0.5)
     expected = (logits[start - 1 : start - 1 + n] / 0.5).log_softmax(-1).gather(-1, torch.tensor(rollout.response_ids)[:, None])
     assert mask.sum() == n
     assert torch.allclose(scaled[0], expected.squeeze(-1), atol=1e-4)

@@ -24,6 +24,7 @@ from tritonrl.problems.loaders import load_builtin
 from tritonrl.stages import grpo
 from tritonrl.training import distributed
 from tritonrl.training.distributed import Rank
+from tritonrl.training.grpo import update as grpo_update
 from tritonrl.training.grpo import worker as grpo_worker
 from tritonrl.training.models import MODEL_DIR, load_model, load_model_and_tokenizer, resolve_model_source
 
@@ -57,7 +58,7 @@ def _gradients(source: str, rollouts, config, pad_id: int, device: str) -> dict:
     results = {}
     for norm in ("token", "sequence"):
         overridden = load_config("tiny", overrides=[*config, f"grpo.loss_norm={norm}"])[0]
-        stats = grpo_worker.policy_update(policy, None, optimizer, rollouts, overridden, pad_id)
+        stats = grpo_update.policy_update(policy, None, optimizer, rollouts, overridden, pad_id)
         results[norm] = (stats, {name: p.grad.cpu().clone() for name, p in policy.named_parameters()})
     return results
 

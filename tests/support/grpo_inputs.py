@@ -5,7 +5,7 @@ from tritonrl.artifacts.store import ArtifactStore
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.prompts import build_messages
 from tritonrl.training.grpo import hrd
-from tritonrl.training.grpo import worker as grpo_worker
+from tritonrl.training.grpo.rollout import Rollout
 from tritonrl.training.models import encode_example
 
 RELU = {p.name: p for p in load_builtin()}["01_relu.py"]
@@ -20,5 +20,5 @@ def make_rollout(tokenizer, task, text):
     messages = build_messages(RELU.source)
     example = encode_example(tokenizer, messages, text)
     response = example.input_ids[example.prompt_tokens:]
-    return grpo_worker.Rollout(task, example.input_ids[: example.prompt_tokens], response, text,
+    return Rollout(task, example.input_ids[: example.prompt_tokens], response, text,
                         hrd.token_classes(tokenizer, response, text))
