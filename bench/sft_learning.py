@@ -61,7 +61,7 @@ def correctness(
     """
     from tritonrl.prompts import build_messages
     from tritonrl.training.models import generate, load_model, load_tokenizer
-    from tritonrl.verify.pool import Task, VerifierPool
+    from tritonrl.verify.pool import ProblemBatch, VerifierPool
     from tritonrl.verify.verifier import VerifierSettings
 
     model, tokenizer = load_model(model_source).eval(), load_tokenizer(model_source)
@@ -70,9 +70,9 @@ def correctness(
         batch = problems[start:start + 6]
         responses += [g.text for g in generate(model, tokenizer, [build_messages(s) for _, s in batch], max_new_tokens,
                                                temperature, samples)]
-    tasks = [Task(name, source, responses[i * samples:(i + 1) * samples]) for i, (name, source) in enumerate(problems)]
+    tasks = [ProblemBatch(name, source, responses[i * samples:(i + 1) * samples]) for i, (name, source) in enumerate(problems)]
     with VerifierPool(VerifierSettings.from_config(config.verify)) as pool:
-        verdicts = pool.verify_tasks(tasks)
+        verdicts = pool.verify_batches(tasks)
     failures = [f"{t.key}: {','.join(v.codes) or 'incorrect'}" for t in tasks for v in verdicts[t.key] if not v.correct]
     return sum(v.correct for t in tasks for v in verdicts[t.key]), failures
 

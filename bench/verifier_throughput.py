@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.kernelbench_candidates import candidates  # noqa: E402
 from tritonrl.problems import load_problems  # noqa: E402
-from tritonrl.verify.pool import Task, VerifierPool  # noqa: E402
+from tritonrl.verify.pool import ProblemBatch, VerifierPool  # noqa: E402
 from tritonrl.verify.sandbox import job_root  # noqa: E402
 from tritonrl.verify.verifier import VerifierSettings  # noqa: E402
 
@@ -88,18 +88,18 @@ class BusySampler:
 
 def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict, out: Path) -> None:
     settings = VerifierSettings(device="cuda", trials=args.trials, timeout_s=args.timeout, timing_budget_s=args.timing_budget)
-    tasks = [Task(name, problems[name].source, group(code[name], args.group)) for name in names]
+    tasks = [ProblemBatch(name, problems[name].source, group(code[name], args.group)) for name in names]
     rows, stages, reference_stages = [], Counter(), Counter()
     started = time.perf_counter()
     finished: dict[str, float] = {}  # problem -> time its last verdict arrived (waves run one after another)
 
-    def on_reference(task: Task, reference) -> None:
+    def on_reference(task: ProblemBatch, reference) -> None:
         reference_stages.update(reference.stage_seconds)
         results["references"].append({"problem": task.key, "seconds": round(reference.seconds, 2),
                                       "stage_seconds": reference.stage_seconds,
                                       "baseline_ms": (reference.baseline or {}).get("median_ms")})
 
-    def on_verdict(task: Task, index: int, verdict) -> None:
+    def on_verdict(task: ProblemBatch, index: int, verdict) -> None:
         stages.update(verdict.stage_seconds)
         finished[task.key] = time.perf_counter()
         rows.append({"problem": task.key, "index": index, "correct": verdict.correct, "codes": verdict.codes,
@@ -115,7 +115,7 @@ def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict
     sampler = BusySampler()
     with VerifierPool(settings, workers_per_gpu=args.workers_per_gpu) as pool:
         results["pool"]["workers"] = pool.workers
-        pool.verify_tasks(tasks, on_verdict, on_reference)
+        pool.verify_batches(tasks, on_verdict, on_reference)
     wall = time.perf_counter() - started
     previous, per_problem = started, {}
     for name in names:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import ReasonCode, Verdict
 
 from tests.support.candidates import candidate_header
@@ -95,7 +95,7 @@ def verdict_of(request, verifier_settings, builtin_problems):
                 problem = builtin_problems[candidate_header(path)["problem"]]
                 batch = [p for p in selected
                          if candidate_header(p)["problem"] == problem.name and pool_of(p) is pool_of(path)]
-                results = pool_of(path).verify_tasks([Task(problem.name, problem.source, [p.read_text() for p in batch])])
+                results = pool_of(path).verify_batches([ProblemBatch(problem.name, problem.source, [p.read_text() for p in batch])])
                 verdicts.update(zip(batch, results[problem.name]))
             return verdicts[path]
 

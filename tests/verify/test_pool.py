@@ -2,7 +2,7 @@
 
 import threading
 
-from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.sandbox import ForkServer
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
@@ -12,7 +12,7 @@ from tests.support.candidates import candidate
 def test_pool_verifies_many_problems_in_order_with_one_reference_each(builtin_problems, monkeypatch):
     names = ["01_relu.py", "06_row_sum.py", "13_matmul.py"]
     tasks = [
-        Task(name, builtin_problems[name].source, [builtin_problems[name].reference_response, "no code", builtin_problems[name].reference_response])
+        ProblemBatch(name, builtin_problems[name].source, [builtin_problems[name].reference_response, "no code", builtin_problems[name].reference_response])
         for name in names
     ]
     references = []
@@ -20,7 +20,7 @@ def test_pool_verifies_many_problems_in_order_with_one_reference_each(builtin_pr
     monkeypatch.setattr(Verifier, "prepare_reference", lambda self, src: references.append(src) or original(self, src))
     seen = []
     with VerifierPool(VerifierSettings(trials=1, timeout_s=30), workers=2) as pool:
-        results = pool.verify_tasks(tasks, on_verdict=lambda task, index, verdict: seen.append((task.key, index)))
+        results = pool.verify_batches(tasks, on_verdict=lambda task, index, verdict: seen.append((task.key, index)))
         assert len(pool._verifiers) == 2
     assert len(references) == 3
     assert sorted(seen) == sorted((name, i) for name in names for i in range(3))
@@ -43,11 +43,11 @@ def test_pool_carries_on_when_a_fork_server_dies_mid_candidate(builtin_problems,
 
     monkeypatch.setattr(ForkServer, "run", run)
     tasks = [
-        Task("relu", relu.source, [relu.reference_response, doomed, relu.reference_response]),
-        Task("row_sum", row_sum.source, [row_sum.reference_response]),
+        ProblemBatch("relu", relu.source, [relu.reference_response, doomed, relu.reference_response]),
+        ProblemBatch("row_sum", row_sum.source, [row_sum.reference_response]),
     ]
     with VerifierPool(VerifierSettings(trials=1, timeout_s=30), workers=2) as pool:
-        results = pool.verify_tasks(tasks)
+        results = pool.verify_batches(tasks)
     assert [v.correct for v in results["relu"]] == [True, False, True], results["relu"]
     assert "sandbox_broken" in results["relu"][1].codes
     assert results["row_sum"][0].correct

@@ -23,7 +23,7 @@ from tritonrl.config import Config
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import make_variants
 from tritonrl.prompts import PROMPT_VERSION, build_messages
-from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Layer, Verdict
 from tritonrl.verify.verifier import VerifierSettings
 
@@ -49,7 +49,7 @@ def run(
     config: Config,
     input_uri: str,
     out_root: str | None = None,
-    on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
 ) -> AugmentResult:
     store = ArtifactStore.of(config.storage)
     source_manifest = read_manifest(store, input_uri)
@@ -64,7 +64,7 @@ def run(
     settings = VerifierSettings.from_config(config.verify)
     # On CPU, propose only variants the interpreter runs as written (no shrinking), so prompts show real shapes.
     max_elements = settings.cpu_element_budget if settings.device == "cpu" else None
-    tasks, variant_info = [], {}
+    batches, variant_info = [], {}
     for name, entry in problems.items():
         source = entry["sample"]["problem_source"]
         overrides = make_variants(source, config.augment.variants_per_task, seed=config.augment.seed, max_elements=max_elements)
@@ -72,9 +72,9 @@ def run(
             key = _variant_name(name, index)
             variant_source = with_shapes(source, override)
             variant_info[key] = (name, index, variant_source)
-            tasks.append(Task(key, variant_source, entry["responses"]))
+            batches.append(ProblemBatch(key, variant_source, entry["responses"]))
     with VerifierPool(settings) as pool:
-        verdicts = pool.verify_tasks(tasks, on_verdict)
+        verdicts = pool.verify_batches(batches, on_verdict)
 
     pairs = [
         _pair(name, 0, entry["sample"]["problem_source"], response, entry["sample"])
@@ -83,16 +83,16 @@ def run(
     ]
     task_rows = [_task(name, 0, entry["sample"]["problem_source"], entry["sample"]) for name, entry in problems.items()]
     kept = 0
-    for task in tasks:
-        name, index, variant_source = variant_info[task.key]
-        results = verdicts[task.key]
+    for batch in batches:
+        name, index, variant_source = variant_info[batch.key]
+        results = verdicts[batch.key]
         if any(r.code.layer in _VARIANT_BROKEN for v in results for r in v.reasons):
             continue
         kept += 1
         task_rows.append(_task(name, index, variant_source, problems[name]["sample"]))
         pairs += [
             _pair(name, index, variant_source, response, problems[name]["sample"])
-            for response, verdict in zip(task.responses, results)
+            for response, verdict in zip(batch.responses, results)
             if verdict.correct
         ]
 
@@ -104,7 +104,7 @@ def run(
         "input_digest": source_manifest["digest"],
         "counts": {
             "problems": len(problems),
-            "variants_proposed": len(tasks),
+            "variants_proposed": len(batches),
             "variants_kept": kept,
             "pairs": len(pairs),
             "variant_pairs": variant_pairs,
@@ -117,7 +117,7 @@ def run(
         pairs=publish_dataset(store, root, "augment-pairs", pairs, manifest),
         tasks=publish_dataset(store, root, "augment-tasks", task_rows, manifest),
         problems=len(problems),
-        variants_proposed=len(tasks),
+        variants_proposed=len(batches),
         variants_kept=kept,
         variant_pairs=variant_pairs,
     )

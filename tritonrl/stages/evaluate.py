@@ -40,7 +40,7 @@ from tritonrl.evaluation.report import write_report
 from tritonrl.problems import Problem, load_problems
 from tritonrl.prompts import build_messages
 from tritonrl.stages.summary import Log, PipelineError, StageSummary
-from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Verdict
 from tritonrl.verify.verifier import VerifierSettings
 
@@ -100,7 +100,7 @@ def generate_responses(
     return path
 
 
-def _tasks(problems: dict[str, Problem], responses: list[tuple[str, str]], source: str) -> list[Task]:
+def _batches(problems: dict[str, Problem], responses: list[tuple[str, str]], source: str) -> list[ProblemBatch]:
     unknown = sorted({name for name, _ in responses if name not in problems})
     if unknown:
         known = ", ".join(sorted(problems)[:5])
@@ -110,7 +110,7 @@ def _tasks(problems: dict[str, Problem], responses: list[tuple[str, str]], sourc
     grouped: dict[str, list[str]] = {}
     for name, response in responses:
         grouped.setdefault(name, []).append(response)
-    return [Task(name, problems[name].source, texts) for name, texts in grouped.items()]
+    return [ProblemBatch(name, problems[name].source, texts) for name, texts in grouped.items()]
 
 
 def _record(problem: Problem, sample: int, verdict: Verdict) -> dict[str, Any]:
@@ -133,7 +133,7 @@ def verify(
     settings: VerifierSettings,
     levels: Iterable[int] = (),
     workers: int | None = None,
-    on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
 ) -> list[dict[str, Any]]:
     """One `{"record", "verdict"}` per response (problems in first-appearance order, then sample order).
 
@@ -142,13 +142,13 @@ def verify(
     merge can `summarize` several shards' rows as one evaluation.
     """
     problems = {p.name: p for p in load_problems(problems_source, levels)}
-    tasks = _tasks(problems, load_responses(responses_path), problems_source)
+    batches = _batches(problems, load_responses(responses_path), problems_source)
     with VerifierPool(settings, workers) as pool:
-        verdicts = pool.verify_tasks(tasks, on_verdict)
+        verdicts = pool.verify_batches(batches, on_verdict)
     return [
-        {"record": _record(problems[task.key], sample, verdict), "verdict": verdict.to_dict()}
-        for task in tasks
-        for sample, verdict in enumerate(verdicts[task.key])
+        {"record": _record(problems[batch.key], sample, verdict), "verdict": verdict.to_dict()}
+        for batch in batches
+        for sample, verdict in enumerate(verdicts[batch.key])
     ]
 
 
@@ -172,7 +172,7 @@ def run(
     out_dir: Path | None = None,
     levels: Iterable[int] = (),
     workers: int | None = None,
-    on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
 ) -> dict[str, Any]:
     """Verify, aggregate, report. Returns {"metrics", "per_problem", "report"}."""
     return summarize(verify(problems_source, responses_path, settings, levels, workers, on_verdict), out_dir)

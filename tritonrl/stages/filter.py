@@ -25,7 +25,7 @@ from tritonrl.artifacts.datasets_io import PublishedDataset, publish_dataset, re
 from tritonrl.artifacts.shards import Shard
 from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import Config
-from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Verdict
 from tritonrl.verify.verifier import VerifierSettings
 
@@ -62,15 +62,15 @@ def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
 
 
 def judge(config: Config, samples: list[dict[str, Any]],
-          on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None) -> list[tuple[bool, dict[str, Any]]]:
+          on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None) -> list[tuple[bool, dict[str, Any]]]:
     """(accepted, record) per sample, in order: verdict fields added, or `teacher_error` for a failed request."""
-    tasks: dict[str, Task] = {}
+    batches: dict[str, ProblemBatch] = {}
     for sample in samples:
         if sample.get("response") is not None:
-            task = tasks.setdefault(sample["problem"], Task(sample["problem"], sample["problem_source"], []))
-            task.responses.append(sample["response"])
+            batch = batches.setdefault(sample["problem"], ProblemBatch(sample["problem"], sample["problem_source"], []))
+            batch.responses.append(sample["response"])
     with VerifierPool(VerifierSettings.from_config(config.verify)) as pool:
-        verdicts = pool.verify_tasks(tasks.values(), on_verdict)
+        verdicts = pool.verify_batches(batches.values(), on_verdict)
     judged = []
     position = Counter()
     for sample in samples:
@@ -113,7 +113,7 @@ def run(
     config: Config,
     input_uri: str,
     out_root: str | None = None,
-    on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
 ) -> FilterResult:
     """Verify every sample of the dataset at `input_uri`; publish the accepted and rejected datasets."""
     store = ArtifactStore.of(config.storage)
@@ -124,7 +124,7 @@ def run_shard(
     config: Config,
     input_uri: str,
     shard: Shard,
-    on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
+    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
 ) -> FilterShard:
     """Verify the samples of this shard's problems (tritonrl.artifacts.shards.assign); publish them as a shard dataset."""
     store = ArtifactStore.of(config.storage)

@@ -33,7 +33,7 @@ from tritonrl.verify.verifier import ReferenceRun, Verifier, VerifierSettings
 
 
 @dataclass(frozen=True)
-class Task:
+class ProblemBatch:
     """All candidates for one problem; `key` names the problem in results and progress."""
 
     key: str
@@ -133,10 +133,10 @@ class VerifierPool:
         with self._lock:
             return self._gates.setdefault(verifier.gpu, GpuGate())
 
-    def _reference(self, task: Task) -> ReferenceRun:
+    def _reference(self, batch: ProblemBatch) -> ReferenceRun:
         verifier = self._verifier()
         with self._gate(verifier).shared():
-            return verifier.prepare_reference(task.problem_source)
+            return verifier.prepare_reference(batch.problem_source)
 
     def _judge(self, reference: ReferenceRun, response: str) -> Verdict:
         verifier = self._verifier()
@@ -148,34 +148,34 @@ class VerifierPool:
                 verdict = verifier.verify_against(reference, response)
         return verdict
 
-    def verify_tasks(
+    def verify_batches(
         self,
-        tasks: Iterable[Task],
-        on_verdict: Callable[[Task, int, Verdict], None] = lambda *a: None,
-        on_reference: Callable[[Task, ReferenceRun], None] = lambda *a: None,
+        batches: Iterable[ProblemBatch],
+        on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
+        on_reference: Callable[[ProblemBatch, ReferenceRun], None] = lambda *a: None,
     ) -> dict[str, list[Verdict]]:
-        """Verdicts for every response of every task, in response order, keyed by task key."""
-        tasks = list(tasks)
-        if len({t.key for t in tasks}) != len(tasks):
-            raise ValueError("task keys must be unique: one task per problem")
+        """Verdicts for every response of every batch, in response order, keyed by batch key."""
+        batches = list(batches)
+        if len({t.key for t in batches}) != len(batches):
+            raise ValueError("batch keys must be unique: one batch per problem")
         results: dict[str, list[Verdict]] = {}
         wave_size = min(self.slots, self.workers)
-        for start in range(0, len(tasks), wave_size):
-            wave = tasks[start : start + wave_size]
+        for start in range(0, len(batches), wave_size):
+            wave = batches[start : start + wave_size]
             references = list(self._executor.map(self._reference, wave))
-            for task, reference in zip(wave, references):
-                on_reference(task, reference)
+            for batch, reference in zip(wave, references):
+                on_reference(batch, reference)
             jobs = [
-                (task, index, self._executor.submit(self._judge, reference, response))
-                for task, reference in zip(wave, references)
-                for index, response in enumerate(task.responses)
+                (batch, index, self._executor.submit(self._judge, reference, response))
+                for batch, reference in zip(wave, references)
+                for index, response in enumerate(batch.responses)
             ]
-            for task in wave:
-                results[task.key] = [None] * len(task.responses)
-            for task, index, future in jobs:
+            for batch in wave:
+                results[batch.key] = [None] * len(batch.responses)
+            for batch, index, future in jobs:
                 verdict = future.result()
-                results[task.key][index] = verdict
-                on_verdict(task, index, verdict)
+                results[batch.key][index] = verdict
+                on_verdict(batch, index, verdict)
             del references
             if self.settings.device == "cuda":
                 import torch

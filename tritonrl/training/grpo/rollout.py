@@ -9,7 +9,7 @@ from tritonrl.problems import Problem
 from tritonrl.prompts import build_messages
 from tritonrl.training.grpo import hrd
 from tritonrl.training.models import encode_example, generate
-from tritonrl.verify.pool import Task, VerifierPool
+from tritonrl.verify.pool import ProblemBatch, VerifierPool
 
 
 @dataclass
@@ -67,8 +67,8 @@ class Sampler:
 
 def reward(pool: VerifierPool, chosen: list[dict], rollouts: list[Rollout], config: Config) -> None:
     """Every rollout's (r_code, r_plan) from one verifier-pool batch over this rank's tasks."""
-    verdicts = pool.verify_tasks(
-        Task(f"{i}:{task['problem']}", task["problem_source"], [r.text for r in rollouts if r.task == i])
+    verdicts = pool.verify_batches(
+        ProblemBatch(f"{i}:{task['problem']}", task["problem_source"], [r.text for r in rollouts if r.task == i])
         for i, task in enumerate(chosen)
     )
     for i, task in enumerate(chosen):
