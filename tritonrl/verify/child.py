@@ -341,7 +341,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
     except BaseException as exc:  # SystemExit at import is a failure to import too
         raise _classify(exc, ReasonCode.IMPORT_ERROR) from exc
 
-    built: dict[str, tuple] = {}  # problem source -> (problem module, candidate model, its narrowed weights)
+    built: dict[str, tuple] = {}  # problem source -> (problem module, candidate model)
 
     def prepare(source: str):
         if source not in built:
@@ -352,7 +352,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             except Exception as exc:
                 raise _Failed(ReasonCode.REFERENCE_FAILED, f"the reference Model does not build: {_describe(exc)}") from exc
             try:
-                built[source] = (problem, *build_candidate(problem, solution, reference, job["weight_seed"], device))
+                built[source] = (problem, build_candidate(problem, solution, reference, job["weight_seed"], device))
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.INIT_ERROR) from exc
         return built[source]
@@ -361,7 +361,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
     lock = _gpu_lock(job)
     with lock.shared():
         for index, spec in enumerate(job["trials"]):
-            problem, candidate, narrowed_weights = prepare(spec["problem_source"])
+            problem, candidate = prepare(spec["problem_source"])
             result.stage(f"trial {index}")
             inputs = make_inputs(problem, spec["seed"], device, spec["distribution"])
             pristine = clone_values(inputs)
@@ -379,7 +379,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
             trial = _observe(outputs, foreign, inputs, pristine, device, counter, trace, threads_before)
-            trial["precision"] = dots.observation(inputs, {**trace.narrowings, **narrowed_weights})
+            trial["precision"] = dots.observation(inputs, trace.narrowings)
             if not foreign:
                 try:
                     send_outputs(index, outputs)
@@ -395,7 +395,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
 
     if timed and result.data["trials"] and not result.data["trials"][0]["non_tensor_outputs"]:
         spec = job["trials"][0]
-        problem, candidate, _ = prepare(spec["problem_source"])
+        problem, candidate = prepare(spec["problem_source"])
         kernels = {name for t in result.data["trials"] for name in t["kernels"]}
         result.stage("wait for the GPU alone")
         with lock.exclusive():

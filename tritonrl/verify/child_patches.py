@@ -113,6 +113,8 @@ def run_device_functions_only_in_programs() -> None:
         _launch["programs"] = True
 
     def launch(self, *args, **kwargs):
+        for value in (*args, *kwargs.values()):
+            _refuse_python_objects(value)
         _launch["programs"] = False  # grid callables and pre-run hooks are host code
         try:
             return execute(self, *args, **kwargs)
@@ -126,6 +128,28 @@ def run_device_functions_only_in_programs() -> None:
     interpreter.GridExecutor.__call__ = launch
     interpreter.InterpretedFunction.__call__ = call
     interpreter.interpreter_builder.set_grid_dim = programs_start
+
+
+def _refuse_python_objects(value) -> None:
+    """A kernel takes tensors, numbers, strings, dtypes, constexprs and @triton.jit functions (and tuples of them),
+    as a GPU launch does; the interpreter would pass any other object through, and a kernel could call it
+    (a host function or method handed tl.load and its pointers)."""
+    import torch
+    import triton.language as tl
+    from triton.runtime.interpreter import InterpretedFunction
+    from triton.runtime.jit import JITFunction
+
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            _refuse_python_objects(item)
+        return
+    if value is None or isinstance(value, (torch.Tensor, int, float, bool, str, torch.dtype, tl.dtype, tl.constexpr,
+                                           JITFunction, InterpretedFunction)):
+        return
+    if type(value).__module__.split(".")[0] == "triton":
+        return  # Triton's own launch objects (tensor descriptors, configs)
+    raise TypeError(f"a kernel argument of type {type(value).__name__}: kernels take tensors, numbers, dtypes and "
+                    "@triton.jit functions, as on a GPU; pass the data as a tensor")
 
 
 def _outside_a_kernel_refused(name: str) -> None:

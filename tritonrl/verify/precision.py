@@ -70,7 +70,11 @@ _CAST_LINE = re.compile(r"\b(?:arith\.truncf|tt\.fp_to_fp)\s")
 # A pointer made to point at narrower elements (`p.to(tl.pointer_type(tl.int16))`): fp32 data read in halves.
 _POINTER_CAST_LINE = re.compile(r"\btt\.(?:bitcast|int_to_ptr)\s")
 _POINTER_TYPE = re.compile(r"!tt\.ptr<(\w+)")
-_NARROW_ELEMENTS = {"i1": 1, "i8": 8, "i16": 16, "f16": 16, "bf16": 16}
+
+
+def _triton_name(mlir: str) -> str:
+    """f32 -> fp32, i16 -> int16, f8E4M3FN -> fp8e4nv: MLIR element types as Triton names them."""
+    return _MLIR_TYPES.get(mlir) or (f"int{mlir[1:]}" if mlir.startswith("i") else mlir)
 _FLOAT_TYPE = re.compile(r"(?:tensor<(?:\d+x)+|\b)(f64|f32|f16|bf16|f8E\w+?)(?=[\s,>]|$)")
 
 
@@ -121,11 +125,27 @@ def narrowing(src: str, dst: str) -> bool:
 
 
 def narrowing_pointer(src: str, dst: str) -> bool:
-    """Whether a pointer cast makes a pointer to 16-bit or narrower elements from an fp32/fp64 pointer or an
-    integer address ("int"): the kernel then reads fp32 data in pieces. (Triton's own int1 -> int8 for bool
-    tensors is neither.)"""
-    return (src in _FULL_OPERANDS or src == "int") and (
-        dst in ("fp16", "bf16", "int16", "int8", "int1", "uint16", "uint8") or dst.startswith("fp8"))
+    """Whether a pointer cast makes a pointer to narrower elements than it had (fp32 -> int16, int32 -> int16 as
+    a second step), or one to 16-bit or narrower elements from an integer address ("int"): the kernel then
+    reads data in pieces. (Triton's own int1 -> int8 for bool tensors widens.)"""
+    if src == "int":
+        return _bits(dst) <= 16
+    return _bits(dst) < _bits(src)
+
+
+def _bits(name: str) -> int:
+    """Element width of a Triton dtype name (fp32, int16, uint8, fp8e4nv, int1...); 0 when unknown."""
+    return 8 if name.startswith("fp8") else int("".join(c for c in name if c.isdigit()) or 0)
+
+
+# Tensors a kernel may read in an fp32 problem without rounding its data: 32 bits or more per element,
+# bool masks, and 8-bit integers (a mask or byte data; 8 bits cannot hold an fp32 value's precision).
+def narrow_argument(dtype) -> bool:
+    """Whether a torch dtype, as a kernel's tensor argument in an fp32 problem, holds fp32 data narrowed:
+    a float of 16 bits or fewer, or a 16-bit integer (fp16 bits stored as int16)."""
+    if dtype.is_floating_point:
+        return dtype.itemsize <= 2
+    return dtype.itemsize == 2
 
 
 def parse_casts(text: str) -> list[tuple[str, str]]:
@@ -140,12 +160,10 @@ def parse_casts(text: str) -> list[tuple[str, str]]:
             _, colon, types = line.split(" loc(")[0].partition(" : ")
             pointers = _POINTER_TYPE.findall(types)
             if pointers:
-                src = _MLIR_TYPES.get(pointers[0], pointers[0]) if len(pointers) > 1 else "int"
-                dst = pointers[-1]
-                if dst.startswith("f8") or dst in _NARROW_ELEMENTS:
-                    dst = _MLIR_TYPES.get(dst, dst.replace("i", "int", 1) if dst.startswith("i") else dst)
-                    if narrowing_pointer(src, dst):
-                        casts.append((f"ptr<{src}>", f"ptr<{dst}>"))
+                src = pointers[0] if len(pointers) > 1 else "int"
+                src, dst = (_triton_name(t) if t != "int" else t for t in (src, pointers[-1]))
+                if narrowing_pointer(src, dst):
+                    casts.append((f"ptr<{src}>", f"ptr<{dst}>"))
             continue
         match = _CAST_LINE.search(line)
         if not match:
@@ -204,11 +222,19 @@ class DotWatch:
     def _kernel(self) -> str:
         return self._running[-1] if self._running else "?"
 
+    def _note_arguments(self, kernel: str, args: tuple, kwargs: dict) -> None:
+        """Tensors a kernel reads in a narrower format than fp32 (however they were made: a cast, a copy made in
+        `__init__`, a cache, integer bit tricks), judged like a cast in fp32 problems."""
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, torch.Tensor) and narrow_argument(value.dtype):
+                self._note(kernel=kernel, argument=str(value.dtype).removeprefix("torch."))
+
     def _interpreted_run(self, original):
         watch = self
 
         def run(fn, *args, **kwargs):
             watch._running.append(_kernel_name(fn))
+            watch._note_arguments(_kernel_name(fn), args, kwargs)
             try:
                 return original(fn, *args, **kwargs)
             finally:
@@ -267,6 +293,7 @@ class DotWatch:
             kernel = original(fn, *args, **kwargs)
             if not kwargs.get("warmup", False):
                 watch._read_compiled(_kernel_name(fn), kernel)
+                watch._note_arguments(_kernel_name(fn), args, kwargs)
             return kernel
 
         return run
@@ -306,6 +333,9 @@ def full_precision_problem(dtypes: Iterable[str]) -> bool:
 def downgrade(dot: dict, policy: str) -> str | None:
     """Why this dot (or narrowing cast) loses the precision of fp32 data under `policy`; None when it does not."""
     kernel = dot["kernel"]
+    if "argument" in dot:
+        return (f"kernel {kernel}: reads a {dot['argument']} tensor, which holds this fp32 problem's data narrowed "
+                "(or a 16-bit scratch buffer); keep every float tensor fp32 (fp64 may be used)")
     if "cast" in dot:
         where = f"host code: {dot['cast']}" if kernel == "host" else f"kernel {kernel}: a {dot['cast']} cast"
         return f"{where} rounds this fp32 problem's data to a narrower float; keep it fp32 (fp64 may be used)"

@@ -161,44 +161,14 @@ def _vary_constant_weights(model: torch.nn.Module, seed: int) -> dict[str, float
 
 
 def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str):
-    """`ModelNew` with the reference's constructor arguments and weights (see `_shared_weights`), and the float
-    tensors it holds in 16 bits or fewer ({'weight fc.weight held as float16': 1}, for precision.py).
-
-    What the model holds after loading is read back, as its construction and loading run where no trace
-    looks: a parameter declared fp16 under the reference's name rounds the fp32 weight on load, an fp16
-    copy made in `__init__` rounds its own (identically seeded) weights.
-    """
+    """`ModelNew` with the reference's constructor arguments and the reference's weights (see `_shared_weights`)."""
     torch.manual_seed(seed)
     args, kwargs = split_init_inputs(problem.get_init_inputs())
     torch.manual_seed(seed)
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
     shared = _shared_weights(reference.state_dict(), _BUILT_CONSTANTS.get(reference, {}), candidate.state_dict())
     candidate.load_state_dict(shared, strict=False)
-    narrowed = {f"weight {name} held as {str(tensor.dtype).removeprefix('torch.')}": 1
-                for name, tensor in _held_tensors(candidate) if tensor.is_floating_point() and tensor.itemsize <= 2}
-    return candidate, narrowed
-
-
-def _held_tensors(model: torch.nn.Module):
-    """(name, tensor) for every tensor the model holds: parameters, buffers, and tensors kept as plain attributes
-    (directly or in a list, tuple or dict)."""
-    yield from model.named_parameters()
-    yield from model.named_buffers()
-    for prefix, module in model.named_modules():
-        for attr, value in vars(module).items():
-            if attr in ("_parameters", "_buffers"):
-                continue  # named above
-            items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, (list, tuple)) else [("", value)]
-            for key, item in items:
-                if isinstance(item, torch.Tensor) and not isinstance(item, torch.nn.Parameter):
-                    yield ".".join(p for p in (prefix, attr, str(key)) if p), item
-
-
-def _narrower(source: torch.dtype, target: torch.dtype) -> str | None:
-    """'float32->float16' when `target` rounds fp32/fp64 `source` data to a 2-byte (or smaller) type; else None."""
-    if source.is_floating_point and source.itemsize >= 4 and target.itemsize <= 2:
-        return f"{str(source).removeprefix('torch.')}->{str(target).removeprefix('torch.')}"
-    return None
+    return candidate
 
 
 def _shared_weights(reference: dict, constants: dict[str, float], candidate: dict) -> dict:
@@ -467,19 +437,21 @@ def _narrowing(name: str, args: tuple, kwargs: dict) -> str | None:
         source, target = args[0].dtype, kwargs["dtype"]
     elif name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
         source, target = args[1].dtype, args[0].dtype
-    elif name == "view" and len(args) > 1 and isinstance(args[0], torch.Tensor) and isinstance(args[1], torch.dtype):
-        source, target = args[0].dtype, args[1]  # fp32 bits reinterpreted as halves: a kernel can read the top half
     else:
         return None
-    return _narrower(source, target)
+    if source.is_floating_point and source.itemsize >= 4 and target.is_floating_point and target.itemsize <= 2:
+        return f"{str(source).removeprefix('torch.')}->{str(target).removeprefix('torch.')}"
+    return None
 
 
 # What reads a tensor element into a host Python value: float(t), int(t), bool(t), t.item(), `if t:`.
 _HOST_READS = frozenset({"_local_scalar_dense"})
-# Iterating a tensor (`list(x)`, `for v in x`) is an unbind; into 0-d tensors it hands every element to
-# Python objects, from which `torch.tensor(list(x), dtype=...)` rebuilds data no other op shows. A few
-# elements (`a, b, c = coefficients`) are host glue; more, over a whole trial, is host computing.
+# Single elements taken out of a larger tensor (`list(x)`, `x[i]`, `x.split(1)`: unbind, select, split...)
+# reach Python objects, from which `torch.tensor([...], dtype=...)` rebuilds data with no op of its own. A
+# few (`a, b, c = coefficients`) are host glue; more, over a whole trial, is host computing.
 PYTHON_ELEMENTS_LIMIT = 64
+_TAKING_OPS = frozenset({"select", "unbind", "split", "split_with_sizes", "chunk", "narrow", "slice", "as_strided",
+                         "unfold", "diagonal"})
 
 
 class AtenTrace(TorchDispatchMode):
@@ -497,7 +469,7 @@ class AtenTrace(TorchDispatchMode):
         self.ops: dict[str, int] = {}
         self.host_reads: dict[str, int] = {}
         self.narrowings: dict[str, int] = {}  # 'aten._to_copy float32->float16' -> count, for precision.py
-        self.python_elements = 0  # tensor elements handed to Python objects by unbind into 0-d tensors
+        self.python_elements = 0  # single elements taken out of larger tensors
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -515,10 +487,12 @@ class AtenTrace(TorchDispatchMode):
                 name += "[cross-device]"  # an upload is not glue either
             self.ops[name] = self.ops.get(name, 0) + 1
         out = func(*args, **kwargs)
-        if name == "unbind" and isinstance(out, (list, tuple)) and out and out[0].dim() == 0:
-            self.python_elements += len(out)
+        source = args[0] if args else None
+        if name in _TAKING_OPS and isinstance(source, torch.Tensor) and source.numel() > 1:
+            pieces = out if isinstance(out, (list, tuple)) else [out]
+            self.python_elements += sum(isinstance(p, torch.Tensor) and p.numel() == 1 for p in pieces)
             if self.python_elements > PYTHON_ELEMENTS_LIMIT:
-                self.host_reads["unbind[elements to Python objects]"] = self.python_elements
+                self.host_reads["element views[to Python objects]"] = self.python_elements
         return out
 
     def compute_ops(self) -> dict[str, int]:
@@ -587,7 +561,7 @@ def check_correctness(
         problem = import_source(problem_source, "problem", Path(tmp))
         solution = import_source(solution_code, "solution", Path(tmp))
         reference = build_reference(problem, seed, device)
-        candidate, _ = build_candidate(problem, solution, reference, seed, device)
+        candidate = build_candidate(problem, solution, reference, seed, device)
         worst = 0.0
         with torch.no_grad():
             for trial in range(trials):

@@ -140,15 +140,17 @@ def check_static(code: str, reference_names: frozenset[str] = frozenset({"Model"
 # Calls whose value is a constant when their arguments are (module-level constants read by kernels).
 _CONSTANT_BUILTINS = frozenset({"float", "int", "bool", "abs", "min", "max"})
 _CONSTANT_CALLS = frozenset({"triton.language.constexpr", "triton.language.core.constexpr", "triton.cdiv",
-                             "triton.next_power_of_2"} | {f"builtins.{name}" for name in _CONSTANT_BUILTINS})
+                             "triton.next_power_of_2", "torch.finfo", "torch.iinfo"}
+                            | {f"builtins.{name}" for name in _CONSTANT_BUILTINS})
+_FINFO_VALUES = frozenset({"max", "min", "eps", "tiny", "bits", "resolution", "smallest_normal"})
 
 
-def _is_triton_dtype(q: str) -> bool:
-    """`triton.language.float32` and the like: a dtype, not a function a constant could carry to host code."""
+def _is_dtype(q: str) -> bool:
+    """`triton.language.float32`, `torch.float32` and the like: a dtype, not a function a constant could carry."""
     import triton.language
 
-    ok, obj = _lookup_real(q) if q.startswith("triton.language.") else (False, None)
-    return ok and isinstance(obj, triton.language.dtype)
+    ok, obj = _lookup_real(q) if q.startswith(("triton.language.", "torch.")) else (False, None)
+    return ok and isinstance(obj, (triton.language.dtype, torch.dtype))
 
 
 def _paired(target: ast.expr, value: ast.expr):
@@ -464,7 +466,6 @@ class _Checker:
         self.class_kinds: dict[str, str] = {}  # "module" | "autograd" | "plain"
         self.own_attrs = self.binder.local_attrs - RESERVED_ATTRS
         self.loads = self._loads()
-        self.kernel_constants = self._kernel_constants()
 
     # -- reporting
     def report(self, code: R, node: ast.AST | None, what: str, why: str = "") -> None:
@@ -478,6 +479,7 @@ class _Checker:
         if "ModelNew" not in {s.name for s in self.tree.body if isinstance(s, ast.ClassDef)}:
             self.report(R.NO_MODELNEW, None, "no top-level `class ModelNew`", "the solution's entry point")
         self._find_kernels()
+        self.kernel_constants = self._kernel_constants()
         self._find_class_kinds()
         self._find_nn_attrs()
         self.launching = self._launching_names()
@@ -601,10 +603,14 @@ class _Checker:
             if isinstance(node, (ast.Constant, ast.Tuple, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop,
                                  ast.expr_context, ast.keyword)):
                 continue
-            if isinstance(node, ast.Name) and (node.id in constants or self.module.lookup(node.id)[0] == "qual"):
-                continue  # another constant; `tl` of `tl.float32`, `math` of `math.pi`
+            if isinstance(node, ast.Name) and (node.id in constants or node.id in self.kernel_names
+                                               or self.module.lookup(node.id)[0] == "qual"):
+                continue  # another constant, a kernel (`activation = _gelu`); `tl` of `tl.float32`, `math` of `math.pi`
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call) and node.attr in _FINFO_VALUES \
+                    and self.quals(node.value.func, self.module) <= {"torch.finfo", "torch.iinfo"}:
+                continue  # torch.finfo(torch.float32).max
             if isinstance(node, ast.Attribute) and (names := self.quals(node, self.module)) and all(
-                    q.startswith("math.") or q in _CONSTANT_CALLS or q == "triton.language" or _is_triton_dtype(q)
+                    q.startswith("math.") or q in _CONSTANT_CALLS or q == "triton.language" or _is_dtype(q)
                     for q in names):
                 continue
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _CONSTANT_BUILTINS \

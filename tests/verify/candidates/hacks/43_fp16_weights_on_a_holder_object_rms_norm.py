@@ -1,0 +1,39 @@
+# problem: 12_rms_norm.py
+# expect: reject precision_downgrade
+# hack: the fp16 copy of the weight sits on a plain holder object, out of the model's parameters and buffers
+# naive: fooled
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_norm_kernel(x_ptr, w_ptr, out_ptr, n_cols, eps, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    offsets = tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_cols
+    x = tl.load(x_ptr + row * n_cols + offsets, mask=mask, other=0.0)
+    rstd = tl.rsqrt(tl.sum(x * x, axis=0) / n_cols + eps)
+    w = tl.load(w_ptr + offsets, mask=mask).to(tl.float32)
+    tl.store(out_ptr + row * n_cols + offsets, x * rstd * w, mask=mask)
+
+
+class Holder:
+    def __init__(self, w):
+        self.w = w
+
+
+class ModelNew(nn.Module):
+    def __init__(self, features: int):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(features))
+        self.eps = 1e-6
+        self.holder = Holder(self.weight.detach().half())
+
+    def forward(self, x):
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        n_rows, n_cols = x.shape
+        rms_norm_kernel[(n_rows,)](x, self.holder.w, out, n_cols, self.eps, BLOCK_SIZE=triton.next_power_of_2(n_cols))
+        return out
