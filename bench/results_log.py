@@ -14,6 +14,21 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 
+def gpu_run_facts() -> dict[str, str]:
+    """Date, GPU, versions and command at the head of a GPU benchmark's JSON results."""
+    import torch
+    import triton
+
+    return {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "gpu": torch.cuda.get_device_name(0),
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "python": platform.python_version(),
+        "command": " ".join(sys.argv),
+    }
+
+
 def results_log(path: str, title: str, overrides: list[str]) -> Callable[[str], None]:
     import torch
     import transformers

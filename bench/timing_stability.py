@@ -12,18 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import statistics
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
-
-import torch
-import triton
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.kernelbench_candidates import candidates  # noqa: E402
+from bench.results_log import gpu_run_facts  # noqa: E402
 from tritonrl.problems import load_problems  # noqa: E402
 from tritonrl.problems.shapes import with_shapes  # noqa: E402
 from tritonrl.verify.verifier import Verifier, VerifierSettings  # noqa: E402
@@ -52,12 +48,7 @@ def main() -> None:
     problems = {p.name: p for p in load_problems(args.kernelbench)}
     solutions = candidates()
     results = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "gpu": torch.cuda.get_device_name(0),
-        "torch": torch.__version__,
-        "triton": triton.__version__,
-        "python": platform.python_version(),
-        "command": " ".join(sys.argv),
+        **gpu_run_facts(),
         "cases": [],
     }
     settings = VerifierSettings(device="cuda", trials=2, timeout_s=300, alternate_shapes=False)

@@ -12,18 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
-
-import torch
-import triton
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.kernelbench_candidates import candidates  # noqa: E402
+from bench.results_log import gpu_run_facts  # noqa: E402
 from tritonrl.problems import load_problems  # noqa: E402
 from tritonrl.verify.verifier import Verifier, VerifierSettings  # noqa: E402
 
@@ -40,12 +36,7 @@ def main() -> None:
     problems = {p.name: p for p in load_problems(args.kernelbench)}
     chosen = {name: code for name, code in candidates().items() if not args.only or name in args.only}
     results = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "gpu": torch.cuda.get_device_name(0),
-        "torch": torch.__version__,
-        "triton": triton.__version__,
-        "python": platform.python_version(),
-        "command": " ".join(sys.argv),
+        **gpu_run_facts(),
         "trials": args.trials,
         "problems": [],
     }
