@@ -9,6 +9,8 @@ from typer.testing import CliRunner
 
 from tritonrl.cli import app
 
+from tests.support.paths import REPO
+
 runner = CliRunner()
 TRITONRL = Path(sys.executable).with_name("tritonrl")
 
@@ -220,5 +222,5 @@ def test_config_keys_describes_every_key_once_and_the_docs_hold_its_table():
     assert runner.invoke(app, ["config", "keys", "nope"]).exit_code == 2
     table = runner.invoke(app, ["config", "keys", "--markdown"]).output
     assert "| `sft.nproc_per_node` | `1` |  | `8` |" in table  # default, tiny, gpu
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "CONFIGURATION.md").read_text()
+    docs = (REPO / "docs" / "CONFIGURATION.md").read_text()
     assert table.strip() in docs, "regenerate the table in docs/CONFIGURATION.md with `tritonrl config keys --markdown`"

@@ -24,8 +24,8 @@ from mlflow import MlflowClient
 from tritonrl.config import load_config
 
 from tests.support.flows import SMALL, STAGES
+from tests.support.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 TRITONRL = Path(sys.executable).parent / "tritonrl"
 
 

@@ -3,7 +3,9 @@
 import ast
 from pathlib import Path
 
-LIBRARY = Path(__file__).resolve().parents[1] / "tritonrl"
+from tests.support.paths import REPO
+
+LIBRARY = REPO / "tritonrl"
 FORBIDDEN = {"prefect", "flows", "tasks"}
 CLI = LIBRARY / "cli"
 
@@ -103,3 +105,10 @@ def test_rooms_import_only_the_rooms_below_them():
 def test_every_room_is_named_in_the_rules():
     rooms = {_room(p) for p in LIBRARY.rglob("*.py")} - {"__init__"}
     assert rooms == set(ROOM_IMPORTS), "add the new room to ROOM_IMPORTS with what it may import"
+
+
+def test_test_folders_mirror_the_rooms():
+    """tests/<room>/ holds the tests of tritonrl/<room>/; support/ and fixtures/ are shared helpers and data."""
+    folders = {p.name for p in (REPO / "tests").iterdir() if p.is_dir() and p.name not in ("support", "fixtures", "__pycache__")}
+    rooms = {p.name for p in LIBRARY.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
+    assert folders <= rooms, f"test folders without a room: {sorted(folders - rooms)}"

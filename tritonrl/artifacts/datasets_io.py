@@ -11,7 +11,7 @@ republishing it is a no-op. Nested values (dicts, lists)
 are stored as JSON strings: rows of different problems have different shape
 keys, which a parquet struct column cannot hold.
 
-Test: tests/test_datasets_io.py.
+Test: tests/artifacts/test_datasets_io.py.
 """
 
 from __future__ import annotations

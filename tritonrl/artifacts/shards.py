@@ -21,7 +21,7 @@ reference once for all its candidates, so splitting a problem would repeat
 that work. Assignment is deterministic (a function of the input only), so
 a rerun's shards are the same and a cached shard stays valid.
 
-Never imports prefect. Test: tests/test_shards.py.
+Never imports prefect. Test: tests/artifacts/test_shards.py.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ written to a temporary sibling and renamed; S3 objects become visible only
 when their upload completes (a single PUT, or a completed multipart upload).
 The S3 endpoint is configurable (MinIO, moto's server, real S3).
 
-Test: tests/test_storage.py (a moto S3 server on loopback and file://).
+Test: tests/artifacts/test_store.py (a moto S3 server on loopback and file://).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ and the mean speed-ups are None: a speed-up nobody measured is never assumed
 Everything is pure Python (math only), so it runs anywhere, including on the
 GPU machine without the orchestration stack.
 
-Test: `.venv/bin/python -m pytest tests/test_metrics.py -q` (hand-counted
+Test: `.venv/bin/python -m pytest tests/evaluation/test_metrics.py -q` (hand-counted
 examples, pass@k against brute-force enumeration, edge cases, validation).
 """
 

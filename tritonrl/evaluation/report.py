@@ -14,7 +14,7 @@ tritonrl.artifacts.store), so a reader never sees half a report. Figures use
 matplotlib's Agg backend (no display needed); matplotlib is imported only
 when a report is written.
 
-Test: `.venv/bin/python -m pytest tests/test_report.py -q`.
+Test: `.venv/bin/python -m pytest tests/evaluation/test_report.py -q`.
 """
 
 from __future__ import annotations

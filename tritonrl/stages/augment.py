@@ -9,7 +9,7 @@ there. Publishes two datasets: `augment-pairs` (SFT data: the original
 accepted pairs plus the variant pairs) and `augment-tasks` (the GRPO task
 set: each original problem and each variant that exists).
 
-Run: `tritonrl augment --input <filter-accepted dataset URI>`. Test: tests/test_data_stages.py.
+Run: `tritonrl augment --input <filter-accepted dataset URI>`. Test: tests/stages/test_data_stages.py.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ complete (atomically), keyed by problem, teacher, prompt version and
 sampling parameters; a rerun skips those and never a half-finished problem.
 A teacher failure is recorded as a sample with `error` set, never a crash.
 
-Run: `tritonrl distill --profile tiny`. Test: tests/test_data_stages.py.
+Run: `tritonrl distill --profile tiny`. Test: tests/stages/test_data_stages.py.
 """
 
 from __future__ import annotations

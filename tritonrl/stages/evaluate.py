@@ -20,7 +20,7 @@ trained model, verify them, publish the report to the artifact store (or
 verifier accepts.
 
 Run: `tritonrl eval --problems builtin --responses responses.jsonl --out DIR`.
-Test: tests/test_evaluate.py.
+Test: tests/stages/test_evaluate.py.
 """
 
 from __future__ import annotations

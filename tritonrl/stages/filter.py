@@ -11,7 +11,7 @@ Sharded (tritonrl/artifacts/shards.py): `run_shard` verifies one shard's problem
 publishes its judged rows; `merge` publishes, from all shards, the same
 accepted and rejected records as `run` (same content, so the same URIs).
 
-Run: `tritonrl filter --input <distill dataset URI>`. Test: tests/test_data_stages.py.
+Run: `tritonrl filter --input <distill dataset URI>`. Test: tests/stages/test_data_stages.py.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ last, only once every process has finished — the same layout as SFT, so
 `resolve_model_source` loads either.
 
 Run: `tritonrl grpo --tasks <augment-tasks URI> --model <SFT output URI>`.
-Test: tests/test_grpo.py, tests/test_grpo_distributed.py; learning evidence: bench/grpo_learning.py.
+Test: tests/stages/test_grpo.py, tests/training/test_grpo_distributed.py; learning evidence: bench/grpo_learning.py.
 """
 
 from __future__ import annotations

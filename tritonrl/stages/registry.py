@@ -1,7 +1,7 @@
 """The stage registry: each stage's name, the config sections it reads, whether it runs on a GPU, its shard step.
 
 flows/ and tasks/ are built over these names, the MLflow params of a stage
-run are its sections, and tests/test_stage_registry.py checks
+run are its sections, and tests/stages/test_registry.py checks
 infra/prefect.yaml's deployments against GPU_STAGES.
 """
 

@@ -14,7 +14,7 @@ The output's `manifest.json` (loss curves, counts, config) is written last,
 after the final model; a run that fails or is interrupted leaves no manifest,
 and loaders (tritonrl/training/models.py) refuse an output without one.
 
-Run: `tritonrl sft --input <augment-pairs URI>`. Test: tests/test_sft.py.
+Run: `tritonrl sft --input <augment-pairs URI>`. Test: tests/stages/test_sft.py.
 """
 
 from __future__ import annotations

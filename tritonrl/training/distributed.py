@@ -12,7 +12,7 @@ a full replica of the policy and its optimizer state: nothing is sharded
 Without a process group (one process, not started by torchrun) every
 function here returns its input: the single-process run takes the same code.
 
-Test: tests/test_grpo_distributed.py.
+Test: tests/training/test_grpo_distributed.py.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ line by line; an interrupted stage kills the launcher's whole process group,
 and a failed one raises the stage's error with the command and the last
 lines of output, so the stage publishes nothing.
 
-Test: tests/test_launch.py (and the stages' multi-process tests).
+Test: tests/training/test_launch.py (and the stages' multi-process tests).
 """
 
 from __future__ import annotations

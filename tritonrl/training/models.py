@@ -14,7 +14,7 @@ sees) followed by the rest of the rendered conversation (the response and
 its end-of-turn marker); the two are tokenized separately so the boundary
 never merges into one token, and only the response part carries labels.
 
-Test: tests/test_models.py.
+Test: tests/training/test_models.py.
 """
 
 from __future__ import annotations

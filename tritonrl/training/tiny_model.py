@@ -13,7 +13,7 @@ architecture builds a new model instead of silently reusing a stale one; the
 build goes to a temporary sibling and is renamed into place, so concurrent
 builders (several ranks) never see half a model.
 
-Test: tests/test_models.py.
+Test: tests/training/test_models.py.
 """
 
 from __future__ import annotations

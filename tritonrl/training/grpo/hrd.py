@@ -6,7 +6,7 @@ TritonRL's hierarchical reward decomposition: a response is a plan
 fast the correct kernel is), each through its own group-relative
 advantage; the objective is α·J_plan + J_code. The uniform-reward ablation
 gives every token one reward β·r_code + (1−β)·r_plan. Everything here is
-plain tensor code so it can be checked by hand (tests/test_hrd.py).
+plain tensor code so it can be checked by hand (tests/training/test_hrd.py).
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ It imports torch, transformers and tritonrl's config, models, prompts and
 verifier only, so it runs on a GPU host without the orchestration stack.
 
 Run: `python -m torch.distributed.run --nproc_per_node N -m tritonrl.training.grpo.worker --spec SPEC.json`
-(what `tritonrl grpo --set grpo.nproc_per_node=N` launches). Test: tests/test_grpo.py,
-tests/test_grpo_distributed.py.
+(what `tritonrl grpo --set grpo.nproc_per_node=N` launches). Test: tests/stages/test_grpo.py,
+tests/training/test_grpo_distributed.py.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ The example boundaries come from the collator
 max_length), so the GPU never waits for the host to find them; without them
 they are read off `position_ids` (restarts at 0).
 
-Test: tests/test_sft.py.
+Test: tests/stages/test_sft.py.
 """
 
 from __future__ import annotations

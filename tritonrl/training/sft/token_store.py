@@ -8,7 +8,7 @@ example are prompt, so get no loss). Memory-mapped, a large set costs the
 workers no RAM copy, and the workers need only numpy and torch — no arrow
 stack on GPU hosts.
 
-Test: tests/test_sft.py.
+Test: tests/stages/test_sft.py.
 """
 
 from __future__ import annotations

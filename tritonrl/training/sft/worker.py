@@ -14,7 +14,7 @@ installed) and off on CPU, where bf16 autocast is slow and
 memory is not the constraint. On CPU with several processes DDP uses gloo.
 
 Run: `python -m torch.distributed.run --nproc_per_node N -m tritonrl.training.sft.worker --spec SPEC.json`
-(the DeepSpeed launcher's extra `--local_rank` is accepted). Test: tests/test_sft.py.
+(the DeepSpeed launcher's extra `--local_rank` is accepted). Test: tests/stages/test_sft.py.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def test_markdown_rows_and_percentages(tmp_path, example):
         "| mean speed-up | geomean speed-up |"
     )
     assert header in text
-    # numbers from tests/test_metrics.py: level 1 = 8 samples (valid 5, compiled 6, correct 3, naive 5,
+    # numbers from tests/evaluation/test_metrics.py: level 1 = 8 samples (valid 5, compiled 6, correct 3, naive 5,
     # fast_1 2, fast_2 1), pass@1 3/8, mean 6.5/3 = 2.17, geomean 4^(1/3) = 1.59
     assert "| 1 | 2 | 8 | 62.5% | 75.0% | 37.5% | 62.5% | 25.0% | 12.5% | 37.5% | 100.0% | 2.17× | 1.59× |" in text
     assert "| 2 | 1 | 4 | 100.0% | 100.0% | 75.0% | 75.0% | 25.0% | 25.0% | 75.0% | 100.0% | 4.50× | 2.83× |" in text

@@ -1,13 +1,13 @@
 """One list of stages (tritonrl.stages.registry): the flows and the Prefect deployments are checked against it."""
 
-from pathlib import Path
-
 import yaml
 
 from flows import stages as stage_flows
 from tritonrl.stages import registry
 
-PREFECT_YAML = Path(__file__).resolve().parents[1] / "infra" / "prefect.yaml"
+from tests.support.paths import REPO
+
+PREFECT_YAML = REPO / "infra" / "prefect.yaml"
 
 
 def test_every_stage_and_shard_stage_has_its_flow_of_the_same_name():
