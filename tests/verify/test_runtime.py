@@ -77,11 +77,14 @@ def test_elements_handed_to_python_objects_are_host_reads_and_tables_of_sizes_ar
         a, b, c = x[:3]  # a few elements: host glue
     assert trace.host_reads == {}
     with (trace := AtenTrace()):
+        [x[i:i + 1].contiguous() for i in range(100)]  # single elements handed on as tensors (to launches)
+    assert trace.host_reads == {}
+    with (trace := AtenTrace()):
         torch.cat([torch.tensor(list(chunk), dtype=torch.float16) for chunk in x.split(50)])  # in chunks too
-    assert trace.host_reads == {"element views[to Python objects]": 200}
+    assert trace.host_reads == {"element views[rebuilt from Python objects]": 200}
     with (trace := AtenTrace()):
         torch.tensor(x.split(1), dtype=torch.float16), torch.tensor([x[i] for i in range(100)])
-    assert trace.host_reads == {"element views[to Python objects]": 300}
+    assert trace.host_reads == {"element views[rebuilt from Python objects]": 300}
 
 
 @triton.jit

@@ -113,7 +113,7 @@ def run_device_functions_only_in_programs() -> None:
         _launch["programs"] = True
 
     def launch(self, *args, **kwargs):
-        for value in (*args, *kwargs.values()):
+        for value in launch_values(self.fn, args, kwargs):
             _refuse_python_objects(value)
         _launch["programs"] = False  # grid callables and pre-run hooks are host code
         try:
@@ -130,8 +130,32 @@ def run_device_functions_only_in_programs() -> None:
     interpreter.interpreter_builder.set_grid_dim = programs_start
 
 
+def launch_values(kernel, args: tuple, kwargs: dict):
+    """Every value a launch hands its kernel: the arguments, the defaults of those not passed (a default the
+    interpreter fills in is handed over too), and what tuples, lists and constexprs among them hold."""
+    import inspect
+
+    import triton.language as tl
+
+    try:
+        parameters = list(inspect.signature(getattr(kernel, "fn", kernel)).parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    given = {p.name for p in parameters[: len(args)]} | set(kwargs)
+    pending = [*args, *kwargs.values(),
+               *(p.default for p in parameters if p.name not in given and p.default is not inspect.Parameter.empty)]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (tuple, list)):
+            pending.extend(value)
+        elif isinstance(value, tl.constexpr):
+            pending.append(value.value)
+        else:
+            yield value
+
+
 def _refuse_python_objects(value) -> None:
-    """A kernel takes tensors, numbers, strings, dtypes, constexprs and @triton.jit functions (and tuples of them),
+    """A kernel takes tensors, numbers, strings, dtypes and @triton.jit functions (in tuples and constexprs too),
     as a GPU launch does; the interpreter would pass any other object through, and a kernel could call it
     (a host function or method handed tl.load and its pointers)."""
     import torch
@@ -139,11 +163,7 @@ def _refuse_python_objects(value) -> None:
     from triton.runtime.interpreter import InterpretedFunction
     from triton.runtime.jit import JITFunction
 
-    if isinstance(value, (tuple, list)):
-        for item in value:
-            _refuse_python_objects(item)
-        return
-    if value is None or isinstance(value, (torch.Tensor, int, float, bool, str, torch.dtype, tl.dtype, tl.constexpr,
+    if value is None or isinstance(value, (torch.Tensor, int, float, bool, str, torch.dtype, tl.dtype,
                                            JITFunction, InterpretedFunction)):
         return
     if type(value).__module__.split(".")[0] == "triton":

@@ -54,6 +54,7 @@ from collections.abc import Iterable
 import torch
 
 from tritonrl.config import PRECISIONS
+from tritonrl.verify.child_patches import launch_values
 from tritonrl.verify.result import Reason, ReasonCode
 
 _FULL_OPERANDS = {"fp32", "fp64"}  # Triton dtype names of dot operands that keep fp32 data exact
@@ -222,19 +223,19 @@ class DotWatch:
     def _kernel(self) -> str:
         return self._running[-1] if self._running else "?"
 
-    def _note_arguments(self, kernel: str, args: tuple, kwargs: dict) -> None:
+    def _note_arguments(self, kernel, args: tuple, kwargs: dict) -> None:
         """Tensors a kernel reads in a narrower format than fp32 (however they were made: a cast, a copy made in
         `__init__`, a cache, integer bit tricks), judged like a cast in fp32 problems."""
-        for value in (*args, *kwargs.values()):
+        for value in launch_values(kernel, args, kwargs):
             if isinstance(value, torch.Tensor) and narrow_argument(value.dtype):
-                self._note(kernel=kernel, argument=str(value.dtype).removeprefix("torch."))
+                self._note(kernel=_kernel_name(kernel), argument=str(value.dtype).removeprefix("torch."))
 
     def _interpreted_run(self, original):
         watch = self
 
         def run(fn, *args, **kwargs):
             watch._running.append(_kernel_name(fn))
-            watch._note_arguments(_kernel_name(fn), args, kwargs)
+            watch._note_arguments(fn, args, kwargs)
             try:
                 return original(fn, *args, **kwargs)
             finally:
@@ -293,7 +294,7 @@ class DotWatch:
             kernel = original(fn, *args, **kwargs)
             if not kwargs.get("warmup", False):
                 watch._read_compiled(_kernel_name(fn), kernel)
-                watch._note_arguments(_kernel_name(fn), args, kwargs)
+                watch._note_arguments(fn, args, kwargs)
             return kernel
 
         return run

@@ -447,8 +447,9 @@ def _narrowing(name: str, args: tuple, kwargs: dict) -> str | None:
 # What reads a tensor element into a host Python value: float(t), int(t), bool(t), t.item(), `if t:`.
 _HOST_READS = frozenset({"_local_scalar_dense"})
 # Single elements taken out of a larger tensor (`list(x)`, `x[i]`, `x.split(1)`: unbind, select, split...)
-# reach Python objects, from which `torch.tensor([...], dtype=...)` rebuilds data with no op of its own. A
-# few (`a, b, c = coefficients`) are host glue; more, over a whole trial, is host computing.
+# and a tensor built from Python data (`torch.tensor([...], dtype=...)`: lift_fresh, which reads those
+# elements with no op of its own) together move tensor data through Python objects. Either alone is glue:
+# `scale[c]` handed to a launch per channel, an index table built from sizes. Counted over a whole trial.
 PYTHON_ELEMENTS_LIMIT = 64
 _TAKING_OPS = frozenset({"select", "unbind", "split", "split_with_sizes", "chunk", "narrow", "slice", "as_strided",
                          "unfold", "diagonal"})
@@ -470,6 +471,7 @@ class AtenTrace(TorchDispatchMode):
         self.host_reads: dict[str, int] = {}
         self.narrowings: dict[str, int] = {}  # 'aten._to_copy float32->float16' -> count, for precision.py
         self.python_elements = 0  # single elements taken out of larger tensors
+        self.python_built = 0  # elements of tensors built from Python data
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -491,8 +493,10 @@ class AtenTrace(TorchDispatchMode):
         if name in _TAKING_OPS and isinstance(source, torch.Tensor) and source.numel() > 1:
             pieces = out if isinstance(out, (list, tuple)) else [out]
             self.python_elements += sum(isinstance(p, torch.Tensor) and p.numel() == 1 for p in pieces)
-            if self.python_elements > PYTHON_ELEMENTS_LIMIT:
-                self.host_reads["element views[to Python objects]"] = self.python_elements
+        elif name in ("lift_fresh", "lift_fresh_copy") and isinstance(out, torch.Tensor):
+            self.python_built += out.numel()
+        if min(self.python_elements, self.python_built) > PYTHON_ELEMENTS_LIMIT:
+            self.host_reads["element views[rebuilt from Python objects]"] = self.python_elements
         return out
 
     def compute_ops(self) -> dict[str, int]:
