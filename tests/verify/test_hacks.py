@@ -118,3 +118,9 @@ def test_candidate_gets_the_expected_verdict(path, verdict_of, record_property):
     wanted = set(expect[1].split("|"))
     assert not verdict.correct
     assert wanted & set(verdict.codes), f"expected one of {sorted(wanted)}, got {verdict.codes}: {verdict.reasons}"
+
+
+def test_every_candidate_file_sits_in_a_kind_folder():
+    """A fixture outside honest/, hacks/ or faults/ would never run."""
+    assert {p.parent.name for p in FIXTURES} <= {"honest", "hacks", "faults"}
+    assert sorted(p.name for p in CANDIDATES.glob("*.py")) == []
