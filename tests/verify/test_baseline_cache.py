@@ -29,3 +29,12 @@ def test_a_damaged_entry_counts_as_missing(tmp_path):
     assert cache.get(key) is None
     (tmp_path / f"{key}.json").write_text('["not", "an", "entry"]')
     assert cache.get(key) is None
+
+
+def test_a_gpu_models_peaks_have_their_own_entry(tmp_path):
+    cache = BaselineCache(tmp_path)
+    key = BaselineCache.peaks_key("NVIDIA H200")
+    assert key != BaselineCache.peaks_key("NVIDIA H100 80GB HBM3")
+    cache.put(key, {"peaks": {"bandwidth": 4.3e12, "flops": {}, "l2_bytes": 52428800}})
+    assert cache.get(key, "peaks")["peaks"]["bandwidth"] == 4.3e12
+    assert cache.get(key) is None  # not a baseline

@@ -3,8 +3,11 @@
 A baseline (eager and, when asked, torch.compile) depends only on the
 problem's source at its shapes, the GPU model, the torch/triton/CUDA
 versions and the timing settings; nightly evaluations and repeated filter
-runs would otherwise re-time the same references every time. Entries are
-JSON files written atomically; a damaged entry counts as missing.
+runs would otherwise re-time the same references every time. A problem's
+entry also keeps what one call of it moves and computes ("work",
+speed_of_light.measure_work), and one entry per GPU model keeps the GPU's
+measured peaks ("peaks", `peaks_key`). Entries are JSON files written
+atomically; a damaged entry counts as missing.
 
 Test: tests/verify/test_baseline_cache.py.
 """
@@ -39,12 +42,18 @@ class BaselineCache:
         )
         return hashlib.sha256(material.encode()).hexdigest()[:32]
 
-    def get(self, key: str) -> dict | None:
+    @staticmethod
+    def peaks_key(gpu_name: str) -> str:
+        """The key of the GPU model's measured peaks (one entry per GPU model and software versions)."""
+        return BaselineCache.key("", gpu_name, {"peaks": True})
+
+    def get(self, key: str, required: str = "baseline") -> dict | None:
+        """The entry under `key` when it holds `required` ("baseline", or "peaks" under `peaks_key`)."""
         try:
             entry = json.loads((self.directory / f"{key}.json").read_text())
         except (OSError, ValueError):
             return None
-        return entry if isinstance(entry, dict) and "baseline" in entry else None
+        return entry if isinstance(entry, dict) and required in entry else None
 
     def put(self, key: str, entry: dict) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)

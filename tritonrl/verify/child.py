@@ -61,6 +61,7 @@ from tritonrl.verify.runtime import (
     plain_outputs,
 )
 from tritonrl.verify.shrink import element_count, shrink_overrides
+from tritonrl.verify.speed_of_light import measure_peaks, measure_work
 from tritonrl.verify.trials import ALT_ELEMENT_FACTOR, alternate_shapes, unfit_distribution
 
 
@@ -99,6 +100,7 @@ def _classify(exc: BaseException, default: ReasonCode) -> _Failed:
     return _Failed(default, _describe(exc))
 
 
+MAX_WORK_SETS = 3  # input sets of other distributions that widen the dependence the floor counts (speed_of_light.py)
 # Bound before any candidate code runs, like the timing functions.
 _monotonic = time.monotonic
 
@@ -215,16 +217,23 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                     _save_trial(result, job_dir, seed, overrides, PROBLEM_DISTRIBUTION, outputs)
             if job.get("timed_seed") is not None:  # the inputs of the candidate's last timed call
                 send_outputs("timed", _reference_outputs(problem, model, job["timed_seed"], device))
-        if job.get("timing"):
+            if job.get("work"):
+                result.stage("work")
+                result.data["work"] = _work(job, result, problem, model, device)
+        if job.get("timing") or job.get("measure_peaks"):
             result.stage("wait for the GPU alone")
             with lock.exclusive():
-                result.stage("baseline timing")
-                result.data["baseline"] = _time_model(model, problem, device, job["timing"], job["fresh_seed"])
-                if job["timing"].get("compile"):
-                    compiled = torch.compile(model)
-                    result.data["baseline_compile"] = _time_model(
-                        compiled, problem, device, job["timing"], job["fresh_seed"]
-                    )
+                if job.get("measure_peaks"):
+                    result.stage("GPU peaks")
+                    result.data["peaks"] = measure_peaks(device).to_dict()
+                if job.get("timing"):
+                    result.stage("baseline timing")
+                    result.data["baseline"] = _time_model(model, problem, device, job["timing"], job["fresh_seed"])
+                    if job["timing"].get("compile"):
+                        compiled = torch.compile(model)
+                        result.data["baseline_compile"] = _time_model(
+                            compiled, problem, device, job["timing"], job["fresh_seed"]
+                        )
     except _Failed:
         raise
     except Exception as exc:
@@ -286,6 +295,30 @@ def _alternate_trial(
         if not _distribution_trial(job_dir, result, alt, model, shapes, own_finite, distributions, job["device"]):
             _save_trial(result, job_dir, job["alt_seed"], shapes, PROBLEM_DISTRIBUTION, outputs)
         return
+
+
+def _work(job: dict, result: _Result, problem, model, device: str) -> dict | None:
+    """What one call of the reference moves and computes (speed_of_light.measure_work), from the trials' seeds.
+
+    The problem's own distribution gives the two sets whose differences show
+    structural zeros (the timed inputs are drawn from it); the other
+    distributions' sets only widen the dependence. None when it cannot be
+    measured (out of memory, a model the measurement cannot run): the
+    verdicts then carry no bound.
+    """
+    trials = result.data["trials"]
+    others = (make_inputs(problem, t["seed"], device, t["distribution"])  # made one at a time, as they are used
+              for t in trials[:1 + MAX_WORK_SETS] if t["distribution"] != PROBLEM_DISTRIBUTION)
+    try:
+        work = measure_work(model, make_inputs(problem, trials[0]["seed"], device),
+                            make_inputs(problem, job["fresh_seed"], device), others)
+    except Exception as exc:  # never a reason to fail the reference; recorded for the report
+        result.data["work_error"] = _describe(exc)
+        return None
+    finally:
+        if device == "cuda":
+            torch.cuda.empty_cache()
+    return work.to_dict()
 
 
 def _fresh_inputs(problem, device: str, first_seed: int):

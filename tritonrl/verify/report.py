@@ -32,6 +32,7 @@ HINTS: dict[ReasonCode, str] = {
     ReasonCode.THREAD_LEFT_RUNNING: "finish all work before forward returns",
     ReasonCode.TIMED_OUTPUT_WRONG: "compute every call from its inputs; do not reuse results across calls",
     ReasonCode.JUDGE_REJECTED: "implement the full computation for any input, not just the test cases",
+    ReasonCode.FASTER_THAN_LIGHT: "compute every call's outputs from that call's inputs, inside the call: no results kept between calls",
     ReasonCode.PRECISION_DOWNGRADE: 'keep fp32 data fp32 in tl.dot: tl.dot(a, b, input_precision="ieee") (verify.precision=tf32 allows TF32)',
     ReasonCode.IMPORT_ERROR: "the module fails at import; run it yourself to see the traceback",
     ReasonCode.INIT_ERROR: "ModelNew(*get_init_inputs()) raised; match Model's constructor",
@@ -73,6 +74,7 @@ def render_verdict(verdict: Verdict, problem: str, candidate: str) -> str:
         f"  compiled  {_flag(verdict.compiled)}",
         f"  correct   {_flag(verdict.correct)}",
         f"  speedup   {speedup}",
+        *([f"  light     {verdict.sol_fraction:.0%} of the speed of light ({verdict.sol_ms:.4g} ms)"] if verdict.sol_fraction is not None else []),
         f"  kernels   {verdict.kernel_launches} launches" + (f", max abs error {verdict.max_abs_error:.3g}" if verdict.max_abs_error is not None else ""),
     ]
     if verdict.constant_reference:

@@ -60,6 +60,7 @@ class ReasonCode(str, Enum):
     TIMED_OUTPUT_WRONG = "timed_output_wrong"
     JUDGE_REJECTED = "judge_rejected"
     PRECISION_DOWNGRADE = "precision_downgrade"  # a dot below the problem's precision (verify.precision)
+    FASTER_THAN_LIGHT = "faster_than_light"  # timed below the floor no correct kernel can beat (speed_of_light.py)
     # build / faults
     IMPORT_ERROR = "import_error"
     INIT_ERROR = "init_error"
@@ -119,6 +120,7 @@ _LAYERS: dict[ReasonCode, Layer] = {
             ReasonCode.TIMED_OUTPUT_WRONG,
             ReasonCode.JUDGE_REJECTED,
             ReasonCode.PRECISION_DOWNGRADE,
+            ReasonCode.FASTER_THAN_LIGHT,
         )
     },
     **{
@@ -171,6 +173,11 @@ class Verdict:
     candidate_ms: float | None = None
     baseline_ms: float | None = None
     timing_cv: float | None = None
+    # GPU timing only (speed_of_light.py): the problem's speed of light, its share the candidate reached
+    # (sol_ms / candidate_ms), and the floor below which a timing is faster_than_light
+    sol_ms: float | None = None
+    sol_fraction: float | None = None
+    sol_floor_ms: float | None = None
     device: str = "cpu"
     shapes: dict[str, int] = field(default_factory=dict)  # shape sites (constants, get_inputs size literals) the main trials used
     alt_shapes: dict[str, int] = field(default_factory=dict)  # the extra trial's shapes ({} if none ran)

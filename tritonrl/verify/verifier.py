@@ -41,6 +41,7 @@ from tritonrl.verify.result import Reason, ReasonCode, Verdict
 from tritonrl.verify.runtime import DISTRIBUTIONS, PROBLEM_DISTRIBUTION, compare_outputs
 from tritonrl.verify.sandbox import ForkServer, Limits, ProcessOutcome, job_root
 from tritonrl.verify.shrink import DEFAULT_BUDGET
+from tritonrl.verify.speed_of_light import Bound, GpuPeaks, Work, bound, light_reason, sol_fraction
 from tritonrl.verify.static import check_static
 from tritonrl.verify.trials import constant_output
 
@@ -115,6 +116,8 @@ class ReferenceRun:
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)
     baseline_cached: bool = False
+    work: Work | None = None  # what one call moves and computes (speed_of_light.py), cuda with timing only
+    bound: Bound | None = None  # its speed of light and floor on this GPU
     dropped_distributions: dict[str, str] = field(default_factory=dict)  # distribution -> why the reference rules it out
     constant_output: bool = False  # identical reference outputs on every primary-shape input set
 
@@ -164,6 +167,7 @@ class Verifier:
         self.server = ForkServer(limits, interpret=settings.device == "cpu", env=worker_env)
         self._root = Path(tempfile.mkdtemp(prefix="tritonrl-verify-", dir=job_root()))
         self.gpu_lock = GpuLock(job_root(), self.gpu).create() if settings.device == "cuda" else None
+        self.peaks: GpuPeaks | None = None  # measured on this GPU by the first reference job that times (or cached)
         self._root.chmod(0o711)  # children may enter their own job dir, not list others
 
     def __enter__(self) -> Verifier:
@@ -184,6 +188,7 @@ class Verifier:
         run = ReferenceRun(problem_source, shapes={}, original_shapes={}, weight_seed=secrets.randbits(31))
         timing = self._timing_job_settings()
         cache_key, cached = self._cached_baseline(problem_source, timing)
+        peaks_key = self._cached_peaks(timing)
         job = {
             "kind": "reference",
             "problem_source": problem_source,
@@ -196,6 +201,8 @@ class Verifier:
             "timed_seed": secrets.randbits(31) if timing is not None else None,
             "shrink_budget": self.settings.cpu_element_budget if self.settings.device == "cpu" else 0,
             "timing": None if cached else timing,
+            "work": timing is not None and not (cached and "work" in cached),
+            "measure_peaks": timing is not None and self.peaks is None,
             "gpu_lock": self._job_lock(),
         }
         received: dict[int | str, list[torch.Tensor]] = {}
@@ -210,6 +217,12 @@ class Verifier:
         try:
             run.stage_seconds = self._stage_seconds(result, time.perf_counter() - started)
             run.baseline, run.baseline_compile = result.get("baseline"), result.get("baseline_compile")
+            if result.get("work"):
+                run.work = Work.from_dict(result["work"])
+            if result.get("peaks") and self.peaks is None:
+                self.peaks = GpuPeaks.from_dict(result["peaks"])
+                if peaks_key:
+                    BaselineCache(self.settings.baseline_cache).put(peaks_key, {"peaks": result["peaks"]})
             run.original_shapes = result.get("original_shapes", {})
             run.shapes = result.get("shapes", run.original_shapes)
             run.dropped_distributions = dict(result.get("dropped_distributions", {}))
@@ -236,10 +249,14 @@ class Verifier:
             shutil.rmtree(job_dir, ignore_errors=True)
         if cached:
             run.baseline, run.baseline_compile, run.baseline_cached = cached["baseline"], cached.get("compile"), True
-        elif cache_key and run.failure is None and run.baseline is not None:
-            BaselineCache(self.settings.baseline_cache).put(
-                cache_key, {"baseline": run.baseline, "compile": run.baseline_compile}
-            )
+            run.work = Work.from_dict(cached["work"]) if cached.get("work") else run.work
+        if cache_key and run.failure is None and run.baseline is not None and not (cached and "work" in cached):
+            entry = {"baseline": run.baseline, "compile": run.baseline_compile}
+            if run.work is not None:  # not measured (out of memory): measured again next time
+                entry["work"] = run.work.to_dict()
+            BaselineCache(self.settings.baseline_cache).put(cache_key, entry)
+        if run.work is not None and self.peaks is not None:
+            run.bound = bound(run.work, self._gpu_name(), self.peaks, self.settings.precision)
         run.seconds = time.perf_counter() - started
         return run
 
@@ -249,6 +266,16 @@ class Verifier:
             return None, None
         key = BaselineCache.key(problem_source, self._gpu_name(), timing)
         return key, BaselineCache(self.settings.baseline_cache).get(key)
+
+    def _cached_peaks(self, timing: dict | None) -> str | None:
+        """The cache key of this GPU's measured peaks (loading them when cached), when a cache is configured and timing is on."""
+        if timing is None or not self.settings.baseline_cache:
+            return None
+        key = BaselineCache.peaks_key(self._gpu_name())
+        entry = BaselineCache(self.settings.baseline_cache).get(key, "peaks")
+        if entry is not None and self.peaks is None:
+            self.peaks = GpuPeaks.from_dict(entry["peaks"])
+        return key
 
     def _ordinal(self) -> int:
         """This verifier's GPU as this process numbers it (the caller's own CUDA_VISIBLE_DEVICES may renumber it)."""
@@ -409,6 +436,12 @@ class Verifier:
         verdict.candidate_ms = float(timing["median_ms"])
         verdict.timing_cv = float(timing["cv"])
         verdict.triton_time_share = float(timing["triton_time_share"])
+        if reference.bound is not None:
+            verdict.sol_ms, verdict.sol_floor_ms = reference.bound.sol_ms, reference.bound.floor_ms
+            verdict.sol_fraction = sol_fraction(reference.bound.sol_ms, verdict.candidate_ms)
+            too_fast = light_reason(verdict.candidate_ms, reference.bound)
+            if too_fast is not None:
+                verdict.reasons.append(too_fast)
         if verdict.reasons or not verdict.matches_reference or reference.baseline is None:
             return
         verdict.baseline_ms = float(reference.baseline["median_ms"])
