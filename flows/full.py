@@ -1,8 +1,10 @@
 """The whole pipeline as one Prefect flow named `tritonrl` (deployment `full`: `prefect deployment run tritonrl/full`).
 
 suite check → distill → filter → augment → SFT → HRD-GRPO → evaluate →
-register (`tritonrl-coder`, alias `candidate`; `champion` if it beats the
-current one). Each arrow passes URIs. With `gpu_deployments` the GPU stages
+register (`tritonrl-coder`, alias `candidate`; `champion` if it scores above
+0 and beats the current one). Each arrow passes URIs. The evaluation also
+answers with the base and SFT models (`evaluate.compare`); the table of the
+three goes to the MLflow parent run and the Prefect `learning` artifact. With `gpu_deployments` the GPU stages
 (tritonrl.stages.registry.GPU_STAGES) run as their `<stage>/cuda` deployments on the
 `cuda` work pool; without it (`tritonrl run`) everything runs in this process.
 Filter and evaluate with `shards.<stage>` > 1 fan out one flow run per shard
@@ -23,10 +25,12 @@ import socket
 from typing import Any
 
 from prefect import flow, runtime
+from prefect.artifacts import create_markdown_artifact
 
 from flows.stages import call_stage, stage_config
 from tritonrl import tracking
 from tritonrl.artifacts.store import utc_stamp
+from tritonrl.evaluation import learning
 from tritonrl.stages import registry
 
 DIGEST_TAG, HOST_TAG, PID_TAG = "tritonrl.config_digest", "tritonrl.host", "tritonrl.pid"
@@ -44,6 +48,17 @@ def _dead_here(run) -> bool:
     except PermissionError:
         return False
     return False
+
+
+def _show_learning(config, tracker: tracking.Tracker, parent: str, summaries: dict[str, dict[str, Any]]) -> None:
+    """The base/SFT/final comparison on the MLflow parent run and as the Prefect run's `learning` artifact."""
+    rows = learning.learning_rows(summaries)
+    if not rows:
+        return
+    table = learning.learning_markdown(rows, summaries["evaluate"]["metrics"].get("samples"))
+    tracking.StageRun(tracker.client, parent, config).learning(table, learning.learning_png(rows, summaries),
+                                                               learning.learning_metrics(rows))
+    create_markdown_artifact(key="learning", markdown=table, description="the same evaluation for the base, SFT and final model")
 
 
 @flow(name="tritonrl")
@@ -74,14 +89,17 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
         augmented = stage("augment", accepted=accepted)
         sft_model = stage("sft", pairs=augmented["pairs"])["output"]
         final_model = stage("grpo", tasks=augmented["tasks"], model=sft_model)["output"]
-        stage("evaluate", model=final_model)
+        earlier = {"base": config.student.base_model, "sft": sft_model}
+        stage("evaluate", model=final_model, compare={name: earlier[name] for name in config.evaluate.compare})
         registration = tracking.register_model(
             config, final_model, parent, summaries["evaluate"]["metrics"], config.evaluate.metric
         )
     except BaseException as exc:
         tracker.end_run(parent, "KILLED" if isinstance(exc, KeyboardInterrupt) else "FAILED")
         raise
+    _show_learning(config, tracker, parent, summaries)
     tracker.client.set_tag(parent, "tritonrl.registered_version", registration.version)
+    tracker.client.set_tag(parent, "tritonrl.promotion", registration.reason)
     tracker.end_run(parent)
     return {
         "tracking_uri": config.tracking_uri,
@@ -91,6 +109,7 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
         "model": final_model,
         "registered": {"name": tracking.MODEL_NAME, "version": registration.version,
                        "aliases": list(registration.aliases), "metric": registration.metric,
-                       "value": registration.value, "champion_value_before": registration.champion_value},
+                       "value": registration.value, "champion_value_before": registration.champion_value,
+                       "reason": registration.reason},
         "stages": summaries,
     }

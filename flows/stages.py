@@ -140,25 +140,30 @@ def grpo_flow(tasks: str, model: str, profile: str = "tiny", config_file: str = 
 
 @flow(name="evaluate")
 def evaluate_flow(model: str, profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                  parent_run_id: str = "", fresh: bool = False, gpu_deployments: bool = False) -> dict[str, Any]:
-    """Generate with a model, verify, report; `fresh` ignores a cached evaluation (the nightly run)."""
+                  parent_run_id: str = "", fresh: bool = False, gpu_deployments: bool = False,
+                  compare: dict[str, str] | None = None) -> dict[str, Any]:
+    """Generate with a model, verify, report; `fresh` ignores a cached evaluation (the nightly run).
+
+    `compare` ({name: model URI}: the pipeline's base and SFT models) gets the same evaluation beside `model`.
+    """
     params = {"profile": profile, "config_file": config_file, "overrides": list(overrides or [])}
     config = stage_config(**params)
     task, merge = stage_tasks.evaluate, stage_tasks.evaluate_merge
     if fresh:
         task, merge = task.with_options(refresh_cache=True), merge.with_options(refresh_cache=True)
     return run_maybe_sharded("evaluate", config, params, parent_run_id, gpu_deployments, task, merge,
-                             shard_inputs={"fresh": fresh}, model=model)
+                             shard_inputs={"fresh": fresh}, model=model, compare=compare or {})
 
 
 @flow(name="evaluate-shard")
 def evaluate_shard_flow(model: str, shard: int, shards: int, profile: str = "tiny", config_file: str = "",
-                        overrides: list[str] | None = None, parent_run_id: str = "", fresh: bool = False) -> dict[str, Any]:
+                        overrides: list[str] | None = None, parent_run_id: str = "", fresh: bool = False,
+                        compare: dict[str, str] | None = None) -> dict[str, Any]:
     """One shard of the evaluation: answers for its problems generated and verified → a shard dataset."""
     config = stage_config(profile, config_file, overrides or [])
     task = stage_tasks.evaluate_shard.with_options(refresh_cache=True) if fresh else stage_tasks.evaluate_shard
     return run_stage("evaluate-shard", config, parent_run_id, task, run_name=f"evaluate-shard-{shard + 1}of{shards}",
-                     model=model, shard=shard, shards=shards)
+                     model=model, shard=shard, shards=shards, compare=compare or {})
 
 
 STAGE_FLOWS = {
@@ -183,7 +188,7 @@ def _failure(what: str, flow_run, advice: str = "") -> PipelineRunFailed | None:
 
 def run_maybe_sharded(stage: str, config: Config, config_params: dict[str, Any], parent_run_id: str,
                       gpu_deployments: bool, task, merge_task, shard_inputs: dict[str, Any] | None = None,
-                      **inputs: str) -> dict[str, Any]:
+                      **inputs: Any) -> dict[str, Any]:
     """`task` as the stage, or with `shards.<stage>` > 1 its shards (see `run_shards`) and then `merge_task`."""
     if registry.shard_count(config, stage) == 1:
         return run_stage(stage, config, parent_run_id, task, **inputs)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The test suite. Extra arguments go to pytest, e.g. -m "not slow" locally.
+# The test suite, on two pytest workers (many tests wait on child processes and servers).
+# Extra arguments go to pytest, e.g. -m "not slow" locally, or -n 0 for one process.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 set +e
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -n 2 "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

@@ -107,15 +107,15 @@ def grpo(config: Config, tasks: str, model: str) -> dict[str, Any]:
 
 
 @_stage_task("evaluate")
-def evaluate(config: Config, model: str) -> dict[str, Any]:
-    return _finish(evaluate_model(config, model, get_run_logger().info))
+def evaluate(config: Config, model: str, compare: dict[str, str] | None = None) -> dict[str, Any]:
+    return _finish(evaluate_model(config, model, get_run_logger().info, compare=compare))
 
 
 @_stage_task("evaluate-shard")
-def evaluate_shard(config: Config, model: str, shard: int, shards: int) -> dict[str, Any]:
-    return _finish(evaluate_model_shard(config, model, shard, shards, get_run_logger().info))
+def evaluate_shard(config: Config, model: str, shard: int, shards: int, compare: dict[str, str] | None = None) -> dict[str, Any]:
+    return _finish(evaluate_model_shard(config, model, shard, shards, get_run_logger().info, compare=compare))
 
 
 @_stage_task("evaluate-merge")
-def evaluate_merge(config: Config, model: str, shard_uris: list[str]) -> dict[str, Any]:
-    return _finish(merge_model_shards(config, model, shard_uris, get_run_logger().info))
+def evaluate_merge(config: Config, model: str, shard_uris: list[str], compare: dict[str, str] | None = None) -> dict[str, Any]:
+    return _finish(merge_model_shards(config, model, shard_uris, get_run_logger().info, compare=compare))

@@ -63,7 +63,8 @@ def _pipeline_result(tritonrl_home):
         "tracking_uri": f"sqlite:///{tritonrl_home}/mlflow.db", "experiment": "tritonrl", "parent_run_id": "abc123",
         "artifact_root": str(tritonrl_home / "artifacts"), "model": "file:///ckpt/grpo-1",
         "registered": {"name": "tritonrl-coder", "version": "3", "aliases": ["candidate", "champion"],
-                       "metric": "correct", "value": 0.5, "champion_value_before": None},
+                       "metric": "correct", "value": 0.5, "champion_value_before": None,
+                       "reason": "champion: the first model with correct above 0 (0.5)"},
         "stages": {"suite-check": stage, "sft": {"line": "2 steps, loss 1.000 → 0.500 → file:///ckpt/sft-1"}},
     }
 
@@ -84,6 +85,7 @@ def test_run_prints_its_config_hands_the_options_to_the_flow_and_prints_where_ev
     assert "suite-check  (reused) 2/2 reference checks correct" in result.output
     assert "sft          2 steps, loss 1.000 → 0.500" in result.output
     assert "registered:   models:/tritonrl-coder@candidate (version 3, aliases candidate, champion; correct = 0.5)" in result.output
+    assert "promotion:    champion: the first model with correct above 0 (0.5)" in result.output
 
 
 def test_run_stage_failure_is_exit_2_with_the_resume_hint(prefect_home, monkeypatch):
@@ -164,6 +166,7 @@ def test_verify_usage_errors_exit_2(tmp_path):
     assert setting.exit_code == 2 and "verify.precision='fast' is not one of" in setting.output
 
 
+@pytest.mark.slow
 def test_verify_takes_its_settings_from_the_config_and_flags_on_top(tmp_path):
     problem = _save_problem(tmp_path)
     response = tmp_path / "answer.txt"
@@ -197,6 +200,7 @@ def test_verify_comes_back_within_120_seconds_whatever_the_candidate_does(tmp_pa
     assert elapsed < 120
 
 
+@pytest.mark.slow
 def test_stage_commands_chain_by_printed_uris():
     common = ["--set", "problems.limit=1", "--set", "verify.trials=1", "--set", "augment.variants_per_task=1"]
     distilled = runner.invoke(app, ["distill", *common])

@@ -91,6 +91,17 @@ def test_a_model_without_the_metric_does_not_displace_the_champion(config):
     assert not tracking.register_model(config, "file:///models/b", run, {}, "correct").promoted
 
 
+def test_a_model_that_solves_nothing_is_never_champion_and_the_registration_says_why(config):
+    run = tracking.Tracker(config).start_pipeline("p")
+    zero = tracking.register_model(config, "file:///models/a", run, {"correct": 0.0}, "correct")
+    assert zero.aliases == ("candidate",) and "solves nothing" in zero.reason
+    assert "champion" not in tracking.registry_aliases(config)
+    first = tracking.register_model(config, "file:///models/b", run, {"correct": 0.5}, "correct")
+    assert first.promoted and first.reason == "champion: the first model with correct above 0 (0.5)"
+    worse = tracking.register_model(config, "file:///models/c", run, {"correct": 0.25}, "correct")
+    assert worse.reason == f"not champion: correct = 0.25 does not beat version {first.version}'s 0.5"
+
+
 def test_unknown_registry_uri_names_the_store_and_what_to_do(config):
     with pytest.raises(tracking.TrackingError, match="run the pipeline first"):
         tracking.resolve_model_uri(config, "models:/tritonrl-coder@champion")

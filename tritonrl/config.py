@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 import yaml
 
 PROFILES = ("tiny", "gpu")
+# The pipeline's earlier models its evaluation can set beside the final one (evaluate.compare).
+COMPARABLE_MODELS = ("base", "sft")
 # verify.precision: the tl.dot policy for fp32 problems (tritonrl/verify/precision.py).
 Precision = Literal["strict", "tf32"]
 PRECISIONS: tuple[str, ...] = typing.get_args(Precision)
@@ -209,10 +211,18 @@ class EvaluateConfig:
     problems: str = setting("builtin", "any problems.source; the gpu profile evaluates on KernelBench")
     levels: tuple[int, ...] = setting((), "levels to evaluate; empty: all")
     limit: int = setting(0, "evaluate the first N problems; 0: all")
+    shapes: Literal["original", "held_out"] = setting(
+        "original", "held_out: ask for each problem at its alternate shapes, which no training prompt has (built-in suite)")
     samples: int = setting(1, "responses per problem (pass@k up to this k)")
     temperature: float = setting(0.0, "sampling temperature; 0: greedy, the model's best single answer")
     max_tokens: int = setting(2048, "longest answer")
     metric: str = setting("correct", "the overall metric a candidate must beat to become champion (fast_1 once timed on GPU)")
+    compare: tuple[str, ...] = setting(
+        ("base", "sft"), "earlier models the pipeline's evaluation also answers with, side by side: base, sft; empty: none")
+
+    def mistakes(self) -> list[str]:
+        unknown = [name for name in self.compare if name not in COMPARABLE_MODELS]
+        return [f"evaluate.compare={list(self.compare)}: {unknown} are not among {list(COMPARABLE_MODELS)}"] if unknown else []
 
 
 @dataclass(frozen=True)

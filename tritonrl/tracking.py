@@ -232,6 +232,14 @@ class StageRun:
         """Upload a local directory's files (e.g. an evaluation report with its plots)."""
         self.client.log_artifacts(self.run_id, str(local_dir), artifact_path)
 
+    def learning(self, markdown: str, png: bytes, metrics: Mapping[str, float]) -> None:
+        """A pipeline run's base/SFT/final comparison (tritonrl/evaluation/learning.py): metrics, learning.md, learning.png."""
+        self.metrics(metrics)
+        with tempfile.TemporaryDirectory(prefix="tritonrl-learning-") as tmp:
+            (Path(tmp) / "learning.md").write_text(markdown + "\n")
+            (Path(tmp) / "learning.png").write_bytes(png)
+            self.files(Path(tmp), "learning")
+
 
 @dataclass(frozen=True)
 class Registration:
@@ -241,6 +249,7 @@ class Registration:
     value: float | None
     champion_value: float | None  # the champion's metric before this registration; None if there was none
     promoted: bool
+    reason: str  # why it was or was not made champion, for the user
 
 
 def register_model(
@@ -249,8 +258,10 @@ def register_model(
     """Register `model_uri` as a new `tritonrl-coder` version, alias `candidate`; `champion` if it beats the current one.
 
     `metrics` (flattened `a.b` keys) become `metric.*` version tags; `metric`
-    names the one compared. A model without that metric is never promoted
-    over an existing champion; with no champion yet, the first model is it.
+    names the one compared. A model whose metric is missing or 0 is never
+    champion (a demo that learned nothing must not be served as the best
+    model); otherwise it must beat the champion's metric, or be the first.
+    `Registration.reason` says which rule decided.
     """
     from mlflow.exceptions import MlflowException
 
@@ -279,16 +290,31 @@ def register_model(
         champion = None
     value = numbers.get(metric)
     champion_value = None
-    if champion is None or str(champion.version) == str(version.version):
-        promoted = True  # the first model is the champion; a re-registered champion stays one
-    else:
+    if champion is not None and str(champion.version) != str(version.version):
         raw = champion.tags.get(f"{METRIC_TAG_PREFIX}{metric}")
         champion_value = float(raw) if raw is not None else None
-        promoted = value is not None and (champion_value is None or value > champion_value)
+    promoted, reason = _promotion(metric, value, champion, champion_value, str(version.version))
     if promoted:
         client.set_registered_model_alias(MODEL_NAME, CHAMPION, version.version)
     aliases = (CANDIDATE, CHAMPION) if promoted else (CANDIDATE,)
-    return Registration(str(version.version), aliases, metric, value, champion_value, promoted)
+    return Registration(str(version.version), aliases, metric, value, champion_value, promoted, reason)
+
+
+def _promotion(metric: str, value: float | None, champion, champion_value: float | None, version: str) -> tuple[bool, str]:
+    """Whether a registered version becomes champion, and why: it must score above 0 and above the champion."""
+    if value is None:
+        return False, f"not champion: its evaluation has no {metric}"
+    if value <= 0:
+        return False, f"not champion: {metric} = {value:g}; a model that solves nothing is never promoted"
+    if champion is None:
+        return True, f"champion: the first model with {metric} above 0 ({value:g})"
+    if str(champion.version) == version:
+        return True, f"champion: the same model as the champion ({metric} = {value:g})"
+    if champion_value is None:
+        return True, f"champion: {metric} = {value:g}; the champion (version {champion.version}) has no {metric}"
+    if value > champion_value:
+        return True, f"champion: {metric} = {value:g} beats version {champion.version}'s {champion_value:g}"
+    return False, f"not champion: {metric} = {value:g} does not beat version {champion.version}'s {champion_value:g}"
 
 
 def resolve_model_uri(config: Config, uri: str) -> str:

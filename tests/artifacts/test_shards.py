@@ -54,6 +54,7 @@ def samples(tmp_path_factory):
     mp.undo()
 
 
+@pytest.mark.slow
 def test_merged_filter_shards_publish_the_unsharded_datasets(samples):
     config, uri = samples
     unsharded = pipeline.filter(config, uri, _quiet)
@@ -79,6 +80,7 @@ def test_merged_filter_shards_publish_the_unsharded_datasets(samples):
     assert read_manifest(store, parts[1].outputs["shard"])["shards"] == 5
 
 
+@pytest.mark.slow
 def test_merged_evaluate_shards_report_what_the_unsharded_evaluation_reports():
     config = _config("evaluate.limit=3", "evaluate.max_tokens=8")
     unsharded = evaluate.evaluate_model(config, "tiny-local", _quiet)

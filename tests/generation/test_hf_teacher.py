@@ -88,6 +88,21 @@ def test_batches_cover_n_and_greedy_repeats_one_answer(tiny_model):
     assert teacher.generate(PROBLEM, messages(), n=0, temperature=1.0, max_tokens=4) == []
 
 
+def test_many_prompts_batched_answer_as_each_would_alone(tiny_model):
+    """Left-padded prompts of different lengths in one batch: greedy answers equal the unbatched ones."""
+    path, _ = tiny_model
+    teacher = HFTeacher(str(path), batch_size=3)
+    longer = Problem(name="2_add.py", source=PROBLEM.source.replace("torch.relu(x)", "x + x + x  # a longer prompt"),
+                     origin="test")
+    requests = [(PROBLEM, messages()), (longer, build_messages(longer.source)), (PROBLEM, messages())]
+    batched = teacher.generate_many(requests, n=2, temperature=0.0, max_tokens=6)
+    alone = [teacher.generate(problem, msgs, n=2, temperature=0.0, max_tokens=6) for problem, msgs in requests]
+    assert [[(c.text, c.completion_tokens, c.prompt_tokens) for c in cs] for cs in batched] == \
+        [[(c.text, c.completion_tokens, c.prompt_tokens) for c in cs] for cs in alone]
+    sampled = teacher.generate_many(requests, n=2, temperature=1.0, max_tokens=4)
+    assert [len(cs) for cs in sampled] == [2, 2, 2] and all(c.error is None for cs in sampled for c in cs)
+
+
 def test_model_is_loaded_lazily_and_once(tiny_model, monkeypatch):
     import transformers
 

@@ -60,6 +60,7 @@ def test_distill_resumes_without_asking_the_teacher_again():
     assert second.resumed_problems == 3 and second.dataset.uri == first.dataset.uri
 
 
+@pytest.mark.slow
 def test_teacher_failure_is_recorded_and_rejected_not_fatal():
     config = _config("problems.limit=2", "teacher.samples_per_task=2")
     result = distill.run(config, teacher=CountingTeacher(fail_on="02_gelu.py"))
@@ -90,6 +91,7 @@ def kernelbook_teacher_server():
     server.close()
 
 
+@pytest.mark.slow
 def test_kernelbook_fixture_through_distill_filter_augment(kernelbook_teacher_server):
     source = f"kernelbook:{FIXTURES / 'kernelbook_sample.jsonl'}"
     config = _config(f"problems.source={source}", "teacher.samples_per_task=2", "augment.variants_per_task=2")

@@ -99,6 +99,7 @@ def test_cli_eval_json(evaluation):
     assert missing.exit_code == 2 and "does not exist" in missing.output
 
 
+@pytest.mark.slow
 def test_eval_generates_responses_with_a_model_then_verifies_them(tmp_path, tritonrl_home):
     """The real command in its own process, as a user runs it, on a directory of two problems: stdout must be one JSON object."""
     import os

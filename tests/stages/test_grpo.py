@@ -20,6 +20,7 @@ from tests.support.grpo_inputs import RELU, make_rollout, publish_tasks
 from tests.support.openai_server import Reply, ScriptedServer, chat_body
 
 
+@pytest.mark.slow
 def test_an_update_raises_the_rewarded_sample_and_lowers_the_other(tritonrl_home):
     config, _ = load_config("tiny", overrides=["grpo.learning_rate=0.01", "grpo.updates_per_batch=3"])
     policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
@@ -109,6 +110,7 @@ def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
     assert torch.allclose(scaled[0], expected.squeeze(-1), atol=1e-4)
 
 
+@pytest.mark.slow
 def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
     """A policy server answers correctly every other time: half the group earns r_code = 1."""
     server = ScriptedServer(lambda i: Reply(body=chat_body(RELU.reference_response if i % 2 == 0 else "no idea")))

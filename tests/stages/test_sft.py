@@ -27,6 +27,7 @@ def _pairs(config, count=4, name="augment-pairs"):
     return publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", name, rows, {"stage": "test"}).uri
 
 
+@pytest.mark.slow
 def test_short_sft_lowers_the_loss_and_publishes_a_loadable_model(tritonrl_home, tmp_path):
     config, _ = load_config("tiny", overrides=[*FAST, "sft.save_steps=4"])
     lines = []
@@ -51,6 +52,7 @@ def test_short_sft_lowers_the_loss_and_publishes_a_loadable_model(tritonrl_home,
     assert all(changed)
 
 
+@pytest.mark.slow
 def test_two_cpu_processes_train_packed_rows_with_gloo(tritonrl_home, tmp_path):
     config, _ = load_config("tiny", overrides=[*FAST, "sft.max_steps=4", "sft.batch_size=2", "sft.nproc_per_node=2",
                                                "sft.packing=true"])
@@ -86,6 +88,7 @@ def test_too_long_rows_and_wrong_columns_are_refused(tritonrl_home):
         sft.run(config, wrong.uri)
 
 
+@pytest.mark.slow
 def test_a_failed_training_run_publishes_nothing(tritonrl_home, tmp_path):
     config, _ = load_config("tiny", overrides=[*FAST, "sft.lr_scheduler=no-such-scheduler"])
     out = tmp_path / "failed"
@@ -128,6 +131,7 @@ def test_cli_sft_help_explains_every_option_and_bad_input_exits_2(tmp_path):
     assert result.exit_code == 2 and "not a complete dataset" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_s3_output_gets_checkpoints_model_and_manifest_last(tritonrl_home, s3_endpoint, bucket):
     config, _ = load_config("tiny", overrides=[*FAST, "sft.max_steps=2", "sft.save_steps=2",

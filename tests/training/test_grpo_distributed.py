@@ -76,6 +76,7 @@ def _rank_process(rank: int, port: int, source: str, scenarios, config, pad_id: 
         distributed.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 def test_two_processes_make_the_update_one_process_makes_on_all_rollouts(backend, tritonrl_home, tmp_path):
     """Each rank holds one group; the ranks' responses differ in number of tokens.
@@ -149,6 +150,7 @@ def _relu_half_right_silu_never():
     return server
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 def test_grpo_on_two_processes_averages_over_both_and_publishes_once(backend, tritonrl_home, tmp_path):
     """Each step both tasks are drawn, one per process: ReLU's group half right, SiLU's all wrong.
@@ -184,6 +186,7 @@ def test_grpo_on_two_processes_averages_over_both_and_publishes_once(backend, tr
     assert not torch.equal(trained.lm_head.weight, start.lm_head.weight)
 
 
+@pytest.mark.slow
 def test_a_failing_process_fails_the_stage_and_publishes_nothing(tritonrl_home, tmp_path, monkeypatch):
     """A model whose tokenizer loads but whose weights are missing: every process fails after the launch."""
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # two CPU processes, also on a host with one GPU

@@ -2,6 +2,8 @@
 
 import threading
 
+import pytest
+
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.sandbox import ForkServer
 from tritonrl.verify.verifier import Verifier, VerifierSettings
@@ -9,6 +11,7 @@ from tritonrl.verify.verifier import Verifier, VerifierSettings
 from tests.support.candidates import candidate
 
 
+@pytest.mark.slow
 def test_pool_verifies_many_problems_in_order_with_one_reference_each(builtin_problems, monkeypatch):
     names = ["01_relu.py", "06_row_sum.py", "13_matmul.py"]
     tasks = [

@@ -61,6 +61,7 @@ def test_child_cannot_reach_a_loopback_server(verifier, builtin_problems):
     assert not verdict.correct
 
 
+@pytest.mark.slow
 def test_timeout_kills_the_child_and_the_verifier_survives(builtin_problems):
     with Verifier(VerifierSettings(trials=1, timeout_s=5)) as verifier:
         hung = verifier.verify(builtin_problems["01_relu.py"].source, candidate("while True:\n    pass"))
@@ -299,6 +300,7 @@ def _break_server(server: ForkServer, how: str) -> None:
         os.kill(server._proc.pid, getattr(signal, how))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGSTOP", "garbage"])
 def test_a_lost_fork_server_is_a_verdict_and_is_replaced(sandboxed, relu, how, monkeypatch):
     sandboxed.server.reply_grace_s = 1.0

@@ -2,12 +2,15 @@
 
 import json
 
+import pytest
+
 from tritonrl.verify.report import render_verdict
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.runtime import DISTRIBUTIONS, check_correctness
 
 
+@pytest.mark.slow
 def test_every_builtin_reference_verifies_as_correct(verifier, builtin_problems):
     failures = {}
     for name, problem in builtin_problems.items():

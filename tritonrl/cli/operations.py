@@ -14,6 +14,7 @@ import typer
 
 from tritonrl.cli.app import ConfigFileOption, ProfileOption, SetOption, app, console, fail, resolve_config
 from tritonrl.config import Config, describe
+from tritonrl.evaluation import learning
 from tritonrl.problems import ProblemError
 
 stack_app = typer.Typer(help="The local stack: Prefect server, MLflow server, S3 endpoint, one worker per pool (loopback).",
@@ -76,11 +77,15 @@ def _render_result(result: dict[str, Any]) -> list[str]:
     """The closing summary of a pipeline run: every stage's line, where the outputs and runs went, how to look."""
     lines = [f"{name:12s} {'(reused) ' if s.get('reused') else ''}{s['line']}" for name, s in result["stages"].items()]
     registered = result["registered"]
+    rows = learning.learning_rows(result["stages"])
+    if rows:
+        lines += ["", "learning (the same evaluation for each model):", *("  " + line for line in learning.learning_text(rows))]
     lines += [
         "",
         f"model:        {result['model']}",
         f"registered:   models:/{registered['name']}@{registered['aliases'][0]} (version {registered['version']}, "
         f"aliases {', '.join(registered['aliases'])}; {registered['metric']} = {registered['value']})",
+        f"promotion:    {registered['reason']}",
         f"artifacts:    {result['artifact_root']}",
         f"tracking:     {result['tracking_uri']} (experiment {result['experiment']}, run {result['parent_run_id']})",
         f"MLflow UI:    mlflow ui --backend-store-uri {result['tracking_uri']}",

@@ -5,7 +5,8 @@ local checkpoint. The tokenizer and model are loaded on first use
 (`AutoTokenizer` / `AutoModelForCausalLM.from_pretrained`), the messages go
 through the tokenizer's chat template with the generation prompt, and `n`
 samples come from `generate(num_return_sequences=…)` in batches of at most
-`batch_size`; only the new tokens are decoded. Temperature 0 means greedy
+`batch_size` sequences; `generate_many` batches several prompts too
+(left-padded). Only the new tokens are decoded. Temperature 0 means greedy
 decoding: one generation, returned `n` times (it is deterministic).
 
 Every failure — the model cannot be loaded, the tokenizer has no chat
@@ -80,75 +81,79 @@ class HFTeacher:
     def generate(
         self, problem: Problem, messages: list[dict[str, str]], n: int, temperature: float, max_tokens: int
     ) -> list[Completion]:
+        return self.generate_many([(problem, messages)], n, temperature, max_tokens)[0]
+
+    def generate_many(
+        self, requests: list[tuple[Problem, list[dict[str, str]]]], n: int, temperature: float, max_tokens: int
+    ) -> list[list[Completion]]:
+        """`n` completions for each (problem, messages), prompts batched together (left-padded) up to `batch_size` sequences.
+
+        One sequence at a time leaves a small model's CPU idle between tokens: an
+        evaluation of 18 prompts batched is many times faster than 18 calls.
+        """
         check_sample_count(n)
-        if n == 0:
-            return []
+        if n == 0 or not requests:
+            return [[] for _ in requests]
         with self._lock:
             start = time.perf_counter()
             self._load()
             if self._load_error is not None:
-                return _failures(n, self._load_error, time.perf_counter() - start)
-            try:
-                prompt = self._tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
-                encoded = self._tokenizer(prompt, return_tensors="pt", add_special_tokens=False)
-            except Exception as exc:
-                error = f"{self.id}: could not apply the chat template: {type(exc).__name__}: {exc}"
-                return _failures(n, error, time.perf_counter() - start)
-            try:
-                return self._sample(encoded, n, temperature, max_tokens)
-            except Exception as exc:  # set-up around generate (devices, config); batches catch their own
-                error = f"{self.id}: generation failed: {type(exc).__name__}: {exc}"
-                return _failures(n, error, time.perf_counter() - start)
+                return [_failures(n, self._load_error, time.perf_counter() - start) for _ in requests]
+            results: list[list[Completion] | None] = [None] * len(requests)
+            prompts: list[tuple[int, list[int]]] = []
+            for index, (_, messages) in enumerate(requests):
+                try:
+                    text = self._tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+                    prompts.append((index, self._tokenizer(text, add_special_tokens=False)["input_ids"]))
+                except Exception as exc:
+                    error = f"{self.id}: could not apply the chat template: {type(exc).__name__}: {exc}"
+                    results[index] = _failures(n, error, time.perf_counter() - start)
+            # Greedy decoding gives the same sequence every time: one per prompt, repeated n times.
+            per_prompt = min(n, self.batch_size) if temperature > 0 else 1
+            chunk = max(1, self.batch_size // per_prompt)
+            for first in range(0, len(prompts), chunk):
+                batch = prompts[first:first + chunk]
+                for (index, _), completions in zip(batch, self._sample_prompts([ids for _, ids in batch], n, temperature,
+                                                                               max_tokens, per_prompt)):
+                    results[index] = completions
+            return results
 
-    def _sample(self, encoded: Any, n: int, temperature: float, max_tokens: int) -> list[Completion]:
+    def _sample_prompts(self, prompts: list[list[int]], n: int, temperature: float, max_tokens: int,
+                        per_prompt: int) -> list[list[Completion]]:
+        """`n` completions for each tokenized prompt, `per_prompt` sequences of each per generate call."""
         import torch
 
-        input_ids = encoded["input_ids"].to(self.device)
-        attention_mask = encoded["attention_mask"].to(self.device) if "attention_mask" in encoded else None
-        prompt_tokens = int(input_ids.shape[1])
-        do_sample = temperature > 0
-        kwargs: dict[str, Any] = {"max_new_tokens": max_tokens, "do_sample": do_sample}
-        if do_sample:
-            kwargs["temperature"] = temperature
         stop_ids = self._stop_ids()
         pad_id = self._tokenizer.pad_token_id
-        if pad_id is None and stop_ids:
-            pad_id = min(stop_ids)
-        if pad_id is not None:
-            kwargs["pad_token_id"] = pad_id
-
-        completions: list[Completion] = []
-        while len(completions) < n:
-            # Greedy decoding gives the same sequence every time: generate once, repeat it.
-            k = min(self.batch_size, n - len(completions)) if do_sample else 1
+        if pad_id is None:
+            pad_id = min(stop_ids) if stop_ids else 0
+        width = max(len(ids) for ids in prompts)
+        input_ids = torch.tensor([[pad_id] * (width - len(ids)) + ids for ids in prompts], device=self.device)
+        attention_mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for ids in prompts], device=self.device)
+        do_sample = temperature > 0
+        kwargs: dict[str, Any] = {"max_new_tokens": max_tokens, "do_sample": do_sample, "pad_token_id": pad_id}
+        if do_sample:
+            kwargs["temperature"] = temperature
+        completions: list[list[Completion]] = [[] for _ in prompts]
+        while len(completions[0]) < n:
+            k = min(per_prompt, n - len(completions[0]))
             batch_start = time.perf_counter()
             try:
                 with torch.inference_mode():
-                    output = self._model.generate(
-                        input_ids=input_ids, attention_mask=attention_mask, num_return_sequences=k, **kwargs
-                    )
-                new_tokens = output[:, prompt_tokens:].tolist()
-                batch = []
-                for row in new_tokens:
+                    output = self._model.generate(input_ids=input_ids, attention_mask=attention_mask,
+                                                  num_return_sequences=k, **kwargs)
+                rows = output[:, width:].tolist()
+                latency_s = time.perf_counter() - batch_start
+                for row_index, row in enumerate(rows):
                     count = next((i + 1 for i, t in enumerate(row) if t in stop_ids), len(row))
                     text = self._tokenizer.decode(row[:count], skip_special_tokens=True)
-                    batch.append((text, count))
-                latency_s = time.perf_counter() - batch_start
-                copies = batch if do_sample else batch * (n - len(completions))
-                completions.extend(
-                    Completion(
-                        text=text,
-                        error=None,
-                        latency_s=latency_s,
-                        prompt_tokens=prompt_tokens,
-                        completion_tokens=count,
-                    )
-                    for text, count in copies
-                )
+                    done = Completion(text=text, error=None, latency_s=latency_s, prompt_tokens=len(prompts[row_index // k]),
+                                      completion_tokens=count)
+                    completions[row_index // k].extend([done] if do_sample else [done] * n)
             except Exception as exc:
                 error = f"{self.id}: generation failed: {type(exc).__name__}: {exc}"
-                completions.extend(_failures(k if do_sample else n - len(completions), error,
-                                             time.perf_counter() - batch_start))
+                for made in completions:
+                    made.extend(_failures(k if do_sample else n - len(made), error, time.perf_counter() - batch_start))
         return completions
 
     def _stop_ids(self) -> set[int]:

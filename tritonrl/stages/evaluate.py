@@ -25,6 +25,7 @@ Test: tests/stages/test_evaluate.py.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import tempfile
@@ -35,14 +36,19 @@ from typing import Any
 
 from tritonrl.artifacts.store import ArtifactStore, join, upload_tree, utc_stamp
 from tritonrl.config import Config
-from tritonrl.evaluation.metrics import compute_metrics, per_problem_rows
+from tritonrl.evaluation.metrics import compute_metrics, per_problem_rows, verdict_record
 from tritonrl.evaluation.report import write_report
 from tritonrl.problems import Problem, load_problems
+from tritonrl.problems.shapes import with_shapes
 from tritonrl.prompts import build_messages
 from tritonrl.stages.summary import Log, PipelineError, StageSummary
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Verdict
 from tritonrl.verify.verifier import VerifierSettings
+
+
+# The overall metrics an evaluation reports for each compared model (the base and SFT models beside the final one).
+COMPARED_METRICS = ("correct", "valid", "compiled", "fast_1", "samples")
 
 
 class EvaluationError(ValueError):
@@ -89,13 +95,20 @@ def generate_responses(
     problems = load_problems(problems_source, levels)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".partial")
+    # A model that batches prompts (HFTeacher.generate_many) answers a batch of problems per call.
+    batched = getattr(model, "generate_many", None)
+    step = getattr(model, "batch_size", 1) if batched else 1
     with tmp.open("w") as out:
-        for problem in problems:
-            completions = model.generate(problem, build_messages(problem.source), samples, temperature, max_tokens)
-            for completion in completions:
-                out.write(json.dumps({"problem": problem.name, "response": completion.text or "", "model": model.id,
-                                      "error": completion.error}) + "\n")
-            on_problem(problem)
+        for first in range(0, len(problems), step):
+            chunk = problems[first:first + step]
+            requests = [(problem, build_messages(problem.source)) for problem in chunk]
+            answers = (batched(requests, samples, temperature, max_tokens) if batched else
+                       [model.generate(problem, messages, samples, temperature, max_tokens) for problem, messages in requests])
+            for problem, completions in zip(chunk, answers):
+                for completion in completions:
+                    out.write(json.dumps({"problem": problem.name, "response": completion.text or "", "model": model.id,
+                                          "error": completion.error}) + "\n")
+                on_problem(problem)
     tmp.replace(path)  # a complete responses file or none
     return path
 
@@ -118,11 +131,7 @@ def _record(problem: Problem, sample: int, verdict: Verdict) -> dict[str, Any]:
         "problem": problem.name,
         "level": problem.level,
         "sample": sample,
-        "valid": verdict.valid,
-        "compiled": verdict.compiled,
-        "correct": verdict.correct,
-        "naive_correct": verdict.matches_reference,
-        "speedup": verdict.speedup if verdict.correct else None,
+        **verdict_record(verdict),
         "reasons": verdict.codes,
     }
 
@@ -178,50 +187,93 @@ def run(
     return summarize(verify(problems_source, responses_path, settings, levels, workers, on_verdict), out_dir)
 
 
-def evaluate_model(config: Config, model_uri: str, on_log: Log, label: str = "") -> StageSummary:
+def evaluate_model(config: Config, model_uri: str, on_log: Log, label: str = "",
+                   compare: dict[str, str] | None = None) -> StageSummary:
     """Generate answers for `config.evaluate.problems` with the model at `model_uri`, verify, publish the report.
 
     The report (report.json/.md, plots, responses.jsonl) goes to
     `<artifact_root>/evaluations/<model hash>-<time>/`; metrics are the overall block.
+    `compare` ({name: model URI}, e.g. the base and SFT models) gets the same
+    evaluation, each its own report; the summary sets them side by side
+    (metrics `compare.<name>.<key>`, outputs `report.<name>`).
     """
-    rows = _answer_and_verify(config, model_uri, list(enumerate(_evaluation_problems(config))), on_log)
-    return _publish_evaluation(config, model_uri, rows, on_log, label, {})
+    problems = list(enumerate(_evaluation_problems(config)))
+    rows = {name: _answer_and_verify(config, uri, problems, on_log) for name, uri in _models(model_uri, compare).items()}
+    return _publish_all(config, model_uri, compare, rows, on_log, label, {})
 
 
-def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int, on_log: Log) -> StageSummary:
-    """Generate and verify answers for one shard's evaluation problems → a shard dataset (for `merge_model_shards`)."""
+def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int, on_log: Log,
+                         compare: dict[str, str] | None = None) -> StageSummary:
+    """Generate and verify answers for one shard's evaluation problems → a shard dataset (for `merge_model_shards`).
+
+    With `compare`, the shard answers its problems with every model; each row names its model (`model`, "" for the
+    evaluated one).
+    """
     from tritonrl.artifacts.shards import Shard, assign, publish_shard
 
     part = Shard(shard, shards)
     problems = _evaluation_problems(config)
     mine = assign({p.name: config.evaluate.samples for p in problems}, part.count)[part.index]
-    chosen = set(mine)
-    rows = _answer_and_verify(config, model_uri, [(i, p) for i, p in enumerate(problems) if p.name in chosen], on_log)
-    digest = hashlib.sha256(json.dumps([model_uri, [p.name for p in problems], config.to_dict()["evaluate"]],
+    chosen = [(i, p) for i, p in enumerate(problems) if p.name in set(mine)]
+    rows = [{**row, "model": name} for name, uri in _models(model_uri, compare).items()
+            for row in _answer_and_verify(config, uri, chosen, on_log)]
+    digest = hashlib.sha256(json.dumps([model_uri, compare or {}, [p.name for p in problems], config.to_dict()["evaluate"]],
                                        sort_keys=True).encode()).hexdigest()
     dataset = publish_shard(ArtifactStore.of(config.storage), config.artifact_root, "evaluate", part, model_uri, digest, mine,
                             len(problems), rows)
-    correct = sum(row["record"]["correct"] for row in rows)
+    correct = sum(row["record"]["correct"] for row in rows if not row["model"])
     return StageSummary(
         "evaluate-shard", {"model": model_uri, "problems": config.evaluate.problems}, {"shard": dataset.uri},
         {"shard": part.index + 1, "shards": part.count, "problems": len(mine), "samples": len(rows),
          "correct": correct},
-        f"shard {part.label}: {correct}/{len(rows)} answers correct over {len(mine)} problems → {dataset.uri}",
+        f"shard {part.label}: {correct}/{len(chosen) * config.evaluate.samples} answers correct over {len(mine)} problems "
+        f"→ {dataset.uri}",
         datasets=(dataset.uri,),
     )
 
 
-def merge_model_shards(config: Config, model_uri: str, shard_uris: list[str], on_log: Log, label: str = "") -> StageSummary:
+def merge_model_shards(config: Config, model_uri: str, shard_uris: list[str], on_log: Log, label: str = "",
+                       compare: dict[str, str] | None = None) -> StageSummary:
     """The evaluation report and summary from all its shard datasets (what `evaluate_model` would publish)."""
     from tritonrl.artifacts.shards import read_shards
 
-    rows = read_shards(ArtifactStore.of(config.storage), "evaluate", model_uri, shard_uris)
-    return _publish_evaluation(config, model_uri, rows, on_log, label, {"shards": len(shard_uris)})
+    rows: dict[str, list[dict]] = {name: [] for name in _models(model_uri, compare)}
+    for row in read_shards(ArtifactStore.of(config.storage), "evaluate", model_uri, shard_uris):
+        rows[row.pop("model", "")].append(row)
+    return _publish_all(config, model_uri, compare, rows, on_log, label, {"shards": len(shard_uris)})
 
 
-def _evaluation_problems(config: Config) -> list:
+def _models(model_uri: str, compare: dict[str, str] | None) -> dict[str, str]:
+    """The models one evaluation answers with: the compared ones by name, then the evaluated one ("")."""
+    return {**(compare or {}), "": model_uri}
+
+
+def _publish_all(config: Config, model_uri: str, compare: dict[str, str] | None, rows: dict[str, list[dict]],
+                 on_log: Log, label: str, extra_metrics: dict[str, Any]) -> StageSummary:
+    """Publish every model's evaluation; the evaluated model's summary, with the compared ones beside it."""
+    others = {name: _publish_evaluation(config, uri, rows[name], on_log, name, {}) for name, uri in (compare or {}).items()}
+    summary = _publish_evaluation(config, model_uri, rows[""], on_log, label, extra_metrics)
+    if not others:
+        return summary
+    side_by_side = ", ".join(f"{name} {other.metrics['correct']:.0%}" for name, other in others.items())
+    return dataclasses.replace(
+        summary,
+        inputs={**summary.inputs, **{f"compare.{name}": uri for name, uri in compare.items()}},
+        outputs={**summary.outputs, **{f"report.{name}": other.outputs["report"] for name, other in others.items()}},
+        metrics={**summary.metrics, "compare": {name: {k: other.metrics[k] for k in COMPARED_METRICS if k in other.metrics}
+                                                for name, other in others.items()}},
+        line=f"{summary.line}; same evaluation: {side_by_side}",
+    )
+
+
+def _evaluation_problems(config: Config) -> list[Problem]:
+    """The problems to evaluate; with `evaluate.shapes=held_out` each at its alternate shapes (when it has them)."""
     settings = config.evaluate
-    return load_problems(settings.problems, settings.levels, settings.limit)
+    problems = load_problems(settings.problems, settings.levels, settings.limit)
+    if settings.shapes == "original":
+        return problems
+    return [dataclasses.replace(p, source=with_shapes(p.source, p.alt_shapes), alt_shapes={}) if p.alt_shapes else p
+            for p in problems]
 
 
 def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int, Any]], on_log: Log) -> list[dict]:

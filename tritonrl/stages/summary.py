@@ -21,8 +21,6 @@ from tritonrl.config import Config
 Log = Callable[[str], None]
 
 
-
-
 class PipelineError(RuntimeError):
     """A stage finished but its result means the pipeline must not go on (e.g. the suite check failed)."""
 
@@ -52,7 +50,7 @@ def outputs_exist(config: Config, summary: StageSummary) -> bool:
     """Whether every output a (possibly cached) summary names is still complete in the store."""
     store = ArtifactStore.of(config.storage)
     for name, uri in summary.outputs.items():
-        marker = uri if name == "report" else join(uri, MANIFEST_FILE)
+        marker = uri if name == "report" or name.startswith("report.") else join(uri, MANIFEST_FILE)
         if not store.exists(marker):
             return False
     return True
