@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from tritonrl.evaluation import metrics as M
-from tritonrl.evaluation.metrics import compute_metrics, pass_at_k, per_problem_rows
+from tritonrl.evaluation.metrics import compute_metrics, pass_at_k, per_problem_rows, verdict_record
+from tritonrl.verify.result import Reason, ReasonCode, Verdict
 
 from tests.support.metrics_records import example_records, rec
 
@@ -171,6 +172,26 @@ def test_speedup_of_an_incorrect_sample_is_ignored():
     assert m["speedups"] == [2.0]
 
 
+def test_sol_fraction_median_and_p90_per_level_over_correct_samples():
+    m = compute_metrics(example_records() + [rec("p4", 0, sol=0.99, reasons=["wrong_result"])])  # incorrect: ignored
+    one, two, overall = m["per_level"]["1"], m["per_level"]["2"], m["overall"]
+    assert (one["median_sol_fraction"], one["p90_sol_fraction"]) == (0.4, 0.8)  # 0.1 0.4 0.8: rank ceil(2.7) = 3
+    assert (two["median_sol_fraction"], two["p90_sol_fraction"]) == (pytest.approx(0.55), 0.9)  # 0.2 0.9
+    assert (overall["median_sol_fraction"], overall["p90_sol_fraction"]) == (0.4, 0.9)  # 0.1 0.2 0.4 0.8 0.9
+    cpu = compute_metrics([rec("a", 0, correct=True)])["overall"]
+    assert cpu["median_sol_fraction"] is None and cpu["p90_sol_fraction"] is None
+
+
+def test_a_verdicts_record_fields_come_from_one_place():
+    timed = Verdict(ran=True, matches_reference=True, speedup=2.0, sol_fraction=0.5, device="cuda")
+    assert verdict_record(timed) == {"valid": True, "compiled": True, "correct": True, "naive_correct": True,
+                                     "speedup": 2.0, "sol_fraction": 0.5}
+    wrong = Verdict(ran=True, reasons=[Reason(ReasonCode.WRONG_RESULT, "")], speedup=2.0, sol_fraction=0.5)
+    assert (verdict_record(wrong)["speedup"], verdict_record(wrong)["sol_fraction"]) == (None, None)
+    record = {"problem": "p", "level": 1, "sample": 0, **verdict_record(timed)}
+    assert compute_metrics([record])["overall"]["median_sol_fraction"] == 0.5  # a complete, valid record
+
+
 def test_level_none_and_numeric_level_order():
     records = [rec("x", 0, level=None, correct=True), rec("a", 0, level=10), rec("b", 0, level=2), rec("c", 0, level=1)]
     m = compute_metrics(records)
@@ -193,13 +214,13 @@ def test_per_problem_rows():
     rows = per_problem_rows(example_records())
     assert rows == [
         # p1 reasons: traced_torch_compute 1, compile_error 1 -> tie, alphabetical first
-        {"problem": "p1", "level": 1, "samples": 4, "correct": 2, "best_speedup": 2.0, "top_reason": "compile_error"},
+        {"problem": "p1", "level": 1, "samples": 4, "correct": 2, "best_speedup": 2.0, "best_sol_fraction": 0.4, "top_reason": "compile_error"},
         # p2 reasons: wrong_result 2, syntax_error 1, no_kernel_launched 1
-        {"problem": "p2", "level": 1, "samples": 4, "correct": 1, "best_speedup": 4.0, "top_reason": "wrong_result"},
-        {"problem": "p3", "level": 2, "samples": 4, "correct": 3, "best_speedup": 8.0, "top_reason": "wrong_result"},
+        {"problem": "p2", "level": 1, "samples": 4, "correct": 1, "best_speedup": 4.0, "best_sol_fraction": 0.8, "top_reason": "wrong_result"},
+        {"problem": "p3", "level": 2, "samples": 4, "correct": 3, "best_speedup": 8.0, "best_sol_fraction": 0.9, "top_reason": "wrong_result"},
     ]
     assert per_problem_rows([rec("q", 0, level=None)]) == [
-        {"problem": "q", "level": None, "samples": 1, "correct": 0, "best_speedup": None, "top_reason": None}
+        {"problem": "q", "level": None, "samples": 1, "correct": 0, "best_speedup": None, "best_sol_fraction": None, "top_reason": None}
     ]
 
 
@@ -225,6 +246,9 @@ def _with(index, **changes):
         (_with(4, speedup=float("nan")), r"record 4: field 'speedup' must be a finite number > 0"),
         (_with(4, speedup=float("inf")), r"record 4: field 'speedup' must be a finite number > 0"),
         (_with(4, speedup=0.0), r"record 4: field 'speedup' must be a finite number > 0"),
+        (_with(4, sol_fraction="50%"), r"record 4: field 'sol_fraction' must be int \| float \| None"),
+        (_with(4, sol_fraction=float("nan")), r"record 4: field 'sol_fraction' must be a finite number > 0"),
+        (_with(4, sol_fraction=-0.5), r"record 4: field 'sol_fraction' must be a finite number > 0"),
         (_with(4, valid=False), r"record 4: field 'correct' is true but valid=False"),
         (_with(4, reasons="wrong_result"), r"record 4: field 'reasons' must be a list"),
         (_with(5, sample=0), r"record 5: duplicate \(problem, sample\) \('p2', 0\), first seen at record 4"),

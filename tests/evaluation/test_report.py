@@ -56,22 +56,22 @@ def test_markdown_rows_and_percentages(tmp_path, example):
     assert text.startswith("# KernelBench evaluation\n")
     header = (
         "| level | problems | samples | valid | compiled | correct | naive correct | fast_1 | fast_2 | pass@1 | pass@4 "
-        "| mean speed-up | geomean speed-up |"
+        "| mean speed-up | geomean speed-up | median SoL | p90 SoL |"
     )
     assert header in text
     # numbers from tests/evaluation/test_metrics.py: level 1 = 8 samples (valid 5, compiled 6, correct 3, naive 5,
-    # fast_1 2, fast_2 1), pass@1 3/8, mean 6.5/3 = 2.17, geomean 4^(1/3) = 1.59
-    assert "| 1 | 2 | 8 | 62.5% | 75.0% | 37.5% | 62.5% | 25.0% | 12.5% | 37.5% | 100.0% | 2.17× | 1.59× |" in text
-    assert "| 2 | 1 | 4 | 100.0% | 100.0% | 75.0% | 75.0% | 25.0% | 25.0% | 75.0% | 100.0% | 4.50× | 2.83× |" in text
+    # fast_1 2, fast_2 1), pass@1 3/8, mean 6.5/3 = 2.17, geomean 4^(1/3) = 1.59, sol_fractions 0.1 0.4 0.8
+    assert "| 1 | 2 | 8 | 62.5% | 75.0% | 37.5% | 62.5% | 25.0% | 12.5% | 37.5% | 100.0% | 2.17× | 1.59× | 40.0% | 80.0% |" in text
+    assert "| 2 | 1 | 4 | 100.0% | 100.0% | 75.0% | 75.0% | 25.0% | 25.0% | 75.0% | 100.0% | 4.50× | 2.83× | 55.0% | 90.0% |" in text
     # all: 12 samples, valid 9, compiled 10, correct 6, naive 8, fast_1 3, fast_2 2, mean 3.1, geomean 2
-    assert "| all | 3 | 12 | 75.0% | 83.3% | 50.0% | 66.7% | 25.0% | 16.7% | 50.0% | 100.0% | 3.10× | 2.00× |" in text
+    assert "| all | 3 | 12 | 75.0% | 83.3% | 50.0% | 66.7% | 25.0% | 16.7% | 50.0% | 100.0% | 3.10× | 2.00× | 40.0% | 90.0% |" in text
     # level rows come before the "all" row
     assert text.index("| 1 | 2 | 8 |") < text.index("| 2 | 1 | 4 |") < text.index("| all |")
     assert "66.7% of samples correct (8 of 12)" in text
     assert "the robust verifier counts 50.0% (6), a gap of 16.7 percentage points" in text
-    assert "| problem | level | samples | correct | best speed-up | top reason |" in text
-    assert "| p1 | 1 | 4 | 2 | 2.00× | `compile_error` |" in text
-    assert "| p3 | 2 | 4 | 3 | 8.00× | `wrong_result` |" in text
+    assert "| problem | level | samples | correct | best speed-up | best SoL | top reason |" in text
+    assert "| p1 | 1 | 4 | 2 | 2.00× | 40.0% | `compile_error` |" in text
+    assert "| p3 | 2 | 4 | 3 | 8.00× | 90.0% | `wrong_result` |" in text
 
 
 def test_pngs_are_valid(tmp_path, example):
@@ -95,8 +95,8 @@ def test_no_speedups_figure_and_dashes(tmp_path, monkeypatch):
     text = paths["markdown"].read_text()
     # pass@k stops at k=1 (problem b has one sample), so there is no second pass@k column
     assert "| pass@1 | mean speed-up |" in text
-    assert "| none | 1 | 1 | 100.0% | 100.0% | 0.0% | 0.0% | 0.0% | 0.0% | 0.0% | – | – |" in text
-    assert "| b | – | 1 | 0 | – | `timeout` |" in text
+    assert "| none | 1 | 1 | 100.0% | 100.0% | 0.0% | 0.0% | 0.0% | 0.0% | 0.0% | – | – | – | – |" in text
+    assert "| b | – | 1 | 0 | – | – | `timeout` |" in text
 
 
 def test_empty_evaluation(tmp_path, monkeypatch):
@@ -106,7 +106,7 @@ def test_empty_evaluation(tmp_path, monkeypatch):
     paths = write_report(compute_metrics([]), [], tmp_path)
     assert messages == ["no speed-ups measured (CPU run or no correct samples)", "no samples evaluated"]
     text = paths["markdown"].read_text()
-    assert "| all | 0 | 0 | – | – | – | – | – | – | – | – | – |" in text
+    assert "| all | 0 | 0 | – | – | – | – | – | – | – | – | – | – | – |" in text
     assert "no samples were evaluated" in text
     assert "No problems were evaluated." in text
     for name in ("speedup_hist", "per_level"):
@@ -125,7 +125,7 @@ def test_rewrite_replaces_the_files(tmp_path, example):
 def test_pipes_in_problem_names_are_escaped():
     records = [rec("a|b", 0, correct=True, speedup=1.5)]
     text = render_markdown(compute_metrics(records), per_problem_rows(records))
-    assert "| a\\|b | 1 | 1 | 1 | 1.50× | – |" in text
+    assert "| a\\|b | 1 | 1 | 1 | 1.50× | – | – |" in text
 
 
 def test_rejects_inputs_that_are_not_metrics(tmp_path, example):

@@ -5,17 +5,20 @@ Verdict (tritonrl/verify/result.py) into one flat record:
 
     {"problem": str, "level": int | None, "sample": int,
      "valid": bool, "compiled": bool, "correct": bool,
-     "naive_correct": bool, "speedup": float | None}
+     "naive_correct": bool, "speedup": float | None, "sol_fraction": float | None}
 
 `naive_correct` is what a naive harness (outputs match, no anti-hack layers)
-would have accepted (Verdict.matches_reference); `speedup` is measured on a
-GPU for correct samples only, and is None on CPU. An optional "reasons" field
-(list of reason-code strings) is used by `per_problem_rows` only.
+would have accepted (Verdict.matches_reference); `speedup` and `sol_fraction`
+(the share of the speed of light reached, tritonrl/verify/speed_of_light.py)
+are measured on a GPU for correct samples only, and are None on CPU.
+`verdict_record` builds the Verdict's part of a record, the one place every
+producer takes it from. An optional "reasons" field (list of reason-code
+strings) is used by `per_problem_rows` only.
 
 `compute_metrics` aggregates the records overall and per KernelBench level:
 the share of valid / compiled / correct / naive-correct samples, the gap
 between naive and robust correctness, fast_p, unbiased pass@k and mean /
-geometric-mean speed-up. fast_p counts a sample only when it is correct AND
+geometric-mean speed-up, median and p90 sol_fraction. fast_p counts a sample only when it is correct AND
 its measured speed-up exceeds p; a sample without a speed-up counts as not
 fast. Speed-ups are only measured on a GPU, so on a CPU run every fast_p is 0
 and the mean speed-ups are None: a speed-up nobody measured is never assumed
@@ -30,6 +33,7 @@ examples, pass@k against brute-force enumeration, edge cases, validation).
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter
 from fractions import Fraction
 from typing import Any, Iterable
@@ -44,6 +48,7 @@ _FIELDS: dict[str, tuple[type, ...]] = {
     "correct": (bool,),
     "naive_correct": (bool,),
     "speedup": (int, float, type(None)),
+    "sol_fraction": (int, float, type(None)),
 }
 _BOOL_FIELDS = ("valid", "compiled", "correct", "naive_correct")
 
@@ -51,6 +56,21 @@ _BOOL_FIELDS = ("valid", "compiled", "correct", "naive_correct")
 # (bit-exact against enumeration); above it, the float product form is used
 # (O(c) work, relative error ~ c * 1e-16, no huge integers).
 _EXACT_MAX_N = 1000
+
+
+def verdict_record(verdict) -> dict[str, Any]:
+    """A record's fields that come from a tritonrl.verify.result.Verdict (the producer adds problem, level, sample, reasons).
+
+    Timings count for correct samples only: an incorrect kernel's time says nothing about a solution.
+    """
+    return {
+        "valid": verdict.valid,
+        "compiled": verdict.compiled,
+        "correct": verdict.correct,
+        "naive_correct": verdict.matches_reference,
+        "speedup": verdict.speedup if verdict.correct else None,
+        "sol_fraction": verdict.sol_fraction if verdict.correct else None,
+    }
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -89,6 +109,7 @@ def compute_metrics(records: list[dict], fast_thresholds: Iterable[float] = (0.0
       fast_<p>                               share of all samples correct with speedup > p
       pass_at_k                              {"1": ..., ..., str(min samples per problem)}
       mean_speedup, geomean_speedup          over correct samples with a speedup; None if none
+      median_sol_fraction, p90_sol_fraction  over correct samples with a sol_fraction (p90: nearest rank); None if none
     With no records at all, the overall block's shares and speed-ups are None and pass_at_k is {}.
     "speedups" lists every correct sample's speed-up (sorted), for the report's histogram.
     """
@@ -109,8 +130,8 @@ def compute_metrics(records: list[dict], fast_thresholds: Iterable[float] = (0.0
 def per_problem_rows(records: list[dict]) -> list[dict[str, Any]]:
     """One row per problem for report.write_report, in first-appearance order.
 
-    Row: problem, level, samples, correct (count), best_speedup (float | None),
-    top_reason: the most frequent reason code over the problem's samples (from
+    Row: problem, level, samples, correct (count), best_speedup and
+    best_sol_fraction (float | None, over correct samples), top_reason: the most frequent reason code over the problem's samples (from
     each record's optional "reasons" list; ties broken alphabetically so the
     report is deterministic), None when no sample carries a reason.
     """
@@ -130,6 +151,7 @@ def per_problem_rows(records: list[dict]) -> list[dict[str, Any]]:
                 "samples": len(recs),
                 "correct": sum(rec["correct"] for rec in recs),
                 "best_speedup": max(speedups) if speedups else None,
+                "best_sol_fraction": max(_sol_fractions(recs), default=None),
                 "top_reason": top,
             }
         )
@@ -166,10 +188,11 @@ def _validate(records: list[dict]) -> list[dict]:
             if not isinstance(value, types) or (isinstance(value, bool) and not bool_ok):
                 wanted = " | ".join("None" if t is type(None) else t.__name__ for t in types)
                 raise ValueError(f"record {i}: field {name!r} must be {wanted}, got {value!r}")
-        speedup = rec["speedup"]
-        # A speed-up is a time ratio: anything but a finite positive number is a harness bug (and breaks the geomean).
-        if speedup is not None and not (math.isfinite(speedup) and speedup > 0):
-            raise ValueError(f"record {i}: field 'speedup' must be a finite number > 0 or None, got {speedup!r}")
+        for name in ("speedup", "sol_fraction"):
+            # Time ratios: anything but a finite positive number is a harness bug (and breaks the geomean).
+            ratio = rec[name]
+            if ratio is not None and not (math.isfinite(ratio) and ratio > 0):
+                raise ValueError(f"record {i}: field {name!r} must be a finite number > 0 or None, got {ratio!r}")
         # Verdict.correct implies valid and compiled; a record that says otherwise was built wrongly.
         if rec["correct"] and not (rec["valid"] and rec["compiled"]):
             raise ValueError(f"record {i}: field 'correct' is true but valid={rec['valid']}, compiled={rec['compiled']}")
@@ -193,6 +216,17 @@ def _validate(records: list[dict]) -> list[dict]:
 def _speedups(records: list[dict]) -> list[float]:
     """Speed-ups of correct samples only: an incorrect kernel's time says nothing about a solution."""
     return [float(r["speedup"]) for r in records if r["correct"] and r["speedup"] is not None]
+
+
+def _sol_fractions(records: list[dict]) -> list[float]:
+    """Shares of the speed of light reached by correct samples."""
+    return [float(r["sol_fraction"]) for r in records if r["correct"] and r["sol_fraction"] is not None]
+
+
+def _quantile(values: list[float], q: float) -> float | None:
+    """Nearest-rank quantile: the smallest value with at least a share q of the values at or below it."""
+    ordered = sorted(values)
+    return ordered[max(math.ceil(q * len(ordered)) - 1, 0)] if ordered else None
 
 
 def _block(records: list[dict], thresholds: list[tuple[str, float]]) -> dict[str, Any]:
@@ -235,4 +269,8 @@ def _block(records: list[dict], thresholds: list[tuple[str, float]]) -> dict[str
     block["mean_speedup"] = sum(speedups) / len(speedups) if speedups else None
     # Geometric mean: the right average of ratios (a 2x and a 0.5x cancel); via logs, no overflow.
     block["geomean_speedup"] = math.exp(sum(math.log(s) for s in speedups) / len(speedups)) if speedups else None
+    # Against the GPU's limits, not the eager reference: comparable across problems whose baselines differ.
+    fractions = _sol_fractions(records)
+    block["median_sol_fraction"] = statistics.median(fractions) if fractions else None
+    block["p90_sol_fraction"] = _quantile(fractions, 0.9)
     return block

@@ -5,7 +5,8 @@
 `tritonrl.evaluation.metrics.per_problem_rows`, and writes into out_dir:
 
   report.json        {"title", "metrics", "per_problem"}: the numbers, machine-readable
-  report.md          a table per level plus "all", the robust-vs-naive gap, a table per problem
+  report.md          a table per level plus "all" (with the median and p90 share of the speed of light
+                     that correct samples reach), the robust-vs-naive gap, a table per problem
   speedup_hist.png   histogram of the speed-ups of correct samples (log x axis)
   per_level.png      grouped bars per level: valid / compiled / correct / naive correct / fast_1
 
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from tritonrl.artifacts.store import ArtifactStore
 
-_PER_PROBLEM_KEYS = ("problem", "level", "samples", "correct", "best_speedup", "top_reason")
+_PER_PROBLEM_KEYS = ("problem", "level", "samples", "correct", "best_speedup", "best_sol_fraction", "top_reason")
 # Bars in per_level.png: (block key, legend label).
 _BAR_METRICS = (("valid", "valid"), ("compiled", "compiled"), ("correct", "correct"), ("naive_correct", "naive correct"), ("fast_1", "fast_1"))
 _NONE = "–"  # shown for a value that does not exist (no samples, no speed-up measured)
@@ -69,14 +70,14 @@ def render_markdown(metrics: dict, per_problem: list[dict], title: str = "Kernel
 
     header = ["level", "problems", "samples", "valid", "compiled", "correct", "naive correct", "fast_1", "fast_2", "pass@1"]
     header += [f"pass@{k_extra}"] if k_extra else []
-    header += ["mean speed-up", "geomean speed-up"]
+    header += ["mean speed-up", "geomean speed-up", "median SoL", "p90 SoL"]
     rows = [_level_row(name, block, k_extra) for name, block in metrics["per_level"].items()]
     rows.append(_level_row("all", overall, k_extra))
 
     lines = [f"# {title}", "", _table(header, rows, numeric_from=1), "", _robust_sentence(overall), ""]
     lines += ["## Per problem", ""]
     if per_problem:
-        problem_header = ["problem", "level", "samples", "correct", "best speed-up", "top reason"]
+        problem_header = ["problem", "level", "samples", "correct", "best speed-up", "best SoL", "top reason"]
         problem_rows = [
             [
                 str(row["problem"]),
@@ -84,11 +85,12 @@ def render_markdown(metrics: dict, per_problem: list[dict], title: str = "Kernel
                 str(row["samples"]),
                 str(row["correct"]),
                 _speedup(row["best_speedup"]),
+                _percent(row["best_sol_fraction"]),
                 _NONE if row["top_reason"] is None else f"`{row['top_reason']}`",
             ]
             for row in per_problem
         ]
-        lines += [_table(problem_header, problem_rows, numeric_from=2, numeric_to=5)]
+        lines += [_table(problem_header, problem_rows, numeric_from=2, numeric_to=6)]
     else:
         lines += ["No problems were evaluated."]
     return "\n".join(lines) + "\n"
@@ -137,6 +139,7 @@ def _level_row(name: str, block: dict, k_extra: int | None) -> list[str]:
     ]
     row += [_percent(pass_k.get(str(k_extra)))] if k_extra else []
     row += [_speedup(block.get("mean_speedup")), _speedup(block.get("geomean_speedup"))]
+    row += [_percent(block.get("median_sol_fraction")), _percent(block.get("p90_sol_fraction"))]
     return row
 
 

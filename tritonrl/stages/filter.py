@@ -57,6 +57,7 @@ def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
         "messages": [r.message for r in verdict.reasons],
         "verified_shapes": verdict.shapes,
         "speedup": verdict.speedup,
+        "sol_fraction": verdict.sol_fraction,
         "kernel_launches": verdict.kernel_launches,
     }
 
