@@ -160,6 +160,9 @@ class GRPOConfig:
     uniform_reward: bool = setting(False, "ablation: one reward beta*r_code + (1-beta)*r_plan on every token")
     beta: float = setting(0.5, "weight of r_code in the uniform-reward ablation")
     speedup_cap: float = setting(10.0, "r_plan = min(speed-up, cap) for correct kernels (on CPU, r_plan = r_code)")
+    plan_reward: Literal["speedup", "sol_fraction"] = setting(
+        "speedup", "r_plan of a correct kernel on cuda: the capped speed-up over eager PyTorch, or sol_fraction, the share of "
+        "the GPU's speed of light it reaches (capped at 1; comparable across problems whatever their baseline)")
     temperature: float = setting(1.0, "sampling temperature of the rollouts")
     top_p: float = setting(1.0, "nucleus sampling of the rollouts")
     max_new_tokens: int = setting(4096, "longest rollout")

@@ -35,13 +35,25 @@ def test_a_group_with_equal_rewards_teaches_nothing():
 
 
 def test_rewards_code_and_plan():
-    correct = Verdict(ran=True, matches_reference=True, speedup=2.5)
-    wrong = Verdict(ran=True, reasons=[Reason(ReasonCode.WRONG_RESULT, "x")])
-    assert hrd.rewards(correct, "cuda", speedup_cap=10) == (1.0, 2.5)
-    assert hrd.rewards(correct, "cuda", speedup_cap=2) == (1.0, 2.0)
-    assert hrd.rewards(wrong, "cuda", 10) == (0.0, 0.0)
-    assert hrd.rewards(correct, "cpu", 10) == (1.0, 1.0)  # no timing on CPU: r_plan falls back to r_code
-    assert hrd.rewards(wrong, "cpu", 10) == (0.0, 0.0)
+    correct = Verdict(ran=True, matches_reference=True, speedup=2.5, sol_fraction=0.4)
+    wrong = Verdict(ran=True, reasons=[Reason(ReasonCode.WRONG_RESULT, "x")], speedup=2.5, sol_fraction=0.4)
+    assert hrd.rewards(correct, "cuda", 10, "speedup") == (1.0, 2.5)
+    assert hrd.rewards(correct, "cuda", 2, "speedup") == (1.0, 2.0)
+    assert hrd.rewards(wrong, "cuda", 10, "speedup") == (0.0, 0.0)
+    assert hrd.rewards(correct, "cpu", 10, "speedup") == (1.0, 1.0)  # no timing on CPU: r_plan falls back to r_code
+    assert hrd.rewards(wrong, "cpu", 10, "speedup") == (0.0, 0.0)
+
+
+def test_the_plan_reward_can_be_the_share_of_the_speed_of_light():
+    correct = Verdict(ran=True, matches_reference=True, speedup=26.0, sol_fraction=0.4)
+    assert hrd.rewards(correct, "cuda", 10, "sol_fraction") == (1.0, 0.4)  # not the capped 26x
+    loose = Verdict(ran=True, matches_reference=True, speedup=3.0, sol_fraction=2.4)  # e.g. skips a triangle's zeros
+    assert hrd.rewards(loose, "cuda", 10, "sol_fraction") == (1.0, 1.0)
+    wrong = Verdict(ran=True, reasons=[Reason(ReasonCode.WRONG_RESULT, "x")], sol_fraction=0.9)
+    assert hrd.rewards(wrong, "cuda", 10, "sol_fraction") == (0.0, 0.0)
+    unmeasured = Verdict(ran=True, matches_reference=True, speedup=2.0)  # no bound for this problem
+    assert hrd.rewards(unmeasured, "cuda", 10, "sol_fraction") == (1.0, 0.0)
+    assert hrd.rewards(unmeasured, "cpu", 10, "sol_fraction") == (1.0, 1.0)
 
 
 def test_token_targets_hrd_and_uniform():

@@ -7,6 +7,18 @@ fast the correct kernel is), each through its own group-relative
 advantage; the objective is α·J_plan + J_code. The uniform-reward ablation
 gives every token one reward β·r_code + (1−β)·r_plan. Everything here is
 plain tensor code so it can be checked by hand (tests/training/test_hrd.py).
+
+How fast (`grpo.plan_reward`): `speedup` is the eager-PyTorch time over
+the kernel's, capped; `sol_fraction` is the share of the GPU's speed of
+light the kernel reaches (tritonrl/verify/speed_of_light.py), capped at 1.
+A speed-up measures the baseline as much as the kernel: an honest LayerNorm
+ran 26× faster than eager PyTorch on the H200 while an honest matmul rarely
+beats cuBLAS, so a capped speed-up pays most for problems whose eager
+version is slow and saturates there, and says nothing of how much faster a
+kernel could still get. sol_fraction is held against the hardware, the same
+scale for every problem, and rises until the kernel is as fast as the GPU
+allows. (Above 1 only where the bound is loose, e.g. a kernel that skips a
+triangular input's zeros: more is not better there, hence the cap.)
 """
 
 from __future__ import annotations
@@ -21,17 +33,21 @@ from tritonrl.verify.result import Verdict
 PLAN, CODE = 0, 1  # token classes
 
 
-def rewards(verdict: Verdict, device: str, speedup_cap: float) -> tuple[float, float]:
+def rewards(verdict: Verdict, device: str, speedup_cap: float, plan_reward: str) -> tuple[float, float]:
     """(r_code, r_plan) for one sample.
 
-    r_code = valid ∧ correct. r_plan = the speed-up of a correct kernel
-    (capped), 0 when incorrect; on CPU, where timing means nothing, r_plan
-    falls back to r_code.
+    r_code = valid ∧ correct. r_plan = how fast a correct kernel is:
+    min(speed-up, speedup_cap), or min(sol_fraction, 1) (`plan_reward`), 0
+    when incorrect or not measured; on CPU, where timing means nothing,
+    r_plan falls back to r_code.
     """
     r_code = 1.0 if verdict.correct else 0.0
-    if device != "cuda" or not verdict.correct or verdict.speedup is None:
-        return r_code, r_code if device != "cuda" else 0.0
-    return r_code, min(float(verdict.speedup), speedup_cap)
+    if device != "cuda":
+        return r_code, r_code
+    fast, cap = (verdict.sol_fraction, 1.0) if plan_reward == "sol_fraction" else (verdict.speedup, speedup_cap)
+    if not verdict.correct or fast is None:
+        return r_code, 0.0
+    return r_code, min(float(fast), cap)
 
 
 def token_classes(tokenizer, response_ids: list[int], text: str) -> list[int]:

@@ -74,5 +74,6 @@ def reward(pool: VerifierPool, chosen: list[dict], rollouts: list[Rollout], conf
     for i, task in enumerate(chosen):
         group = [r for r in rollouts if r.task == i]
         for rollout, verdict in zip(group, verdicts[f"{i}:{task['problem']}"]):
-            rollout.r_code, rollout.r_plan = hrd.rewards(verdict, config.verify.device, config.grpo.speedup_cap)
+            rollout.r_code, rollout.r_plan = hrd.rewards(
+                verdict, config.verify.device, config.grpo.speedup_cap, config.grpo.plan_reward)
             rollout.speedup = verdict.speedup if verdict.correct else None
