@@ -83,7 +83,7 @@ def case_row(name: str, reference: ReferenceRun, verdict: Verdict, seconds: floa
         "floor_mib": reference.bound.floor_bytes / MB if reference.bound else None,
         "moved_mib": work.moved_bytes / MB if work else None,
         "flops": work.flops if work else None,
-        "dependence": work.dependence if work else None,
+        "dependence": work.dependence if work else reference.work_error,
         "seconds": round(seconds, 2),
     }
 

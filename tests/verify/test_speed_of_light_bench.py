@@ -69,6 +69,6 @@ def test_a_case_row_holds_the_verdicts_speed_of_light():
     verdict = Verdict(ran=True, matches_reference=True, device="cuda", candidate_ms=0.03, baseline_ms=0.06, speedup=2.0,
                       sol_ms=0.02, sol_fraction=2 / 3, sol_floor_ms=0.01)
     work = SimpleNamespace(moved_bytes=128 << 20, flops={}, dependence="autograd")
-    row = case_row("19_ReLU.py", SimpleNamespace(work=work, bound=LIMITS), verdict, 4.2)
+    row = case_row("19_ReLU.py", SimpleNamespace(work=work, bound=LIMITS, work_error=None), verdict, 4.2)
     assert (row["sol_fraction"], row["floor_ms"], row["floor_mib"], row["moved_mib"]) == (2 / 3, 0.01, 48.0, 128.0)
     assert row["correct"] and row["codes"] == [] and row["speedup"] == 2.0

@@ -279,7 +279,7 @@ def _gradient_masks(model, sets: Iterable[list], count: int) -> tuple[list, dict
 
     The cotangents are positive random weights, so no dependence cancels.
     None when backward is not possible (non-float or detached outputs, an op
-    without a derivative, out of memory): the caller then uses whole inputs.
+    without a derivative): the caller then uses whole inputs.
     """
     params = {name: p for name, p in model.named_parameters() if p.requires_grad}
     masks: list = [None] * count
@@ -302,7 +302,9 @@ def _gradient_masks(model, sets: Iterable[list], count: int) -> tuple[list, dict
             for name, p in params.items():
                 param_masks[name] = _union(param_masks.get(name), next(grads), p)
             del outputs, weights
-    except (RuntimeError, NotImplementedError, torch.OutOfMemoryError):
+    except torch.OutOfMemoryError:
+        raise  # no bound at all: whole inputs would over-count an input the outputs read only in part
+    except (RuntimeError, NotImplementedError):
         return None
     return masks, param_masks
 

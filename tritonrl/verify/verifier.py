@@ -118,6 +118,7 @@ class ReferenceRun:
     baseline_cached: bool = False
     work: Work | None = None  # what one call moves and computes (speed_of_light.py), cuda with timing only
     bound: Bound | None = None  # its speed of light and floor on this GPU
+    work_error: str | None = None  # why `work` could not be measured (then no verdict has a bound)
     dropped_distributions: dict[str, str] = field(default_factory=dict)  # distribution -> why the reference rules it out
     constant_output: bool = False  # identical reference outputs on every primary-shape input set
 
@@ -219,6 +220,7 @@ class Verifier:
             run.baseline, run.baseline_compile = result.get("baseline"), result.get("baseline_compile")
             if result.get("work"):
                 run.work = Work.from_dict(result["work"])
+            run.work_error = result.get("work_error")
             if result.get("peaks") and self.peaks is None:
                 self.peaks = GpuPeaks.from_dict(result["peaks"])
                 if peaks_key:
