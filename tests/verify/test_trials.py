@@ -11,7 +11,14 @@ from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import STRUCTURAL_NAME
 from tritonrl.verify.runtime import DISTRIBUTIONS, import_source, make_inputs
 from tritonrl.verify.shrink import DEFAULT_BUDGET, element_count
-from tritonrl.verify.trials import ALT_ELEMENT_FACTOR, alternate_shapes, constant_output, unfit_distribution
+from tritonrl.verify.trials import (
+    ALT_ELEMENT_FACTOR,
+    GPU_GROW_ELEMENTS,
+    alternate_budget,
+    alternate_shapes,
+    constant_output,
+    unfit_distribution,
+)
 
 BUILTIN = {p.name: p.source for p in load_builtin()}
 CPU_LIMIT = int(ALT_ELEMENT_FACTOR * DEFAULT_BUDGET)
@@ -135,3 +142,11 @@ def test_constant_output_needs_identical_outputs_on_two_or_more_input_sets():
     assert constant_output([[a], [a.clone()], [a.clone()]])
     assert not constant_output([[a], [b]])
     assert not constant_output([[a]])
+
+
+def test_the_alternate_trial_grows_on_a_gpu_unless_the_problem_is_too_large_for_memory():
+    """At fewer elements, a kernel hard-coded to the primary size is right on a GPU (no fault past a tensor's end)."""
+    assert alternate_budget(0, DEFAULT_BUDGET) == (CPU_LIMIT, True)
+    assert alternate_budget(512, None) == (GPU_GROW_ELEMENTS, True)  # 4×4×4×4 in and out may grow to 5×5×5×5
+    big = GPU_GROW_ELEMENTS  # 1.5 × this would not fit a pool of GPU workers
+    assert alternate_budget(big, None) == (big, False)

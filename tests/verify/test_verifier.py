@@ -167,7 +167,7 @@ def test_a_literal_size_problem_is_tried_at_other_sizes(verifier):
     generic = verifier.verify(LITERAL_PROBLEM, TANH_CANDIDATE.replace("NUMEL", "x.numel()"))
     assert generic.correct, generic.reasons
     assert set(generic.alt_shapes) == {f"get_inputs:{k}" for k in range(4)}
-    assert all(v != 4 for v in generic.alt_shapes.values())  # every size changes (larger on CPU, either way on a GPU)
+    assert all(v > 4 for v in generic.alt_shapes.values())  # larger: a kernel hard-coded to 256 elements misses some
     specialised = verifier.verify(LITERAL_PROBLEM, TANH_CANDIDATE.replace("NUMEL", "256"))  # 4 × 4 × 4 × 4
     assert specialised.codes == ["wrong_result"] and "trial 2" in specialised.reasons[0].message
 

@@ -62,7 +62,7 @@ from tritonrl.verify.runtime import (
 )
 from tritonrl.verify.shrink import element_count, shrink_overrides
 from tritonrl.verify.speed_of_light import measure_peaks, measure_work
-from tritonrl.verify.trials import ALT_ELEMENT_FACTOR, alternate_shapes, unfit_distribution
+from tritonrl.verify.trials import alternate_budget, alternate_shapes, unfit_distribution
 
 
 class _Failed(Exception):
@@ -274,14 +274,14 @@ def _distribution_trial(
 def _alternate_trial(
     job: dict, job_dir: Path, result: _Result, source: str, overrides: dict, own_finite: list[bool], distributions
 ) -> None:
-    """One trial at other shapes: larger than the (shrunk) primary ones on CPU, no more elements than them on GPU.
+    """One trial at other shapes: larger than the primary (on CPU: shrunk) ones unless too large (trials.alternate_budget).
 
     It draws from the next distribution left (the problem's own when none
     is), so a small trial count still sees two other distributions.
     """
-    grow = bool(job.get("shrink_budget"))
     try:
-        limit = int(ALT_ELEMENT_FACTOR * job["shrink_budget"]) if grow else element_count(source, job_dir)
+        limit, grow = alternate_budget(0 if job.get("shrink_budget") else element_count(source, job_dir),
+                                       job.get("shrink_budget"))
     except Exception:  # the problem cannot be measured on the meta device: no size limit to plan within
         return
     for variant in alternate_shapes(source, limit, grow, job["alt_seed"]):

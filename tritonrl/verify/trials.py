@@ -24,12 +24,29 @@ import torch
 
 from tritonrl.problems.variants import FACTORS, Scaling, make_variants
 
-ALT_ELEMENT_FACTOR = 1.5  # on CPU the alternate shapes may hold this many times the interpreter's element budget
+ALT_ELEMENT_FACTOR = 1.5  # the alternate shapes may hold this many times the primary (or, on CPU, shrunk) elements
+# On a GPU the alternate trial grows too, up to this many elements (inputs + weights + outputs, ~1 GiB in fp32):
+# at fewer elements than the primary trial a kernel hard-coded to the primary size reads and writes past the
+# smaller tensors without a fault and is right where it is compared (seen on the H200). Larger problems keep
+# the primary count, so a pool of them fits in GPU memory: there such a kernel is not caught (docs/VERIFIER.md).
+GPU_GROW_ELEMENTS = 1 << 28
 _GROW = Scaling(factors=(1.125,), odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
 _EVERY = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
 _SIZES = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True)
 _SOME = Scaling(factors=FACTORS, odd_probability=1.0, small_sizes=True)
 _PER_PLAN = 2  # proposals per plan: the reference may fail at one (a constraint variants.py cannot see)
+
+
+def alternate_budget(primary_elements: int, shrink_budget: int | None) -> tuple[int, bool]:
+    """(element limit, grow) for the alternate trial: larger shapes where memory allows, else no more elements.
+
+    `shrink_budget`: the CPU interpreter's element budget the primary shapes were shrunk to (None on a GPU).
+    """
+    if shrink_budget:
+        return int(ALT_ELEMENT_FACTOR * shrink_budget), True
+    # The room is the whole GPU budget, not 1.5 × a small problem: one more in each of four sizes of 4 is 2.4 ×.
+    fits = ALT_ELEMENT_FACTOR * primary_elements <= GPU_GROW_ELEMENTS
+    return (GPU_GROW_ELEMENTS, True) if fits else (primary_elements, False)
 
 
 def alternate_shapes(source: str, max_elements: int, grow: bool, seed: int) -> Iterator[dict[str, int]]:
