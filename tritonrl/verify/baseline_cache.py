@@ -23,6 +23,10 @@ from pathlib import Path
 import torch
 import triton
 
+# Bump when what an entry holds is computed differently (2: the speed-of-light floor counts per input set), so
+# entries of the earlier rule are not reused.
+ENTRY_FORMAT = 2
+
 
 def software_versions() -> dict[str, str]:
     return {"torch": torch.__version__, "triton": triton.__version__, "cuda": str(torch.version.cuda)}
@@ -37,7 +41,8 @@ class BaselineCache:
     @staticmethod
     def key(problem_source: str, gpu_name: str, timing_settings: dict) -> str:
         material = json.dumps(
-            {"source": problem_source, "gpu": gpu_name, "versions": software_versions(), "timing": timing_settings},
+            {"source": problem_source, "gpu": gpu_name, "versions": software_versions(), "timing": timing_settings,
+             "format": ENTRY_FORMAT},
             sort_keys=True,
         )
         return hashlib.sha256(material.encode()).hexdigest()[:32]

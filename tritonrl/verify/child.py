@@ -100,7 +100,6 @@ def _classify(exc: BaseException, default: ReasonCode) -> _Failed:
     return _Failed(default, _describe(exc))
 
 
-MAX_WORK_SETS = 3  # input sets of other distributions that widen the dependence the floor counts (speed_of_light.py)
 # Bound before any candidate code runs, like the timing functions.
 _monotonic = time.monotonic
 
@@ -300,18 +299,14 @@ def _alternate_trial(
 def _work(job: dict, result: _Result, problem, model, device: str) -> dict | None:
     """What one call of the reference moves and computes (speed_of_light.measure_work), from the trials' seeds.
 
-    The problem's own distribution gives the two sets whose differences show
-    structural zeros (the timed inputs are drawn from it); the other
-    distributions' sets only widen the dependence. None when it cannot be
-    measured (out of memory, a model the measurement cannot run): the
-    verdicts then carry no bound.
+    The problem's own distribution gives the two sets (the timed inputs are
+    drawn from it), the first trial's and the timing's first. None when it
+    cannot be measured (out of memory, a model the measurement cannot run):
+    the verdicts then carry no bound.
     """
-    trials = result.data["trials"]
-    others = (make_inputs(problem, t["seed"], device, t["distribution"])  # made one at a time, as they are used
-              for t in trials[:1 + MAX_WORK_SETS] if t["distribution"] != PROBLEM_DISTRIBUTION)
     try:
-        work = measure_work(model, make_inputs(problem, trials[0]["seed"], device),
-                            make_inputs(problem, job["fresh_seed"], device), others)
+        work = measure_work(model, make_inputs(problem, result.data["trials"][0]["seed"], device),
+                            make_inputs(problem, job["fresh_seed"], device))
     except Exception as exc:  # never a reason to fail the reference; recorded for the report
         result.data["work_error"] = _describe(exc)
         return None

@@ -11,8 +11,8 @@ Two numbers with two uses, kept apart on purpose:
   it never rejects anything.
 - `floor_ms`: the time reading, at peak HBM bandwidth, what every timed call
   must read from HBM takes: the per-call fresh input elements that vary
-  between input sets and that the outputs depend on, plus the parts of the
-  parameters and outputs that cannot sit in L2. timing.py flushes L2 before
+  between input sets and that a gradient proves the outputs depend on in
+  that set, plus the part of the largest output that cannot sit in L2. timing.py flushes L2 before
   each window and gives every call its own freshly filled input set, so each
   call's inputs start in HBM; nothing a correct kernel can do reads them
   faster. A candidate timed below it (with FLOOR_SLACK for measurement) is
@@ -33,11 +33,9 @@ Test: tests/verify/test_speed_of_light.py.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -153,8 +151,9 @@ class Work:
 
     input_bytes, state_bytes, output_bytes: every tensor input, parameter and
     buffer, output once (sol_ms). flops: matmul-class flops by operand dtype.
-    fresh_bytes, state_floor_bytes, output_floor_bytes: what the floor counts
-    (see `measure_work`); dependence: how the inputs the outputs depend on were found.
+    fresh_bytes, output_floor_bytes: what the floor counts (see
+    `measure_work`); dependence: "autograd", or "none" where no gradient
+    shows what the outputs depend on (the floor then counts no inputs).
     """
 
     input_bytes: int
@@ -162,7 +161,6 @@ class Work:
     output_bytes: int
     flops: dict[str, int] = field(default_factory=dict)
     fresh_bytes: int = 0
-    state_floor_bytes: int = 0
     output_floor_bytes: int = 0
     dependence: str = "autograd"
 
@@ -171,15 +169,17 @@ class Work:
         return self.input_bytes + self.state_bytes + self.output_bytes
 
     def floor_bytes(self, l2_bytes: int) -> int:
-        """Bytes each call must move to or from HBM: fresh inputs, and what of the parameters and outputs exceeds L2."""
-        return self.fresh_bytes + max(0, self.state_floor_bytes - l2_bytes) + max(0, self.output_floor_bytes - l2_bytes)
+        """Bytes each call must move to or from HBM: its fresh inputs, and what of its output exceeds L2."""
+        return self.fresh_bytes + max(0, self.output_floor_bytes - l2_bytes)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> Work:
-        return cls(**{**data, "flops": {str(k): int(v) for k, v in data.get("flops", {}).items()}})
+        known = {f.name for f in fields(cls)}  # an entry cached by an earlier version may hold keys no longer used
+        return cls(**{**{k: v for k, v in data.items() if k in known},
+                      "flops": {str(k): int(v) for k, v in data.get("flops", {}).items()}})
 
 
 @dataclass(frozen=True)
@@ -274,61 +274,55 @@ def _same_outputs(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:
     return len(a) == len(b) and all(x.shape == y.shape and torch.equal(x, y) for x, y in zip(a, b))
 
 
-def _gradient_masks(model, sets: Iterable[list], count: int) -> tuple[list, dict] | None:
-    """Per input (None for non-float ones) and per parameter: where some set's vector-Jacobian product is nonzero.
+def _gradient_masks(model, values: list) -> list | None:
+    """Per input (None for non-float ones): where the vector-Jacobian product of the float outputs on this set is nonzero.
 
     The cotangents are positive random weights, so no dependence cancels.
-    None when backward is not possible (non-float or detached outputs, an op
-    without a derivative): the caller then uses whole inputs.
+    Non-float outputs (indices) are left out: what only they depend on is not
+    counted, a weaker floor, never a wrong one. None when backward is not
+    possible (no float output with a gradient, an op without a derivative).
     """
-    params = {name: p for name, p in model.named_parameters() if p.requires_grad}
-    masks: list = [None] * count
-    param_masks: dict[str, torch.Tensor] = {}
     generator = torch.Generator().manual_seed(0)
+    leaves = [v.detach().requires_grad_() if isinstance(v, torch.Tensor) and v.is_floating_point() else v for v in values]
+    wanted = [v for v in leaves if isinstance(v, torch.Tensor) and v.requires_grad]
     try:
-        for values in sets:
-            leaves = [v.detach().requires_grad_() if isinstance(v, torch.Tensor) and v.is_floating_point() else v
-                      for v in values]
-            with torch.enable_grad():
-                outputs = _outputs(model, leaves)
-            if not outputs or not all(o.is_floating_point() and o.requires_grad for o in outputs):
-                return None
-            wanted = [v for v in leaves if isinstance(v, torch.Tensor) and v.requires_grad] + list(params.values())
-            weights = [(torch.rand(o.shape, generator=generator) + 0.5).to(o.device, o.dtype) for o in outputs]
-            grads = iter(torch.autograd.grad(outputs, wanted, weights, allow_unused=True))
-            for i, v in enumerate(leaves):
-                if isinstance(v, torch.Tensor) and v.requires_grad:
-                    masks[i] = _union(masks[i], next(grads), v)
-            for name, p in params.items():
-                param_masks[name] = _union(param_masks.get(name), next(grads), p)
-            del outputs, weights
+        with torch.enable_grad():
+            outputs = [o for o in _outputs(model, leaves) if o.is_floating_point() and o.requires_grad]
+        if not outputs or not wanted:
+            return None
+        weights = [(torch.rand(o.shape, generator=generator) + 0.5).to(o.device, o.dtype) for o in outputs]
+        grads = iter(torch.autograd.grad(outputs, wanted, weights, allow_unused=True))
     except torch.OutOfMemoryError:
-        raise  # no bound at all: whole inputs would over-count an input the outputs read only in part
+        raise  # no bound at all rather than a guess
     except (RuntimeError, NotImplementedError):
         return None
-    return masks, param_masks
+    return [_nonzero(next(grads), v) if isinstance(v, torch.Tensor) and v.requires_grad else None for v in leaves]
 
 
-def _union(mask: torch.Tensor | None, grad: torch.Tensor | None, like: torch.Tensor) -> torch.Tensor:
-    found = torch.zeros(like.shape, dtype=torch.bool, device=like.device) if grad is None else (grad != 0) & grad.isfinite()
-    return found if mask is None else mask | found
+def _nonzero(grad: torch.Tensor | None, like: torch.Tensor) -> torch.Tensor:
+    if grad is None:
+        return torch.zeros(like.shape, dtype=torch.bool, device=like.device)
+    return (grad != 0) & grad.isfinite()
 
 
-def measure_work(model, inputs: list, again: list, others: Iterable[list] = ()) -> Work:
+def measure_work(model, inputs: list, again: list) -> Work:
     """Bytes, flops and the floor's bytes of one call of the trusted reference `model`.
 
     `inputs`, `again`: two input sets from the problem's own get_inputs (what
-    timing draws from); `others`: more sets (other distributions, taken one at
-    a time) that only widen the dependence. The floor counts, per tensor input, the elements
-    that (a) differ between `inputs` and `again` — a structural zero or
-    constant (a triangular matrix's empty half) can be known without reading
-    it — and (b) the outputs depend on: a nonzero, finite gradient of the
-    outputs at that element in some set (an input the output ignores, a
-    softmax over a size-1 dimension, an unused slice count nothing). Where
-    backward is not possible, an input counts whole (its varying elements) if
-    replacing it with `again`'s changes the outputs. Parameters count where
-    their gradient is nonzero (only what exceeds L2 counts, `Work.floor_bytes`);
-    outputs count their elements that differ between the two sets.
+    timing draws from). The floor counts only what a correct answer provably
+    reads on every call, so an honest kernel is never refused:
+    - per tensor input, the float elements that (a) differ between the two
+      sets — a structural zero or constant (a triangular matrix's empty half)
+      can be known without reading it — and (b) the float outputs depend on
+      in that same set (a nonzero, finite gradient there: an unused input or
+      slice, a softmax over a size-1 dimension, the rows a data-dependent
+      select does not take count nothing); the smaller count of the two sets,
+      since one call reads one set. Inputs without a gradient (integers,
+      booleans, every input where backward is not possible) count nothing;
+    - parameters and buffers nothing (an answer may keep weights it derived
+      from them between calls);
+    - outputs: the largest output's elements that differ between the two sets
+      (an answer may return one tensor for two equal outputs).
     """
     with torch.no_grad():
         counter = _FlopCount()
@@ -337,31 +331,23 @@ def measure_work(model, inputs: list, again: list, others: Iterable[list] = ()) 
         repeated = _outputs(model, again)
     tensors = [v for v in inputs if isinstance(v, torch.Tensor)]
     state = {t.untyped_storage().data_ptr(): t for t in [*model.parameters(), *model.buffers()]}
-    gradients = _gradient_masks(model, itertools.chain([inputs, again], others), len(inputs))
-    input_masks, param_masks = gradients if gradients is not None else ([None] * len(inputs), {})
+    per_set = [_gradient_masks(model, values) for values in (inputs, again)]
+    known = all(masks is not None for masks in per_set)
     counts = []
     for i, value in enumerate(inputs):
-        if not isinstance(value, torch.Tensor):
-            continue
-        varying = value != again[i]
-        if input_masks[i] is not None:
-            counts.append(_nbytes(value, int((varying & input_masks[i]).sum())))
-            continue
-        swapped = [again[j] if j == i else v for j, v in enumerate(inputs)]
-        with torch.no_grad():
-            changes = not _same_outputs(outputs, _outputs(model, swapped))
-        counts.append(_nbytes(value, int(varying.sum())) if changes else 0)
-    params = dict(model.named_parameters())
-    state_floor = sum(_nbytes(params[name], int(mask.sum())) for name, mask in param_masks.items())
+        if isinstance(value, torch.Tensor):
+            varying = value != again[i]
+            proven = [int((varying & masks[i]).sum()) if known and masks[i] is not None else 0 for masks in per_set]
+            counts.append(_nbytes(value, min(proven)))
+    output_floors = [_nbytes(o, int((o != r).sum())) for o, r in zip(outputs, repeated) if o.shape == r.shape]
     return Work(
         input_bytes=_by_storage(tensors, [_nbytes(t) for t in tensors]),
         state_bytes=sum(t.untyped_storage().nbytes() for t in state.values()),
         output_bytes=sum(_nbytes(o) for o in outputs),
         flops=dict(counter.flops),
         fresh_bytes=_by_storage(tensors, counts),
-        state_floor_bytes=state_floor,
-        output_floor_bytes=sum(_nbytes(o, int((o != r).sum())) for o, r in zip(outputs, repeated) if o.shape == r.shape),
-        dependence="autograd" if gradients is not None else "whole inputs",
+        output_floor_bytes=max(output_floors, default=0),
+        dependence="autograd" if known else "none",
     )
 
 
