@@ -38,8 +38,9 @@ whose correct output the caller knows, and its output is returned to be
 checked: a candidate that returns a stale answer is caught.
 
 Timing functions are bound at import time, before any candidate code runs,
-so patching `torch.cuda.Event` or `time.perf_counter` later does not change
-what the harness measures.
+so patching `torch.cuda.Event`, `time.perf_counter` or the tensor methods
+that flush L2 and refill the inputs later does not change what the harness
+measures.
 
 GPU only. Test: tests/verify/test_timing.py (skips without CUDA);
 benchmark: bench/timing_stability.py.
@@ -60,6 +61,7 @@ _record = torch.cuda.Event.record
 _elapsed = torch.cuda.Event.elapsed_time
 _synchronize = torch.cuda.synchronize
 _spin = torch.cuda._sleep
+_zero, _copy, _clone = torch.Tensor.zero_, torch.Tensor.copy_, torch.Tensor.clone  # the L2 flush and the refills
 
 L2_FLUSH_BYTES = 256 << 20  # > the H100/H200 L2 (50–60 MB) several times over
 WARMUP_CALLS = 3
@@ -151,7 +153,7 @@ class Timer:
         """
         single = single or last
         calls = window.refill(last, single)
-        self._flush.zero_()
+        _zero(self._flush)
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
         _synchronize()
         host_start = _perf_counter()
@@ -280,7 +282,7 @@ class _Window:
         first = self.sets[0]
         set_bytes = sum(v.numel() * v.element_size() for v in first if isinstance(v, torch.Tensor))
         calls = min(calls, max(1, ROTATION_BYTES // max(set_bytes, 1)))
-        self.sets = [first] + [[v.clone() if isinstance(v, torch.Tensor) else v for v in first] for _ in range(calls - 1)]
+        self.sets = [first] + [[_clone(v) if isinstance(v, torch.Tensor) else v for v in first] for _ in range(calls - 1)]
 
     def refill(self, last: bool, single: bool) -> int:
         """New inputs (`final` for the last call) into every set this repetition uses; returns how many calls it makes."""
@@ -289,7 +291,7 @@ class _Window:
             source = self.final if last and self.final is not None else self.fresh()
             for buffer, value in zip(buffers, source):
                 if isinstance(buffer, torch.Tensor):
-                    buffer.copy_(value)
+                    _copy(buffer, value)
         return len(targets)
 
     def run(self, single: bool) -> object:
