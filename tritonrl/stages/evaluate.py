@@ -221,13 +221,13 @@ def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int
                                        sort_keys=True).encode()).hexdigest()
     dataset = publish_shard(ArtifactStore.of(config.storage), config.artifact_root, "evaluate", part, model_uri, digest, mine,
                             len(problems), rows)
-    correct = sum(row["record"]["correct"] for row in rows if not row["model"])
+    own = [row for row in rows if not row["model"]]  # the evaluated model's answers; compared models' rows ride along
+    correct = sum(row["record"]["correct"] for row in own)
     return StageSummary(
         "evaluate-shard", {"model": model_uri, "problems": config.evaluate.problems}, {"shard": dataset.uri},
-        {"shard": part.index + 1, "shards": part.count, "problems": len(mine), "samples": len(rows),
+        {"shard": part.index + 1, "shards": part.count, "problems": len(mine), "samples": len(own),
          "correct": correct},
-        f"shard {part.label}: {correct}/{len(chosen) * config.evaluate.samples} answers correct over {len(mine)} problems "
-        f"→ {dataset.uri}",
+        f"shard {part.label}: {correct}/{len(own)} answers correct over {len(mine)} problems → {dataset.uri}",
         datasets=(dataset.uri,),
     )
 
