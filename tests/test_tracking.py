@@ -49,7 +49,7 @@ def test_stage_runs_nest_under_the_pipeline_run_with_params_metrics_datasets_and
     artifacts = {a.path for a in client.list_artifacts(child.info.run_id, "manifests")}
     assert artifacts == {"manifests/input-samples.json", "manifests/output-accepted.json"}
     parent_run = client.get_run(parent)
-    assert parent_run.info.status == "FINISHED" and parent_run.data.params["sft.max_steps"] == "30"
+    assert parent_run.info.status == "FINISHED" and parent_run.data.params["sft.max_steps"] == str(config.sft.max_steps)
 
 
 def test_a_failing_stage_marks_its_run_failed_with_the_error(config):
