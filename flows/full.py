@@ -4,9 +4,9 @@ suite check → distill → filter → augment → SFT → HRD-GRPO → evaluate
 register (`tritonrl-coder`, alias `candidate`; `champion` if it scores above
 0 and beats the current one). Each arrow passes URIs. The evaluation also
 answers with the base and SFT models (`evaluate.compare`); the table of the
-three goes to the MLflow parent run and the Prefect `learning` artifact. With `gpu_deployments` the GPU stages
-(tritonrl.stages.registry.GPU_STAGES) run as their `<stage>/cuda` deployments on the
-`cuda` work pool; without it (`tritonrl run`) everything runs in this process.
+three goes to the MLflow parent run and the Prefect `learning` artifact.
+With `gpu_deployments` the GPU stages (tritonrl.stages.registry.GPU_STAGES)
+run as their `<stage>/cuda` deployments on the `cuda` work pool; without it (`tritonrl run`) everything runs in this process.
 Filter and evaluate with `shards.<stage>` > 1 fan out one flow run per shard
 instead (flows/stages.py `run_shards`).
 

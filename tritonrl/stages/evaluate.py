@@ -36,6 +36,7 @@ from typing import Any
 
 from tritonrl.artifacts.store import ArtifactStore, join, upload_tree, utc_stamp
 from tritonrl.config import Config
+from tritonrl.evaluation.learning import SHOWN_METRICS
 from tritonrl.evaluation.metrics import compute_metrics, per_problem_rows, verdict_record
 from tritonrl.evaluation.report import write_report
 from tritonrl.problems import Problem, load_problems
@@ -46,9 +47,9 @@ from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Verdict
 from tritonrl.verify.verifier import VerifierSettings
 
-
-# The overall metrics an evaluation reports for each compared model (the base and SFT models beside the final one).
-COMPARED_METRICS = ("correct", "valid", "compiled", "fast_1", "samples")
+# The overall metrics an evaluation reports for each compared model (the base and SFT models beside the final one):
+# those the learning table shows, and how many answers they are shares of.
+COMPARED_METRICS = (*SHOWN_METRICS, "samples")
 
 
 class EvaluationError(ValueError):
