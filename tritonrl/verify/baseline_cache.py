@@ -23,9 +23,9 @@ from pathlib import Path
 import torch
 import triton
 
-# Bump when what an entry holds is computed differently (2: the speed-of-light floor counts per input set), so
-# entries of the earlier rule are not reused.
-ENTRY_FORMAT = 2
+# Bump when what an entry holds is computed differently (2: the speed-of-light floor counts per input set; 3: its
+# distinct values), so entries of an earlier rule are not reused.
+ENTRY_FORMAT = 3
 
 
 def software_versions() -> dict[str, str]:

@@ -274,6 +274,20 @@ def _same_outputs(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:
     return len(a) == len(b) and all(x.shape == y.shape and torch.equal(x, y) for x, y in zip(a, b))
 
 
+def _distinct_bytes(chosen: list[tuple[torch.Tensor, torch.Tensor]]) -> int:
+    """Bytes of the distinct values among the (tensor, mask) elements, per dtype.
+
+    A value a correct answer can read (or write) once stands for every copy
+    the problem's structure promises, which holds in every trial: the two
+    halves of `B + B.T`, the rows of `.repeat`, `x` and `x.clone()` given as
+    two inputs (a red team's honest answers the element count refused).
+    """
+    by_dtype: dict[torch.dtype, list[torch.Tensor]] = {}
+    for tensor, mask in chosen:
+        by_dtype.setdefault(tensor.dtype, []).append(tensor[mask].flatten())
+    return sum(int(torch.unique(torch.cat(values)).numel()) * values[0].element_size() for values in by_dtype.values())
+
+
 def _gradient_masks(model, values: list) -> list | None:
     """Per input (None for non-float ones): where the vector-Jacobian product of the float outputs on this set is nonzero.
 
@@ -316,13 +330,15 @@ def measure_work(model, inputs: list, again: list) -> Work:
       can be known without reading it — and (b) the float outputs depend on
       in that same set (a nonzero, finite gradient there: an unused input or
       slice, a softmax over a size-1 dimension, the rows a data-dependent
-      select does not take count nothing); the smaller count of the two sets,
-      since one call reads one set. Inputs without a gradient (integers,
-      booleans, every input where backward is not possible) count nothing;
+      select does not take count nothing); of those, the distinct values
+      (`_distinct_bytes`: repeated content is read once); the smaller count
+      of the two sets, since one call reads one set. Inputs without a gradient
+      (integers, booleans, every input where backward is not possible) count nothing;
     - parameters and buffers nothing (an answer may keep weights it derived
       from them between calls);
-    - outputs: the largest output's elements that differ between the two sets
-      (an answer may return one tensor for two equal outputs).
+    - outputs: the largest output's distinct values among its elements that
+      differ between the two sets (an answer may return one tensor for two
+      equal outputs, or a broadcast view for repeated values).
     """
     with torch.no_grad():
         counter = _FlopCount()
@@ -333,20 +349,19 @@ def measure_work(model, inputs: list, again: list) -> Work:
     state = {t.untyped_storage().data_ptr(): t for t in [*model.parameters(), *model.buffers()]}
     per_set = [_gradient_masks(model, values) for values in (inputs, again)]
     known = all(masks is not None for masks in per_set)
-    counts = []
-    for i, value in enumerate(inputs):
-        if isinstance(value, torch.Tensor):
-            varying = value != again[i]
-            proven = [int((varying & masks[i]).sum()) if known and masks[i] is not None else 0 for masks in per_set]
-            counts.append(_nbytes(value, min(proven)))
-    output_floors = [_nbytes(o, int((o != r).sum())) for o, r in zip(outputs, repeated) if o.shape == r.shape]
+    fresh = 0
+    if known:
+        fresh = min(_distinct_bytes([(values[i], (values[i] != other[i]) & masks[i])
+                                     for i in range(len(values)) if masks[i] is not None])
+                    for values, other, masks in ((inputs, again, per_set[0]), (again, inputs, per_set[1])))
+    output_floor = max((_distinct_bytes([(o, o != r)]) for o, r in zip(outputs, repeated) if o.shape == r.shape), default=0)
     return Work(
         input_bytes=_by_storage(tensors, [_nbytes(t) for t in tensors]),
         state_bytes=sum(t.untyped_storage().nbytes() for t in state.values()),
         output_bytes=sum(_nbytes(o) for o in outputs),
         flops=dict(counter.flops),
-        fresh_bytes=_by_storage(tensors, counts),
-        output_floor_bytes=max(output_floors, default=0),
+        fresh_bytes=fresh,
+        output_floor_bytes=output_floor,
         dependence="autograd" if known else "none",
     )
 
