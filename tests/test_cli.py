@@ -228,3 +228,21 @@ def test_config_keys_describes_every_key_once_and_the_docs_hold_its_table():
     assert "| `sft.nproc_per_node` | `1` |  | `8` |" in table  # default, tiny, gpu
     docs = (REPO / "docs" / "CONFIGURATION.md").read_text()
     assert table.strip() in docs, "regenerate the table in docs/CONFIGURATION.md with `tritonrl config keys --markdown`"
+
+
+def test_problems_list_prints_whole_names_when_piped(tmp_path):
+    long_name = "97_" + "Very_long_problem_name_" * 4 + "Relu.py"
+    (tmp_path / long_name).write_text(_save_problem(tmp_path).read_text())
+    out = subprocess.run([str(TRITONRL), "problems", "list", "--source", str(tmp_path)], capture_output=True, text=True,
+                         check=True)
+    assert long_name in out.stdout  # not cut at 80 columns with an ellipsis
+
+
+def test_verify_of_a_syntax_error_says_no_trials_were_completed(tmp_path):
+    problem = _save_problem(tmp_path)
+    broken = tmp_path / "broken.py"
+    broken.write_text("```python\nclass ModelNew(:\n```\n")
+    result = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(broken)])
+    assert result.exit_code == 0 and "[syntax_error]" in result.output
+    (trials,) = [line for line in result.output.splitlines() if line.strip().startswith("trials")]
+    assert "not completed" in trials and "fresh secret-seeded inputs" not in trials

@@ -95,8 +95,8 @@ def test_no_speedups_figure_and_dashes(tmp_path, monkeypatch):
     text = paths["markdown"].read_text()
     # pass@k stops at k=1 (problem b has one sample), so there is no second pass@k column
     assert "| pass@1 | mean speed-up |" in text
-    assert "| none | 1 | 1 | 100.0% | 100.0% | 0.0% | 0.0% | 0.0% | 0.0% | 0.0% | – | – | – | – |" in text
-    assert "| b | – | 1 | 0 | – | – | `timeout` |" in text
+    assert "| no level | 1 | 1 | 100.0% | 100.0% | 0.0% | 0.0% | 0.0% | 0.0% | 0.0% | – | – | – | – |" in text
+    assert "| b | no level | 1 | 0 | – | – | `timeout` |" in text  # the table's and the plot's name for it
 
 
 def test_empty_evaluation(tmp_path, monkeypatch):

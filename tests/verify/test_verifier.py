@@ -245,3 +245,15 @@ def test_a_reference_whose_output_ignores_its_inputs_is_flagged_but_not_held_aga
     verdict = verifier.verify(constant, candidate)
     assert verdict.correct and verdict.constant_reference, verdict.reasons
     assert "does not depend on the inputs" in render_verdict(verdict, "constant.py", "candidate.py")
+
+
+def test_a_models_answer_shown_to_its_user_keeps_only_the_hints_the_user_can_act_on():
+    from tritonrl.verify.result import Reason, Verdict
+
+    verdict = Verdict(device="cpu", reasons=[Reason(ReasonCode.WRONG_RESULT, "trial 0: max abs error 3"),
+                                             Reason(ReasonCode.REFERENCE_FAILED, "Model raised")])
+    for_author = render_verdict(verdict, "p.py", "candidate.py")
+    for_user = render_verdict(verdict, "p.py", "the model's answer", author_hints=False)
+    assert for_author.count("what to do:") == 2
+    assert for_user.count("what to do:") == 1 and "fix the problem file" in for_user
+    assert "[wrong_result] trial 0: max abs error 3" in for_user

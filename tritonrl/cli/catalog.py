@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
 from tritonrl.cli.app import ConfigFileOption, ProfileOption, SetOption, app, fail, resolve_config
 from tritonrl.config import PROFILES, Config, ConfigError, describe, key_help, load_config
@@ -77,11 +77,14 @@ def problems_list(
     if as_json:
         typer.echo(json.dumps([p.summary() for p in problems], indent=2))
         return
-    table = Table("name", "level", "category", "shapes", "reference")
+    table = Table(Column("name", overflow="fold"), "level", "category", Column("shapes", overflow="fold"), "reference")
     for p in problems:
         shapes = ", ".join(f"{k}={v}" for k, v in p.shapes.items())
         table.add_row(p.name, str(p.level or ""), p.category or "", shapes, "yes" if p.reference_response else "")
-    Console().print(table)
+    out = Console()
+    if not out.is_terminal:  # piped or redirected: the whole table, however wide, for grep and files
+        out.width = 10_000
+    out.print(table)
 
 
 @problems_app.command("show")

@@ -244,6 +244,10 @@ def generate(
     except (tracking.TrackingError, ModelError, PipelineError) as exc:
         raise fail(str(exc)) from exc
     if not kernel.verdict.correct:
-        console.print(render_verdict(kernel.verdict, loaded.name, f"{model}'s answer"), highlight=False, markup=False)
+        console.print(render_verdict(kernel.verdict, loaded.name, f"{model}'s answer", author_hints=False),
+                      highlight=False, markup=False)
+        tried = f"{attempts} answers" if attempts > 1 else "its answer"
+        console.print(f"no kernel: the verifier rejected {tried}; sample more with --attempts {max(4, 2 * attempts)}, "
+                      "or use a better-trained model", highlight=False, markup=False)
         raise typer.Exit(code=1)
     typer.echo(kernel.response)

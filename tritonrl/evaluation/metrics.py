@@ -50,6 +50,7 @@ _FIELDS: dict[str, tuple[type, ...]] = {
     "speedup": (int, float, type(None)),
     "sol_fraction": (int, float, type(None)),
 }
+NO_LEVEL = "none"  # the per_level key of records without a level
 _BOOL_FIELDS = ("valid", "compiled", "correct", "naive_correct")
 
 # Up to this n, pass@k is computed with exact integer binomials and rounded once
@@ -101,8 +102,8 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 def compute_metrics(records: list[dict], fast_thresholds: Iterable[float] = (0.0, 1.0, 2.0)) -> dict[str, Any]:
     """Aggregate per-sample records into {"overall": block, "per_level": {level: block}, "speedups": [...]}.
 
-    Level keys are str(level), or "none" for records without a level; they are
-    ordered numerically with "none" last. Each block holds:
+    Level keys are str(level), or NO_LEVEL ("none") for records without a level; they are
+    ordered numerically with NO_LEVEL last. Each block holds:
       problems, samples                      counts
       valid, compiled, correct, naive_correct  shares of samples (0..1)
       robust_vs_naive_gap                    naive_correct - correct
@@ -122,7 +123,7 @@ def compute_metrics(records: list[dict], fast_thresholds: Iterable[float] = (0.0
     ordered = sorted(by_level, key=lambda lv: (lv is None, lv if lv is not None else 0))
     return {
         "overall": _block(checked, thresholds),
-        "per_level": {("none" if lv is None else str(lv)): _block(by_level[lv], thresholds) for lv in ordered},
+        "per_level": {(NO_LEVEL if lv is None else str(lv)): _block(by_level[lv], thresholds) for lv in ordered},
         "speedups": sorted(_speedups(checked)),
     }
 

@@ -26,6 +26,7 @@ import math
 from pathlib import Path
 
 from tritonrl.artifacts.store import ArtifactStore
+from tritonrl.evaluation.metrics import NO_LEVEL
 
 _PER_PROBLEM_KEYS = ("problem", "level", "samples", "correct", "best_speedup", "best_sol_fraction", "top_reason")
 # Bars in per_level.png: (block key, legend label).
@@ -71,7 +72,7 @@ def render_markdown(metrics: dict, per_problem: list[dict], title: str = "Kernel
     header = ["level", "problems", "samples", "valid", "compiled", "correct", "naive correct", "fast_1", "fast_2", "pass@1"]
     header += [f"pass@{k_extra}"] if k_extra else []
     header += ["mean speed-up", "geomean speed-up", "median SoL", "p90 SoL"]
-    rows = [_level_row(name, block, k_extra) for name, block in metrics["per_level"].items()]
+    rows = [_level_row(level_label(name, in_level_column=True), block, k_extra) for name, block in metrics["per_level"].items()]
     rows.append(_level_row("all", overall, k_extra))
 
     lines = [f"# {title}", "", _table(header, rows, numeric_from=1), "", _robust_sentence(overall), ""]
@@ -81,7 +82,7 @@ def render_markdown(metrics: dict, per_problem: list[dict], title: str = "Kernel
         problem_rows = [
             [
                 str(row["problem"]),
-                _NONE if row["level"] is None else str(row["level"]),
+                level_label(NO_LEVEL if row["level"] is None else str(row["level"]), in_level_column=True),
                 str(row["samples"]),
                 str(row["correct"]),
                 _speedup(row["best_speedup"]),
@@ -94,6 +95,13 @@ def render_markdown(metrics: dict, per_problem: list[dict], title: str = "Kernel
     else:
         lines += ["No problems were evaluated."]
     return "\n".join(lines) + "\n"
+
+
+def level_label(key: str, in_level_column: bool = False) -> str:
+    """How the table (under its `level` header: `1`) and the plot (`level 1`) name a per-level block; `no level` in both."""
+    if key == NO_LEVEL:
+        return "no level"
+    return key if in_level_column else f"level {key}"
 
 
 def _check_inputs(metrics: dict, per_problem: list[dict]) -> None:
@@ -233,7 +241,7 @@ def _speedup_hist_png(speedups: list[float], title: str) -> bytes:
 
 def _per_level_png(metrics: dict, title: str) -> bytes:
     plt = _pyplot()
-    groups = [(f"level {name}" if name != "none" else "no level", block) for name, block in metrics["per_level"].items()]
+    groups = [(level_label(name), block) for name, block in metrics["per_level"].items()]
     groups.append(("all", metrics["overall"]))
     groups = [(label, block) for label, block in groups if block.get("samples")]
     if not groups:

@@ -84,5 +84,23 @@ def markdown(summary: StageSummary) -> str:
     rows = [f"## {summary.stage}", "", summary.line, "", "| | |", "|---|---|"]
     rows += [f"| input `{k}` | `{v}` |" for k, v in summary.inputs.items()]
     rows += [f"| output `{k}` | `{v}` |" for k, v in summary.outputs.items()]
-    rows += [f"| {k} | {v} |" for k, v in summary.metrics.items()]
+    rows += [f"| {k} | {v} |" for k, v in _metric_cells(summary.metrics)]
     return "\n".join(rows)
+
+
+def _metric_cells(values: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """Metrics as (name, text) rows a reader can take in: nested blocks flattened to `a.b`, no Python reprs."""
+    cells: list[tuple[str, str]] = []
+    for key, value in values.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            cells += _metric_cells(value, f"{name}.")
+        elif value is None:
+            cells.append((name, "–"))
+        elif isinstance(value, float):
+            cells.append((name, f"{value:.4g}"))
+        elif isinstance(value, (list, tuple)):
+            cells.append((name, ", ".join(map(str, value)) or "–"))
+        else:
+            cells.append((name, str(value)))
+    return cells

@@ -54,21 +54,30 @@ HINTS: dict[ReasonCode, str] = {
 }
 
 
+# Failures the user fixes whoever wrote the candidate: the problem or the machine, not the answer.
+USER_SIDE = frozenset({ReasonCode.REFERENCE_FAILED, ReasonCode.SHAPES_UNSUPPORTED, ReasonCode.SANDBOX_ERROR,
+                       ReasonCode.SANDBOX_BROKEN})
+
+
 def _flag(value: bool) -> str:
     return "yes" if value else "NO"
 
 
-def render_verdict(verdict: Verdict, problem: str, candidate: str) -> str:
+def render_verdict(verdict: Verdict, problem: str, candidate: str, author_hints: bool = True) -> str:
+    """The verdict as a report; `author_hints=False` leaves out the hints meant for whoever wrote the answer
+    (a model's answer shown to its user), keeping those the user can act on (USER_SIDE)."""
     shapes = ", ".join(f"{k}={v}" for k, v in verdict.shapes.items()) or "as defined"
     shrunk = {k: v for k, v in verdict.original_shapes.items() if verdict.shapes.get(k) != v}
     shrunk_note = f" (shrunk for the CPU interpreter from {', '.join(f'{k}={v}' for k, v in shrunk.items())})" if shrunk else ""
     speedup = f"{verdict.speedup:.2f}×" if verdict.speedup is not None else "n/a (timing runs on cuda only)"
     alt = ", ".join(f"{k}={v}" for k, v in verdict.alt_shapes.items())
-    trials = f"{verdict.trials - 1} trials + 1 at {alt}" if alt else f"{verdict.trials} trials"
+    planned = f"{verdict.trials - 1} trials + 1 at {alt}" if alt else f"{verdict.trials} trials"
+    trials = (f"{planned}, fresh secret-seeded inputs each" if verdict.ran
+              else f"not completed: the candidate was rejected first ({planned} planned)")
     lines = [
         f"{'CORRECT' if verdict.correct else 'REJECTED'}: {candidate} for {problem}",
         f"  device    {verdict.device}, shapes {shapes}{shrunk_note}",
-        f"  trials    {trials}, fresh secret-seeded inputs each",
+        f"  trials    {trials}",
         f"  inputs    {', '.join(verdict.distributions) or 'as defined'} (distributions of the float inputs)",
         f"  valid     {_flag(verdict.valid)}",
         f"  compiled  {_flag(verdict.compiled)}",
@@ -86,6 +95,7 @@ def render_verdict(verdict: Verdict, problem: str, candidate: str) -> str:
         lines.append("Reasons:")
         for reason in verdict.reasons:
             lines.append(f"  - [{reason.code.value}] {reason.message}")
-            lines.append(f"    what to do: {HINTS[reason.code]}")
+            if author_hints or reason.code in USER_SIDE:
+                lines.append(f"    what to do: {HINTS[reason.code]}")
     lines.append(f"({verdict.seconds:.1f} s)")
     return "\n".join(lines)
