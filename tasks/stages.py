@@ -11,8 +11,9 @@ summary as a dict (JSON-able, so results persist and cross machines).
   recomputes. Results persist under Prefect's local storage
   ($PREFECT_HOME/storage). The flows check that a cached result's outputs
   still exist before trusting it (flows/stages.py).
-- **Retries** only for I/O failures (storage, network: `OSError`, which
-  includes `StorageError`); a stage that fails on its own terms (bad data,
+- **Retries** only for I/O failures that may pass (storage, network: `OSError`;
+  a `StorageError` only when `transient`: an endpoint down or overloaded, not
+  missing credentials or bucket); a stage that fails on its own terms (bad data,
   a failed suite check, a crashed training run) fails at once.
 
 Test: tests/test_flows.py.
@@ -29,6 +30,7 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.logging import get_run_logger
 
 from tritonrl.artifacts.datasets_io import code_version
+from tritonrl.artifacts.store import StorageError
 from tritonrl.config import Config
 from tritonrl.stages import pipeline
 from tritonrl.stages.evaluate import evaluate_model, evaluate_model_shard, merge_model_shards
@@ -48,8 +50,9 @@ def stage_cache_key(context, parameters: dict[str, Any]) -> str:
 
 
 def _io_failure(task, task_run, state) -> bool:
-    """Retry storage and network failures (OSError and its subclasses); nothing else."""
-    return isinstance(state.result(raise_on_failure=False), OSError)
+    """Retry storage and network failures (OSError), of StorageErrors the transient ones only; nothing else."""
+    error = state.result(raise_on_failure=False)
+    return error.transient if isinstance(error, StorageError) else isinstance(error, OSError)
 
 
 def _stage_task(name: str):

@@ -7,6 +7,7 @@ Fixtures used by more than one module live here; other shared helpers are in tes
 """
 
 import os
+import socket
 
 import pytest
 import torch
@@ -60,6 +61,27 @@ def bucket(s3_endpoint, request):
     name = "tritonrl-" + request.node.name.replace("_", "-")[:40].lower()
     boto3.client("s3", endpoint_url=s3_endpoint).create_bucket(Bucket=name)
     return name
+
+
+@pytest.fixture
+def dead_s3_endpoint():
+    """An endpoint URL on loopback where nothing listens (a port just bound and released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def no_aws_credentials(monkeypatch, tmp_path):
+    """An environment where boto3 finds no credentials anywhere (variables, files, instance metadata)."""
+    monkeypatch.setattr("boto3.DEFAULT_SESSION", None)  # it keeps the credentials it found for the whole process
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
+                 "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-credentials"))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import tritonrl
-from tritonrl.artifacts.store import MANIFEST_FILE, ArtifactStore, StorageError, join
+from tritonrl.artifacts.store import MANIFEST_FILE, ArtifactNotFound, ArtifactStore, join
 
 DATA_FILE = "data.parquet"
 
@@ -113,7 +113,7 @@ def publish_dataset(
 def read_manifest(store: ArtifactStore, uri: str) -> dict[str, Any]:
     try:
         return json.loads(store.read_text(join(uri, MANIFEST_FILE)))
-    except StorageError as exc:
+    except ArtifactNotFound as exc:  # not "could not ask": a dead endpoint stays a StorageError
         raise DatasetError(
             f"{uri} is not a complete dataset (no {MANIFEST_FILE}); pass the URI a stage printed, "
             "e.g. file:///…/distill-<digest>"

@@ -6,7 +6,15 @@ written to a temporary sibling and renamed; S3 objects become visible only
 when their upload completes (a single PUT, or a completed multipart upload).
 The S3 endpoint is configurable (MinIO, moto's server, real S3).
 
-Test: tests/artifacts/test_store.py (a moto S3 server on loopback and file://).
+Every S3 failure becomes one `StorageError` line (storage_errors.py).
+botocore's standard retry mode retries the transient ones only (throttling,
+5xx, connection errors and timeouts) with exponential backoff, at most
+`AWS_MAX_ATTEMPTS` attempts (3 unless set); missing credentials, access
+denied and missing buckets fail at once. "Not there" (`ArtifactNotFound`) is
+told apart from "could not ask", so an existence check never mistakes a dead
+endpoint for a missing object.
+
+Test: tests/artifacts/test_store.py (a moto S3 server on loopback and file://), tests/artifacts/test_storage_errors.py.
 """
 
 from __future__ import annotations
@@ -19,13 +27,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from tritonrl.artifacts.storage_errors import ArtifactNotFound, StorageError, missing_bucket, storage_error
 from tritonrl.config import StorageConfig
 
 MANIFEST_FILE = "manifest.json"  # written last into an artifact directory: its presence means the artifact is complete
-
-
-class StorageError(OSError):
-    """An artifact URI could not be read or written."""
+# botocore waits 60 s per attempt by default: a dead or black-holed endpoint should fail in seconds.
+S3_CONNECT_TIMEOUT_S = 5
+S3_READ_TIMEOUT_S = 30
 
 
 def utc_stamp() -> str:
@@ -71,6 +79,7 @@ class ArtifactStore:
     def __init__(self, s3_endpoint_url: str = "") -> None:
         self.s3_endpoint_url = s3_endpoint_url
         self._client = None
+        self._buckets_seen: set[str] = set()
 
     @classmethod
     def of(cls, storage: StorageConfig) -> ArtifactStore:
@@ -79,11 +88,18 @@ class ArtifactStore:
 
     @property
     def s3(self):
-        """A boto3 S3 client, created on first use (boto3 resolves credentials and region)."""
+        """A boto3 S3 client, created on first use (boto3 resolves credentials and region; retries: module docstring)."""
         if self._client is None:
             import boto3
+            from botocore.config import Config
 
-            self._client = boto3.client("s3", endpoint_url=self.s3_endpoint_url or None)
+            config = Config(retries={"mode": "standard"}, connect_timeout=S3_CONNECT_TIMEOUT_S,
+                            read_timeout=S3_READ_TIMEOUT_S)
+            try:
+                self._client = boto3.client("s3", endpoint_url=self.s3_endpoint_url or None, config=config)
+            except ValueError as exc:
+                raise StorageError(f"storage.s3_endpoint_url {self.s3_endpoint_url!r} is not usable: {exc}; "
+                                   "give a URL such as http://127.0.0.1:9000") from exc
         return self._client
 
     def write_bytes(self, uri: str, data: bytes) -> None:
@@ -115,7 +131,7 @@ class ArtifactStore:
             self._s3_call(uri, lambda: self.s3.download_fileobj(loc.bucket, loc.key, buffer))
             return buffer.getvalue()
         if not path.is_file():
-            raise StorageError(f"{uri}: no such file")
+            raise ArtifactNotFound(f"{uri}: no such file")
         return path.read_bytes()
 
     def read_text(self, uri: str) -> str:
@@ -125,16 +141,12 @@ class ArtifactStore:
         path = _local_path(uri)
         if path is not None:
             return path.exists()
-        from botocore.exceptions import ClientError
-
         loc = _s3_location(uri)
         try:
-            self.s3.head_object(Bucket=loc.bucket, Key=loc.key)
-            return True
-        except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
-                return False
-            raise StorageError(f"{uri}: {exc}") from exc
+            self._s3_call(uri, lambda: self.s3.head_object(Bucket=loc.bucket, Key=loc.key))
+        except ArtifactNotFound:
+            return False
+        return True
 
     def list(self, prefix_uri: str) -> list[str]:
         """URIs of all objects/files under a prefix (recursively), sorted."""
@@ -157,19 +169,30 @@ class ArtifactStore:
         return sorted(f"s3://{loc.bucket}/{obj['Key']}" for page in pages for obj in page.get("Contents", []))
 
     def _s3_call(self, uri: str, call):
-        from botocore.exceptions import BotoCoreError, ClientError
-
+        """`call()`, its S3 failures as StorageError; a 404 from a missing bucket says so instead of "no such object"."""
         try:
             return call()
-        except ClientError as exc:
-            code = exc.response.get("Error", {}).get("Code", "")
-            if code in ("404", "NoSuchKey", "NotFound"):
-                raise StorageError(f"{uri}: no such object") from exc
-            hint = " (create the bucket first, or check the URI)" if code == "NoSuchBucket" else ""
-            raise StorageError(f"{uri}: S3 error {code or exc}{hint}") from exc
-        except BotoCoreError as exc:
-            endpoint = self.s3_endpoint_url or "the default AWS endpoint"
-            raise StorageError(f"{uri}: cannot reach S3 at {endpoint}: {exc}") from exc
+        except Exception as exc:
+            client = self._client
+            endpoint = client.meta.endpoint_url if client is not None else self.s3_endpoint_url
+            attempts = client.meta.config.retries.get("total_max_attempts") if client is not None else None
+            error = storage_error(exc, uri, endpoint, attempts)
+            if error is None or error is exc:
+                raise
+            bucket = _s3_location(uri).bucket
+            if isinstance(error, ArtifactNotFound) and not self._bucket_exists(bucket):
+                error = missing_bucket(uri, bucket, endpoint)
+            raise error from exc
+
+    def _bucket_exists(self, bucket: str) -> bool:
+        """False only when the endpoint says the bucket is missing (HEAD answers a bare 404 for a key and a bucket alike)."""
+        if bucket not in self._buckets_seen:
+            try:
+                self.s3.head_bucket(Bucket=bucket)
+            except Exception as exc:  # only a 404 counts: could not ask, or may not ask, and the key's 404 stands
+                return not isinstance(storage_error(exc), ArtifactNotFound)
+            self._buckets_seen.add(bucket)
+        return True
 
 
 def local_path(uri: str) -> Path | None:

@@ -8,11 +8,12 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
+from tritonrl.artifacts.storage_errors import storage_error
 from tritonrl.config import Config, ConfigError, key_help, load_config
 from tritonrl.verify import use_interpreter_on
 
-app = typer.Typer(help="TritonRL: train and evaluate LLMs that write Triton kernels.", no_args_is_help=True)
 console = Console(stderr=True, soft_wrap=True)
 
 ProfileOption = typer.Option(None, "--profile", "-p", help="Named profile: tiny (CPU) or gpu.")
@@ -24,6 +25,23 @@ def fail(message: str) -> typer.Exit:
     """Print `message` as the error and return the exit (code 2) to raise."""
     console.print(f"[red]error:[/red] {message}")
     return typer.Exit(code=2)
+
+
+class _StorageFailuresAsErrors(TyperGroup):
+    """Every command's storage failure, ours or boto3's inside MLflow, ends as `fail`'s one line, not a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            error = storage_error(exc)
+            if error is None:
+                raise
+            raise fail(str(error)) from exc
+
+
+app = typer.Typer(help="TritonRL: train and evaluate LLMs that write Triton kernels.", no_args_is_help=True,
+                  cls=_StorageFailuresAsErrors)
 
 
 def resolve_config(profile: Optional[str], config_file: Optional[Path], overrides: list[str]) -> tuple[Config, dict[str, str]]:
