@@ -135,26 +135,34 @@ def test_dropped_connections_are_retried_three_times_by_default(s3_answering):
 
 
 @pytest.mark.integration
-def test_boto3_errors_raised_outside_the_store_become_one_line(s3_endpoint, dead_s3_endpoint, monkeypatch, tmp_path):
-    """What MLflow's own boto3 calls raise (its endpoint comes from MLFLOW_S3_ENDPOINT_URL) reads like the store's."""
+def test_boto3_errors_raised_outside_the_store_become_one_line(s3_endpoint, dead_s3_endpoint, tmp_path):
+    """What MLflow's own boto3 calls raise names the URI and the endpoint like the store's errors (from the traceback)."""
     import boto3
     from boto3.exceptions import S3UploadFailedError
     from botocore.exceptions import EndpointConnectionError
 
-    monkeypatch.setenv("MLFLOW_S3_ENDPOINT_URL", s3_endpoint)
     (tmp_path / "a.txt").write_text("a")
     with pytest.raises(S3UploadFailedError) as upload:
-        boto3.client("s3", endpoint_url=s3_endpoint).upload_file(str(tmp_path / "a.txt"), "no-such-mlflow-bucket", "a.txt")
-    assert str(storage_error(upload.value)) == (f"s3://no-such-mlflow-bucket: bucket 'no-such-mlflow-bucket' does not "
-                                                f"exist at {s3_endpoint}: create the bucket first, or check the URI")
+        boto3.client("s3", endpoint_url=s3_endpoint).upload_file(str(tmp_path / "a.txt"), "no-such-mlflow-bucket", "run/a.txt")
+    assert str(storage_error(upload.value)) == (f"s3://no-such-mlflow-bucket/run/a.txt: bucket 'no-such-mlflow-bucket' "
+                                                f"does not exist at {s3_endpoint}: create the bucket first, or check the URI")
     with pytest.raises(EndpointConnectionError) as dead:
         boto3.client("s3", endpoint_url=dead_s3_endpoint).put_object(Bucket="b", Key="k", Body=b"")
-    assert f"cannot reach {dead_s3_endpoint}" in str(storage_error(dead.value))
+    assert str(storage_error(dead.value)).startswith(f"s3://b/k: cannot reach {dead_s3_endpoint} (EndpointConnectionError")
     assert storage_error(ValueError("not storage")) is None
     try:
         raise RuntimeError("a bug while handling it") from dead.value
     except RuntimeError as bug:
         assert storage_error(bug) is None  # only boto3's, s3transfer's and MLflow's wrappers are looked through
+
+
+def test_boto3_without_credentials_outside_the_store_names_the_uri(dead_s3_endpoint, no_aws_credentials):
+    import boto3
+    from botocore.exceptions import NoCredentialsError
+
+    with pytest.raises(NoCredentialsError) as caught:
+        boto3.client("s3", endpoint_url=dead_s3_endpoint).put_object(Bucket="b", Key="runs/k", Body=b"")
+    assert str(storage_error(caught.value)).startswith(f"s3://b/runs/k: no usable S3 credentials for {dead_s3_endpoint}")
 
 
 @pytest.mark.slow  # importing mlflow takes ~8 s here
@@ -170,7 +178,8 @@ def test_mlflow_artifact_upload_to_a_missing_bucket_is_one_line(s3_endpoint, mon
         client.log_text(run.info.run_id, "text", "a.txt")
     error = storage_error(caught.value)
     assert error is not None, caught.value
-    assert f"bucket 'no-such-mlflow-bucket' does not exist at {s3_endpoint}" in str(error)
+    assert str(error).startswith(f"s3://no-such-mlflow-bucket/mlflow/{run.info.run_id}/artifacts/a.txt: bucket "
+                                 f"'no-such-mlflow-bucket' does not exist at {s3_endpoint}")
 
 
 def test_prefect_task_retries_only_transient_storage_errors():

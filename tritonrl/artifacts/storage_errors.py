@@ -16,7 +16,6 @@ Test: tests/artifacts/test_storage_errors.py (real boto3 against a closed port, 
 
 from __future__ import annotations
 
-import os
 import sys
 from urllib.parse import urlparse
 
@@ -26,8 +25,6 @@ _REJECTED_CREDENTIALS = frozenset({"InvalidAccessKeyId", "SignatureDoesNotMatch"
 _DENIED = frozenset({"AccessDenied", "403", "Forbidden", "AllAccessDisabled", "AccountProblem"})
 # Besides 5xx and 429: the codes S3 answers with that botocore's standard mode retries (throttling, timeouts).
 _TRANSIENT_CODES = frozenset({"SlowDown", "Throttling", "ThrottlingException", "RequestLimitExceeded", "RequestTimeout"})
-# Where boto3 inside MLflow takes its endpoint from, for errors raised there (the store knows its own), in its order.
-_ENDPOINT_ENV = ("MLFLOW_S3_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL")
 _WRAPPER_PACKAGES = ("boto3", "s3transfer", "mlflow")  # they raise their own errors from botocore's
 
 
@@ -71,12 +68,26 @@ def _botocore_error(exc: BaseException | None):
     return None
 
 
+def _request(err) -> tuple[str, str]:
+    """(s3://bucket/key, endpoint URL) of the call that raised `err`, from its traceback: a boto3 error raised outside
+    the store (MLflow's upload) names neither, but botocore's `_make_api_call` frame holds the client and the call."""
+    tb = err.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "_make_api_call" and frame.f_globals.get("__name__") == "botocore.client":
+            params, client = frame.f_locals.get("api_params") or {}, frame.f_locals.get("self")
+            uri = f"s3://{params['Bucket']}/{params.get('Key') or params.get('Prefix') or ''}" if params.get("Bucket") else ""
+            return uri.rstrip("/"), getattr(getattr(client, "meta", None), "endpoint_url", "")
+        tb = tb.tb_next
+    return "", ""
+
+
 def storage_error(exc: BaseException, uri: str = "", endpoint: str | None = None,
                   attempts: int | None = None) -> StorageError | None:
     """`exc` as one StorageError line; None when it is no storage failure.
 
     The store passes `uri`, `endpoint` and `attempts`; for a boto3 error raised
-    elsewhere (MLflow) they come from the error and the environment MLflow's boto3 reads.
+    elsewhere (MLflow) they come from the error's traceback.
     """
     if isinstance(exc, StorageError):
         return exc
@@ -93,23 +104,23 @@ def storage_error(exc: BaseException, uri: str = "", endpoint: str | None = None
     )
     from botocore.retries.standard import DEFAULT_MAX_ATTEMPTS
 
-    request_url = "" if isinstance(err, ClientError) else err.kwargs.get("endpoint_url", "")
-    endpoint = endpoint or request_url or next(filter(None, map(os.environ.get, _ENDPOINT_ENV)), None)
+    request_uri, request_endpoint = ("", "") if uri else _request(err)
+    endpoint = endpoint or request_endpoint
     where = endpoint_name(endpoint)
+    what = uri or request_uri or "S3"
     if isinstance(err, (NoCredentialsError, PartialCredentialsError, CredentialRetrievalError)):
-        return StorageError(f"{uri or 'S3'}: no usable S3 credentials for {where} ({err}): set AWS_ACCESS_KEY_ID and "
+        return StorageError(f"{what}: no usable S3 credentials for {where} ({err}): set AWS_ACCESS_KEY_ID and "
                             "AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) in the environment")
     if isinstance(err, (ConnectionError, HTTPClientError)):
-        return StorageError(f"{uri or request_url or 'S3'}: cannot reach {where} ({type(err).__name__} after "
+        return StorageError(f"{what}: cannot reach {where} ({type(err).__name__} after "
                             f"{attempts or DEFAULT_MAX_ATTEMPTS} attempts): check that the endpoint is up and that "
                             "storage.s3_endpoint_url names it", transient=True)
     if not isinstance(err, ClientError):
-        return StorageError(f"{uri or 'S3'}: S3 request to {where} failed: {err}")
+        return StorageError(f"{what}: S3 request to {where} failed: {err}")
     error, meta = err.response.get("Error", {}), err.response.get("ResponseMetadata", {})
     code = error.get("Code", "")  # "404" for a HEAD, which has no body
     status = meta.get("HTTPStatusCode") or 0
-    bucket = urlparse(uri).netloc if uri.startswith("s3://") else error.get("BucketName", "")
-    what = uri or (f"s3://{bucket}" if bucket else f"S3 {err.operation_name}")
+    bucket = urlparse(what).netloc if what.startswith("s3://") else error.get("BucketName", "")
     if code in _NOT_FOUND:
         return ArtifactNotFound(f"{what}: no such object")
     if code == "NoSuchBucket":
