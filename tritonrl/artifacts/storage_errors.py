@@ -40,7 +40,7 @@ class ArtifactNotFound(StorageError):
     """The store answered that the URI names nothing (a failure to ask is a plain StorageError)."""
 
 
-def endpoint_name(url: str | None) -> str:
+def _endpoint_name(url: str | None) -> str:
     """The endpoint as the user set it (scheme://host:port), or "AWS S3" for AWS's own."""
     if not url:
         return "AWS S3"
@@ -49,7 +49,7 @@ def endpoint_name(url: str | None) -> str:
 
 
 def missing_bucket(what: str, bucket: str, endpoint: str | None) -> StorageError:
-    return StorageError(f"{what}: bucket {bucket!r} does not exist at {endpoint_name(endpoint)}: create the bucket "
+    return StorageError(f"{what}: bucket {bucket!r} does not exist at {_endpoint_name(endpoint)}: create the bucket "
                         "first, or check the URI")
 
 
@@ -106,7 +106,7 @@ def storage_error(exc: BaseException, uri: str = "", endpoint: str | None = None
 
     request_uri, request_endpoint = ("", "") if uri else _request(err)
     endpoint = endpoint or request_endpoint
-    where = endpoint_name(endpoint)
+    where = _endpoint_name(endpoint)
     what = uri or request_uri or "S3"
     if isinstance(err, (NoCredentialsError, PartialCredentialsError, CredentialRetrievalError)):
         return StorageError(f"{what}: no usable S3 credentials for {where} ({err}): set AWS_ACCESS_KEY_ID and "
