@@ -13,17 +13,24 @@ MLflow run, and their shard datasets are merged into the usual outputs.
 Slow and integration: starts real servers on loopback; a few minutes on 2 cores.
 """
 
+import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import urllib.request
+from html.parser import HTMLParser
 from pathlib import Path
 
 import boto3
 import pytest
+import yaml
 from mlflow import MlflowClient
+from typer.testing import CliRunner
 
 from tritonrl import stack
+from tritonrl.cli import app
 
 from tests.support.flows import SMALL, STAGES
 from tests.support.paths import REPO
@@ -32,29 +39,75 @@ TRITONRL = Path(sys.executable).parent / "tritonrl"
 PREFECT = Path(sys.executable).parent / "prefect"
 # Two evaluation problems, so each evaluate shard has one; the single filter problem leaves one filter shard empty.
 SHARDED = [*SMALL, "shards.filter=2", "shards.evaluate=2", "evaluate.limit=2"]
+# Logs the Prefect server's heartbeat error twice, as the server does, through Prefect's logging set-up: once for SQLite's
+# write lock held by another connection, once for another failure.
+HEARTBEAT_ERRORS = """
+import logging, sqlite3, sys
+from prefect.logging.configuration import setup_logging
+setup_logging()
+holder = sqlite3.connect(sys.argv[1], isolation_level=None)
+holder.execute("create table t (x)")
+holder.execute("begin immediate")
+logger = logging.getLogger("prefect.server.utilities.worker_channel")
+for fail in (lambda: sqlite3.connect(sys.argv[1], timeout=0).execute("insert into t values (1)"), lambda: 1 / 0):
+    try:
+        fail()
+    except Exception:
+        logger.exception("Worker channel heartbeat persistence failed: work_pool=%s worker_name=%s", "cpu", "w")
+"""
+BROWSER = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+
+
+@pytest.fixture(scope="module")
+def deployed_stack(tmp_path_factory):
+    """One stack for this module (starting one takes ~1 min on 2 cores), infra/prefect.yaml applied; its environment
+    and `tritonrl deploy`'s output."""
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    env["TRITONRL_HOME"] = str(tmp_path_factory.mktemp("stack-home"))
+    up = subprocess.run([str(TRITONRL), "stack", "up"], capture_output=True, text=True, timeout=300, env=env)
+    try:
+        assert up.returncode == 0, up.stderr[-3000:]
+        deployed = subprocess.run([str(TRITONRL), "deploy"], capture_output=True, text=True, timeout=300, env=env)
+        assert deployed.returncode == 0, deployed.stderr[-3000:]
+        yield env, deployed.stdout
+    finally:
+        subprocess.run([str(TRITONRL), "stack", "down"], capture_output=True, text=True, timeout=120, env=env)
 
 
 @pytest.fixture
-def running_stack(tritonrl_home, monkeypatch):
+def running_stack(deployed_stack, monkeypatch):
+    """The module's stack, seen from this process: its state, and `tritonrl deploy`'s output."""
+    env, deploy_output = deployed_stack
+    monkeypatch.setenv("TRITONRL_HOME", env["TRITONRL_HOME"])
     monkeypatch.delenv("PREFECT_API_URL", raising=False)
-    up = subprocess.run([str(TRITONRL), "stack", "up"], capture_output=True, text=True, timeout=300)
-    try:
-        assert up.returncode == 0, up.stderr[-3000:]
-        yield stack.read_state()
-    finally:
-        subprocess.run([str(TRITONRL), "stack", "down"], capture_output=True, text=True, timeout=120)
+    return stack.read_state(), deploy_output
+
+
+def _declared() -> dict[tuple[str, str], dict]:
+    """infra/prefect.yaml's deployments by (flow name, deployment name), as Prefect and its UI name them."""
+    deployments = {}
+    for deployment in yaml.safe_load((REPO / "infra" / "prefect.yaml").read_text())["deployments"]:
+        path, function = deployment["entrypoint"].split(":")
+        flow = getattr(importlib.import_module(path.removesuffix(".py").replace("/", ".")), function)
+        deployments[flow.name, deployment["name"]] = deployment
+    return deployments
+
+
+def _api(state: dict, path: str) -> list[dict]:
+    request = urllib.request.Request(f"{state['prefect_api_url']}/{path}", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
 
 
 @pytest.mark.slow
 @pytest.mark.integration
-def test_full_deployment_through_the_workers(running_stack, tritonrl_home):
-    state = running_stack
+def test_full_deployment_through_the_workers(running_stack):
+    state, _ = running_stack
     status = subprocess.run([str(TRITONRL), "stack", "status"], capture_output=True, text=True, timeout=60)
     assert status.returncode == 0, status.stdout
     assert {line.split()[0] for line in status.stdout.splitlines()} == {"s3", "mlflow", "prefect", "worker-cpu", "worker-cuda"}
 
-    deployed = subprocess.run([str(TRITONRL), "deploy"], capture_output=True, text=True, timeout=300)
-    assert deployed.returncode == 0, deployed.stderr[-3000:]
     env = {**os.environ, **stack.environment(state)}
     run = subprocess.run(
         [str(PREFECT), "deployment", "run", "tritonrl/full", "--params", json.dumps({"overrides": SHARDED}), "--watch",
@@ -118,3 +171,74 @@ def test_deploy_without_a_checkout_says_which_variable_to_set(tritonrl_home, mon
     (stack.stack_dir() / "state.json").write_text(json.dumps({"services": [{"name": "me", "pid": os.getpid(), "log": "", "health": ""}]}))
     with pytest.raises(stack.StackError, match="set TRITONRL_REPO"):
         stack.deploy()
+
+
+def test_status_without_a_stack_says_where_it_looked_and_how_to_start_one(tritonrl_home):
+    result = CliRunner().invoke(app, ["stack", "status"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"no stack recorded under {tritonrl_home / 'stack'}; start one with `tritonrl stack up`"
+
+
+def test_the_server_drops_only_the_heartbeat_error_of_a_locked_sqlite(tmp_path):
+    """SQLiteHeartbeatRace on the server's logging config: the lost-lock race is silent, any other failure still logged."""
+    env = {**os.environ, "PREFECT_LOGGING_SETTINGS_PATH": str(stack.server_logging_config(tmp_path))}
+    logged = subprocess.run([sys.executable, "-c", HEARTBEAT_ERRORS, str(tmp_path / "prefect.db")], capture_output=True,
+                            text=True, timeout=120, env=env)
+    assert logged.returncode == 0, logged.stderr[-3000:]
+    assert logged.stderr.count("heartbeat persistence failed") == 1, logged.stderr
+    assert "ZeroDivisionError" in logged.stderr and "database is locked" not in logged.stderr
+
+
+def test_every_deployment_says_what_it_runs_and_is_tagged_with_its_stage_and_pool():
+    """Tags: tritonrl, the stage (a stage flow's name; `full`, `nightly` for the pipeline and the nightly evaluation), the pool."""
+    for (flow, name), deployment in _declared().items():
+        stage = flow if deployment["entrypoint"].startswith("flows/stages.py:") else name
+        assert deployment["description"].strip(), (flow, name)
+        assert deployment["tags"] == ["tritonrl", stage, deployment["work_pool"]["name"]], (flow, name)
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+def test_the_ui_is_told_this_stacks_api_and_the_deployments_carry_descriptions_and_tags(running_stack):
+    """The UI asks /ui-settings where the API is; Prefect's answer without the stack's setting is :4200, someone else's."""
+    state, deploy_output = running_stack
+    with urllib.request.urlopen(f"{state['prefect_ui']}/ui-settings", timeout=60) as response:
+        assert json.loads(response.read())["api_url"] == state["prefect_api_url"]
+    assert deploy_output.rstrip().endswith(f"deployments in the Prefect UI: {state['prefect_ui']}/deployments")
+
+    flows = {flow["id"]: flow["name"] for flow in _api(state, "flows/filter")}
+    deployed = {(flows[d["flow_id"]], d["name"]): (d["description"], d["tags"]) for d in _api(state, "deployments/filter")}
+    assert deployed == {key: (d["description"], d["tags"]) for key, d in _declared().items()}
+
+
+class _Text(HTMLParser):
+    """The words a page shows (script and style left out)."""
+
+    def __init__(self):
+        super().__init__()
+        self.words, self._hidden = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        self._hidden += tag in ("script", "style")
+
+    def handle_endtag(self, tag):
+        self._hidden -= tag in ("script", "style")
+
+    def handle_data(self, data):
+        if not self._hidden:
+            self.words += data.split()
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+@pytest.mark.skipif(BROWSER is None, reason="no chromium on PATH to load the Prefect UI (the UI-settings test still runs)")
+def test_the_printed_ui_url_lists_the_deployments_in_a_browser(running_stack):
+    state, _ = running_stack
+    page = subprocess.run([BROWSER, "--headless=new", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=30000",
+                           "--dump-dom", f"{state['prefect_ui']}/deployments"], capture_output=True, text=True, timeout=180)
+    assert page.returncode == 0, page.stderr[-2000:]
+    text = _Text()
+    text.feed(page.stdout)
+    assert "Can't connect to Server API" not in " ".join(text.words), " ".join(text.words)[:2000]
+    missing = {flow for flow, _ in _declared()} - set(text.words)
+    assert not missing, f"flows {sorted(missing)} not on the page: {' '.join(text.words)[:2000]}"

@@ -8,6 +8,8 @@ ports):
   for S3/MinIO;
 - `mlflow server` — SQLite backend, artifacts proxied to `s3://tritonrl/mlflow`;
 - `prefect server start` — its own PREFECT_HOME, so it never touches the user's;
+  its UI told this stack's API (PREFECT_SERVER_UI_API_URL; `--port` alone
+  leaves the UI asking :4200), and its log spared SQLiteHeartbeatRace's errors;
 - `prefect worker start --pool cpu` and `--pool cuda` — process pools.
 It writes `stack/config.yaml` (storage on the S3 endpoint, tracking at the
 MLflow server), which `tritonrl deploy` hands to the deployments as their
@@ -22,7 +24,9 @@ Test: tests/test_stack.py (slow, integration).
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import logging
 import os
 import signal
 import socket
@@ -56,6 +60,36 @@ class Service:
     pid: int
     log: str
     health: str  # URL answering 200 when up; "" for workers
+
+
+class SQLiteHeartbeatRace(logging.Filter):
+    """Drops the Prefect server's error for a worker heartbeat that lost SQLite's write lock (expected, harmless).
+
+    The server records a worker channel's heartbeat in a deferred transaction
+    (read the pool, then write); while another request writes, SQLite refuses
+    that upgrade at once ("database is locked", no busy wait). The server then
+    closes the channel as retryable, and the worker heartbeats over REST and
+    reconnects: it stays online and no run is touched, yet each race logged
+    an ERROR with a 100-line traceback. Any other heartbeat failure still shows.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        lost_lock = bool(record.exc_info) and "database is locked" in str(record.exc_info[1])
+        return not (lost_lock and str(record.msg).startswith("Worker channel heartbeat persistence failed"))
+
+
+def server_logging_config(home: Path) -> Path:
+    """Prefect's own logging config plus SQLiteHeartbeatRace on its worker channel's logger, written for the server.
+
+    Read from the installed prefect each time (PREFECT_LOGGING_SETTINGS_PATH replaces the default whole).
+    """
+    default = Path(importlib.util.find_spec("prefect").origin).parent / "logging" / "logging.yml"
+    config = yaml.safe_load(default.read_text())
+    config.setdefault("filters", {})["sqlite_heartbeat_race"] = {"()": f"{__name__}.{SQLiteHeartbeatRace.__name__}"}
+    config["loggers"]["prefect.server.utilities.worker_channel"] = {"filters": ["sqlite_heartbeat_race"]}
+    path = home / "prefect-server-logging.yml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
 
 
 def checkout() -> Path | None:
@@ -97,6 +131,11 @@ def _healthy(url: str) -> bool:
             return response.status == 200
     except OSError:
         return False
+
+
+def not_recorded() -> str:
+    """What `stack status` and `stack down` say when no stack was started under this $TRITONRL_HOME."""
+    return f"no stack recorded under {stack_dir()}; start one with `tritonrl stack up`"
 
 
 def read_state() -> dict | None:
@@ -162,8 +201,10 @@ def up(on_log=lambda line: None) -> dict:
             "--backend-store-uri", f"sqlite:///{home / 'mlflow.db'}", "--artifacts-destination", f"s3://{BUCKET}/mlflow",
         ], {**S3_ENV, "MLFLOW_S3_ENDPOINT_URL": s3_url}, f"http://{HOST}:{mlflow_port}/health"))
         on_log(f"Prefect server on http://{HOST}:{prefect_port}")
+        # `--port` moves the API only: the UI asks /ui-settings where the API is, and without this it says :4200.
         services.append(_start("prefect", [_bin("prefect"), "server", "start", "--host", HOST, "--port", str(prefect_port)],
-                               prefect_env, f"{prefect_api}/health"))
+                               {**prefect_env, "PREFECT_SERVER_UI_API_URL": prefect_api,
+                                "PREFECT_LOGGING_SETTINGS_PATH": str(server_logging_config(home))}, f"{prefect_api}/health"))
         _wait_healthy(services[-2])
         _wait_healthy(services[-1])
         config_file = home / "config.yaml"

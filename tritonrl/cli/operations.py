@@ -113,7 +113,7 @@ def stack_down() -> None:
     """Stop every process of the stack."""
     from tritonrl import stack
 
-    typer.echo("stopped" if stack.down() else "no stack recorded under $TRITONRL_HOME/stack")
+    typer.echo("stopped" if stack.down() else stack.not_recorded())
 
 
 @stack_app.command("status")
@@ -122,9 +122,12 @@ def stack_status() -> None:
     from tritonrl import stack
 
     rows = stack.status()
+    if not rows:
+        typer.echo(stack.not_recorded(), err=True)
+        raise typer.Exit(code=1)
     for name, state, where in rows:
         typer.echo(f"{name:12s} {state:5s} {where}")
-    if not rows or any(state != "up" for _, state, _ in rows):
+    if any(state != "up" for _, state, _ in rows):
         raise typer.Exit(code=1)
 
 
@@ -137,3 +140,4 @@ def deploy() -> None:
         typer.echo(stack.deploy())
     except stack.StackError as exc:
         raise fail(str(exc)) from exc
+    typer.echo(f"deployments in the Prefect UI: {stack.read_state()['prefect_ui']}/deployments")
