@@ -8,6 +8,7 @@ Fixtures used by more than one module live here; other shared helpers are in tes
 
 import os
 import socket
+import sys
 
 import pytest
 import torch
@@ -91,3 +92,23 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip_gpu)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def prefect_stopped_while_output_is_open():
+    """Stop Prefect's temporary server (in-process flow tests start it) before pytest closes the captured streams.
+
+    Otherwise it stops at interpreter exit, and Prefect's console handler, which holds pytest's closed stderr, prints
+    `--- Logging error ---` for "Stopping temporary server" after the final summary. As prefect_test_harness does:
+    logs and events drained first, while the server still takes them.
+    """
+    yield
+    if "prefect.server.api.server" not in sys.modules:  # no test used Prefect
+        return
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+    from prefect.server.api.server import SubprocessASGIServer
+
+    APILogWorker.drain_all()
+    EventsWorker.drain_all()
+    SubprocessASGIServer().stop()

@@ -28,6 +28,22 @@ def _log(line: str) -> None:
     console.print(line, highlight=False, markup=False)
 
 
+def _config(profile, config_file, overrides):
+    """The resolved config, this process set up for a stage (tritonrl.stages.pipeline.prepare_environment)."""
+    from tritonrl.stages.pipeline import prepare_environment
+
+    config = stage_config(profile, config_file, overrides)
+    prepare_environment(config)
+    return config
+
+
+def _progress():
+    """Per-problem progress lines (tritonrl/stages/progress.py) on stderr."""
+    from tritonrl.stages.progress import Progress
+
+    return Progress(_log)
+
+
 @app.command("distill")
 def distill(
     profile: Optional[str] = ProfileOption,
@@ -44,10 +60,10 @@ def distill(
     from tritonrl.problems import ProblemError
     from tritonrl.stages import distill as stage
 
-    config = stage_config(profile, config_file, overrides)
+    config = _config(profile, config_file, overrides)
     try:
         teacher = build_teacher(config.teacher)
-        result = stage.run(config, out, teacher, on_problem=lambda name, failed: _log(f"  {name}: {failed} failed"))
+        result = stage.run(config, out, teacher, _progress())
     except (ProblemError, ValueError) as exc:
         raise fail(str(exc)) from exc
     print_json({"dataset": result.dataset.uri, "problems": result.problems, "samples": result.samples,
@@ -60,7 +76,7 @@ def _run_stage(module: str, profile, config_file, overrides, *inputs, **options)
     from tritonrl.training.launch import TrainingError
     from tritonrl.training.models import ModelError
 
-    config = stage_config(profile, config_file, overrides)
+    config = _config(profile, config_file, overrides)
     stage = importlib.import_module(f"tritonrl.stages.{module}")
     try:
         return stage.run(config, *inputs, **options)
@@ -76,8 +92,11 @@ def filter_(
     overrides: list[str] = SetOption,
     out: Optional[str] = OutOption,
 ) -> None:
-    """Execution filtering: verify every distilled sample; publish accepted and rejected (with reasons) datasets."""
-    result = _run_stage("filter", profile, config_file, overrides, input_uri, out)
+    """Execution filtering: verify every distilled sample; publish accepted and rejected (with reasons) datasets.
+
+    Progress goes to stderr, a line per problem verified (at most one every few seconds).
+    """
+    result = _run_stage("filter", profile, config_file, overrides, input_uri, out, progress=_progress())
     print_json({"accepted": result.accepted.uri, "rejected": result.rejected.uri, "samples": result.samples,
                 "accepted_count": result.accepted.rows, "acceptance_rate": result.acceptance_rate, "reasons": result.reasons})
 
@@ -90,8 +109,11 @@ def augment(
     overrides: list[str] = SetOption,
     out: Optional[str] = OutOption,
 ) -> None:
-    """Shape augmentation: variants of each accepted task (augment.variants_per_task), solutions re-verified on each."""
-    result = _run_stage("augment", profile, config_file, overrides, input_uri, out)
+    """Shape augmentation: variants of each accepted task (augment.variants_per_task), solutions re-verified on each.
+
+    Progress goes to stderr, a line per problem whose variants are verified (at most one every few seconds).
+    """
+    result = _run_stage("augment", profile, config_file, overrides, input_uri, out, progress=_progress())
     print_json({"pairs": result.pairs.uri, "tasks": result.tasks.uri, "problems": result.problems,
                 "variants_proposed": result.variants_proposed, "variants_kept": result.variants_kept,
                 "variant_pairs": result.variant_pairs, "pair_rows": result.pairs.rows, "task_rows": result.tasks.rows})

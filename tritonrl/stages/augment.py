@@ -14,8 +14,9 @@ Run: `tritonrl augment --input <filter-accepted dataset URI>`. Test: tests/stage
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tritonrl.artifacts.datasets_io import PublishedDataset, publish_dataset, read_dataset, read_manifest
 from tritonrl.artifacts.store import ArtifactStore, join
@@ -23,6 +24,7 @@ from tritonrl.config import Config
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import make_variants
 from tritonrl.prompts import PROMPT_VERSION, build_messages
+from tritonrl.stages.progress import SILENT, Progress, per_batch
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Layer, Verdict
 from tritonrl.verify.verifier import VerifierSettings
@@ -49,7 +51,7 @@ def run(
     config: Config,
     input_uri: str,
     out_root: str | None = None,
-    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
+    progress: Progress = SILENT,
 ) -> AugmentResult:
     store = ArtifactStore.of(config.storage)
     source_manifest = read_manifest(store, input_uri)
@@ -74,7 +76,8 @@ def run(
             variant_info[key] = (name, index, variant_source)
             batches.append(ProblemBatch(key, variant_source, entry["responses"]))
     with VerifierPool(settings) as pool:
-        verdicts = pool.verify_batches(batches, on_verdict)
+        verdicts = pool.verify_batches(batches, _problem_progress(
+            progress, list(problems), {key: info[0] for key, info in variant_info.items()}))
 
     pairs = [
         _pair(name, 0, entry["sample"]["problem_source"], response, entry["sample"])
@@ -121,6 +124,25 @@ def run(
         variants_kept=kept,
         variant_pairs=variant_pairs,
     )
+
+
+def _problem_progress(progress: Progress, problems: list[str], base_of: dict[str, str]):
+    """The pool's `on_verdict`: a line when a problem's last variant (`base_of`: variant key -> problem) is verified."""
+    tally = progress.start("augment", len(problems))
+    proposed = Counter(base_of.values())
+    left, verified = Counter(proposed), Counter()
+    for name in problems:
+        if not proposed[name]:
+            tally.advance(f"{name}: no shape variants")
+
+    def done(batch: ProblemBatch, results: list[Verdict]) -> None:
+        name = base_of[batch.key]
+        verified[name] += any(v.correct for v in results)
+        left[name] -= 1
+        if not left[name]:
+            tally.advance(f"{name}: {verified[name]}/{proposed[name]} shapes verified")
+
+    return per_batch(done)
 
 
 def _task(name: str, index: int, source: str, sample: dict[str, Any]) -> dict[str, Any]:

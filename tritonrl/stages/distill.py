@@ -18,7 +18,7 @@ import hashlib
 import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tritonrl.artifacts.datasets_io import PublishedDataset, publish_dataset
 from tritonrl.artifacts.store import ArtifactStore, join
@@ -26,6 +26,7 @@ from tritonrl.config import Config
 from tritonrl.generation import Teacher, build_teacher
 from tritonrl.problems import Problem, load_problems
 from tritonrl.prompts import PROMPT_VERSION, build_messages
+from tritonrl.stages.progress import SILENT, Progress
 
 PROBLEM_WORKERS = 4  # problems prompted at once; each teacher bounds its own request concurrency
 
@@ -74,7 +75,7 @@ def run(
     config: Config,
     out_root: str | None = None,
     teacher: Teacher | None = None,
-    on_problem: Callable[[str, int], None] = lambda name, failures: None,
+    progress: Progress = SILENT,
 ) -> DistillResult:
     """Distil every problem of `config.problems`; returns the published dataset and counts."""
     problems = load_problems(config.problems.source, config.problems.levels, config.problems.limit)
@@ -83,17 +84,21 @@ def run(
     sampling = (teacher.id, PROMPT_VERSION, config.teacher.samples_per_task, config.teacher.temperature, config.teacher.max_tokens)
     work = config.home / "work" / "distill" / _key(sampling)
     resumed = 0
+    tally = progress.start("distill", len(problems))
 
     def one(problem: Problem) -> list[dict[str, Any]]:
         nonlocal resumed
         done = work / f"{_key(problem.name, problem.source)}.json"
-        if done.is_file():
+        saved = done.is_file()
+        if saved:
             resumed += 1
             samples = json.loads(done.read_text())
         else:
             samples = _problem_samples(problem, teacher, config)
             store.write_text(str(done), json.dumps(samples))
-        on_problem(problem.name, sum(s["error"] is not None for s in samples))
+        failed = sum(s["error"] is not None for s in samples)
+        tally.advance(f"{problem.name}: {len(samples) - failed}/{len(samples)} samples answered"
+                      f"{', from an earlier run' if saved else ''}")
         return samples
 
     with ThreadPoolExecutor(max_workers=PROBLEM_WORKERS) as pool:

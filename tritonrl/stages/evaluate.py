@@ -42,6 +42,7 @@ from tritonrl.evaluation.report import write_report
 from tritonrl.problems import Problem, load_problems
 from tritonrl.problems.shapes import with_shapes
 from tritonrl.prompts import build_messages
+from tritonrl.stages.progress import Progress, Update, per_batch
 from tritonrl.stages.summary import Log, PipelineError, StageSummary
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Verdict
@@ -189,22 +190,25 @@ def run(
 
 
 def evaluate_model(config: Config, model_uri: str, on_log: Log, label: str = "",
-                   compare: dict[str, str] | None = None) -> StageSummary:
+                   compare: dict[str, str] | None = None, on_progress: Update | None = None) -> StageSummary:
     """Generate answers for `config.evaluate.problems` with the model at `model_uri`, verify, publish the report.
 
     The report (report.json/.md, plots, responses.jsonl) goes to
     `<artifact_root>/evaluations/<model hash>-<time>/`; metrics are the overall block.
     `compare` ({name: model URI}, e.g. the base and SFT models) gets the same
     evaluation, each its own report; the summary sets them side by side
-    (metrics `compare.<name>.<key>`, outputs `report.<name>`).
+    (metrics `compare.<name>.<key>`, outputs `report.<name>`). Progress: per model, its problems answered, then
+    verified (`on_progress`: tritonrl/stages/progress.py).
     """
     problems = list(enumerate(_evaluation_problems(config)))
-    rows = {name: _answer_and_verify(config, uri, problems, on_log) for name, uri in _models(model_uri, compare).items()}
+    progress = Progress(on_log, on_progress)
+    rows = {name: _answer_and_verify(config, uri, problems, on_log, progress, f"evaluate {name}".strip())
+            for name, uri in _models(model_uri, compare).items()}
     return _publish_all(config, model_uri, compare, rows, on_log, label, {})
 
 
 def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int, on_log: Log,
-                         compare: dict[str, str] | None = None) -> StageSummary:
+                         compare: dict[str, str] | None = None, on_progress: Update | None = None) -> StageSummary:
     """Generate and verify answers for one shard's evaluation problems → a shard dataset (for `merge_model_shards`).
 
     With `compare`, the shard answers its problems with every model; each row names its model (`model`, "" for the
@@ -216,8 +220,9 @@ def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int
     problems = _evaluation_problems(config)
     mine = assign({p.name: config.evaluate.samples for p in problems}, part.count)[part.index]
     chosen = [(i, p) for i, p in enumerate(problems) if p.name in set(mine)]
+    progress = Progress(on_log, on_progress)
     rows = [{**row, "model": name} for name, uri in _models(model_uri, compare).items()
-            for row in _answer_and_verify(config, uri, chosen, on_log)]
+            for row in _answer_and_verify(config, uri, chosen, on_log, progress, f"evaluate shard {part.label} {name}".strip())]
     digest = hashlib.sha256(json.dumps([model_uri, compare or {}, [p.name for p in problems], config.to_dict()["evaluate"]],
                                        sort_keys=True).encode()).hexdigest()
     dataset = publish_shard(ArtifactStore.of(config.storage), config.artifact_root, "evaluate", part, model_uri, digest, mine,
@@ -277,8 +282,9 @@ def _evaluation_problems(config: Config) -> list[Problem]:
             for p in problems]
 
 
-def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int, Any]], on_log: Log) -> list[dict]:
-    """Answers for (position, Problem) pairs, generated and verified: one row per answer.
+def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int, Any]], on_log: Log,
+                       progress: Progress, stage: str) -> list[dict]:
+    """Answers for (position, Problem) pairs, generated and verified: one row per answer; progress as `stage`.
 
     A row is `{"position": [problem position, sample], "line": <its
     responses.jsonl line, verbatim>, "record", "verdict"}` (`verify`):
@@ -296,12 +302,15 @@ def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int,
         responses = Path(tmp) / "responses.jsonl"
         subset = _problem_subset([p for _, p in problems], Path(tmp) / "problems")
         on_log(f"generating {settings.samples} answer(s) for each of {len(problems)} problems with {model_uri}")
+        answering = progress.start(stage, len(problems), "problems answered")
         generate_responses(subset, generator, responses, settings.samples, settings.temperature, settings.max_tokens,
-                           on_problem=lambda p: on_log(f"generated {p.name}"))
+                           on_problem=lambda p: answering.advance(p.name))
         lines: dict[str, list[str]] = {}
         for line in responses.read_text().splitlines():
             lines.setdefault(json.loads(line)["problem"], []).append(line)
-        verified = verify(subset, responses, VerifierSettings.from_config(config.verify))
+        verifying = progress.start(stage, len(problems), "problems verified")
+        verified = verify(subset, responses, VerifierSettings.from_config(config.verify), on_verdict=per_batch(
+            lambda batch, done: verifying.advance(f"{batch.key}: {sum(v.correct for v in done)}/{len(done)} correct")))
     position = {p.name: i for i, p in problems}
     return sorted(({"position": [position[row["record"]["problem"]], row["record"]["sample"]],
                     "line": lines[row["record"]["problem"]][row["record"]["sample"]], **row} for row in verified),

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from tritonrl.artifacts import shards
 from tritonrl.artifacts.datasets_io import PublishedDataset, publish_dataset, read_dataset, read_manifest
 from tritonrl.artifacts.shards import Shard
 from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import Config
+from tritonrl.stages.progress import SILENT, Progress, per_batch
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Verdict
 from tritonrl.verify.verifier import VerifierSettings
@@ -62,16 +63,18 @@ def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def judge(config: Config, samples: list[dict[str, Any]],
-          on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None) -> list[tuple[bool, dict[str, Any]]]:
+def judge(config: Config, samples: list[dict[str, Any]], progress: Progress = SILENT,
+          stage: str = "filter") -> list[tuple[bool, dict[str, Any]]]:
     """(accepted, record) per sample, in order: verdict fields added, or `teacher_error` for a failed request."""
     batches: dict[str, ProblemBatch] = {}
     for sample in samples:
         if sample.get("response") is not None:
             batch = batches.setdefault(sample["problem"], ProblemBatch(sample["problem"], sample["problem_source"], []))
             batch.responses.append(sample["response"])
+    tally = progress.start(stage, len(batches))
     with VerifierPool(VerifierSettings.from_config(config.verify)) as pool:
-        verdicts = pool.verify_batches(batches.values(), on_verdict)
+        verdicts = pool.verify_batches(batches.values(), per_batch(
+            lambda batch, done: tally.advance(f"{batch.key}: {sum(v.correct for v in done)}/{len(done)} accepted")))
     judged = []
     position = Counter()
     for sample in samples:
@@ -114,18 +117,18 @@ def run(
     config: Config,
     input_uri: str,
     out_root: str | None = None,
-    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
+    progress: Progress = SILENT,
 ) -> FilterResult:
     """Verify every sample of the dataset at `input_uri`; publish the accepted and rejected datasets."""
     store = ArtifactStore.of(config.storage)
-    return _publish(config, store, input_uri, judge(config, read_dataset(store, input_uri), on_verdict), out_root, {})
+    return _publish(config, store, input_uri, judge(config, read_dataset(store, input_uri), progress), out_root, {})
 
 
 def run_shard(
     config: Config,
     input_uri: str,
     shard: Shard,
-    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
+    progress: Progress = SILENT,
 ) -> FilterShard:
     """Verify the samples of this shard's problems (tritonrl.artifacts.shards.assign); publish them as a shard dataset."""
     store = ArtifactStore.of(config.storage)
@@ -136,7 +139,7 @@ def run_shard(
     mine = shards.assign(weights, shard.count)[shard.index]
     chosen = set(mine)
     picked = [(position, sample) for position, sample in enumerate(samples) if sample["problem"] in chosen]
-    judged = judge(config, [sample for _, sample in picked], on_verdict)
+    judged = judge(config, [sample for _, sample in picked], progress, f"filter shard {shard.label}")
     rows = [{"position": position, "accepted": ok, "record": record}
             for (position, _), (ok, record) in zip(picked, judged)]
     dataset = shards.publish_shard(store, config.artifact_root, "filter", shard, input_uri,

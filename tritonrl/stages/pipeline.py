@@ -16,26 +16,37 @@ tests/test_tracking.py covers the logging of summaries.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from tritonrl.config import Config
+from tritonrl.stages.progress import Progress, Update
 from tritonrl.stages.summary import Log, PipelineError, StageSummary
 from tritonrl.verify import use_interpreter_on
 
 
 def prepare_environment(config: Config) -> None:
-    """Process set-up a stage needs before triton is first imported: on cpu, kernels run in its interpreter."""
+    """Set up the process for a stage: Triton's interpreter on cpu (before triton is first imported), and quiet
+    libraries where their messages are expected. Through the environment, so workers started from here inherit it.
+
+    DeepSpeed (imported by transformers, to save a model or train) warns when it finds no GPU. On a run configured
+    for cpu with none visible, that is expected: it is told it runs on CPU (what it would choose anyway). A cuda
+    run that sees no GPU still gets the warning.
+    """
+    import torch  # imports no triton
+
+    from tritonrl.training.models import quiet_progress_bars
+
     use_interpreter_on(config.verify.device)
+    quiet_progress_bars()
+    if config.verify.device == "cpu" and torch.cuda.device_count() == 0:  # device_count creates no CUDA context
+        os.environ.setdefault("DS_ACCELERATOR", "cpu")
 
 
-def suite_check(config: Config, on_log: Log) -> StageSummary:
+def suite_check(config: Config, on_log: Log, on_progress: Update | None = None) -> StageSummary:
     from tritonrl.stages import suite_check as stage
 
-    def show(check) -> None:
-        shapes = ", ".join(f"{k}={v}" for k, v in check.shapes.items())
-        on_log(f"{check.problem} [{shapes}] {check.seconds:.1f}s {'ok' if check.correct else 'FAIL ' + check.message}")
-
-    report_uri, checks = stage.run(config, on_result=show)
+    report_uri, checks = stage.run(config, Progress(on_log, on_progress))
     passed = sum(c.correct for c in checks)
     if passed != len(checks):
         failed = [c.problem for c in checks if not c.correct]
@@ -44,12 +55,11 @@ def suite_check(config: Config, on_log: Log) -> StageSummary:
                         f"{passed}/{len(checks)} reference checks correct; report {report_uri}")
 
 
-def distill(config: Config, on_log: Log) -> StageSummary:
+def distill(config: Config, on_log: Log, on_progress: Update | None = None) -> StageSummary:
     from tritonrl.generation import build_teacher
     from tritonrl.stages import distill as stage
 
-    result = stage.run(config, teacher=build_teacher(config.teacher),
-                       on_problem=lambda name, failed: on_log(f"{name}: {failed} failed"))
+    result = stage.run(config, teacher=build_teacher(config.teacher), progress=Progress(on_log, on_progress))
     uri = result.dataset.uri
     return StageSummary(
         "distill", {"problems": config.problems.source}, {"samples": uri},
@@ -59,19 +69,21 @@ def distill(config: Config, on_log: Log) -> StageSummary:
     )
 
 
-def filter(config: Config, samples_uri: str, on_log: Log) -> StageSummary:  # noqa: A001 - the stage's name
+def filter(config: Config, samples_uri: str, on_log: Log,  # noqa: A001 - the stage's name
+           on_progress: Update | None = None) -> StageSummary:
     from tritonrl.stages import filter as stage
 
-    return _filter_summary(samples_uri, stage.run(config, samples_uri), {})
+    return _filter_summary(samples_uri, stage.run(config, samples_uri, progress=Progress(on_log, on_progress)), {})
 
 
-def filter_shard(config: Config, samples_uri: str, shard: int, shards: int, on_log: Log) -> StageSummary:
+def filter_shard(config: Config, samples_uri: str, shard: int, shards: int, on_log: Log,
+                 on_progress: Update | None = None) -> StageSummary:
     """Verify one shard's problems of the samples dataset → a shard dataset (input to `filter_merge`)."""
     from tritonrl.artifacts.shards import Shard
     from tritonrl.stages import filter as stage
 
     part = Shard(shard, shards)
-    result = stage.run_shard(config, samples_uri, part)
+    result = stage.run_shard(config, samples_uri, part, Progress(on_log, on_progress))
     uri = result.dataset.uri
     return StageSummary(
         "filter-shard", {"samples": samples_uri}, {"shard": uri},
@@ -100,10 +112,10 @@ def _filter_summary(samples_uri: str, result, extra_metrics: dict[str, Any]) -> 
     )
 
 
-def augment(config: Config, accepted_uri: str, on_log: Log) -> StageSummary:
+def augment(config: Config, accepted_uri: str, on_log: Log, on_progress: Update | None = None) -> StageSummary:
     from tritonrl.stages import augment as stage
 
-    result = stage.run(config, accepted_uri)
+    result = stage.run(config, accepted_uri, progress=Progress(on_log, on_progress))
     return StageSummary(
         "augment", {"accepted": accepted_uri}, {"pairs": result.pairs.uri, "tasks": result.tasks.uri},
         {"problems": result.problems, "variants_proposed": result.variants_proposed,

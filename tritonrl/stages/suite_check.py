@@ -19,6 +19,7 @@ from tritonrl.artifacts.store import ArtifactStore, join, utc_stamp
 from tritonrl.config import Config, dump_config
 from tritonrl.problems import Problem, load_problems
 from tritonrl.problems.shapes import with_shapes
+from tritonrl.stages.progress import SILENT, Progress
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 
@@ -47,18 +48,18 @@ def check_reference(verifier: Verifier, problem: Problem, shapes: dict[str, int]
     )
 
 
-def run(config: Config, on_result=lambda check: None) -> tuple[str, list[ShapeCheck]]:
+def run(config: Config, progress: Progress = SILENT) -> tuple[str, list[ShapeCheck]]:
     """Check every problem with a reference answer; returns (report URI, checks)."""
     problems = load_problems(config.problems.source, config.problems.levels, config.problems.limit)
+    answered = [problem for problem in problems if problem.reference_response is not None]
     checks = []
+    tally = progress.start("suite-check", len(answered))
     with Verifier(VerifierSettings.from_config(config.verify)) as verifier:
-        for problem in problems:
-            if problem.reference_response is None:
-                continue
-            for shapes in ({}, problem.alt_shapes) if problem.alt_shapes else ({},):
-                check = check_reference(verifier, problem, shapes)
-                on_result(check)
-                checks.append(check)
+        for problem in answered:
+            mine = [check_reference(verifier, problem, shapes)
+                    for shapes in (({}, problem.alt_shapes) if problem.alt_shapes else ({},))]
+            checks += mine
+            tally.advance(f"{problem.name}: {sum(c.correct for c in mine)}/{len(mine)} shapes correct")
 
     stamp = utc_stamp()
     out = join(config.artifact_root, "suite-check", stamp)

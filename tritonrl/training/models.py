@@ -20,6 +20,8 @@ Test: tests/training/test_models.py.
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,11 +56,20 @@ class Generation:
     text: str
 
 
-def _quiet() -> None:
-    """Progress bars from weight loading would drown stage output."""
-    from transformers.utils import logging
+def quiet_progress_bars() -> None:
+    """No weight loading/saving progress bars (transformers', huggingface_hub's): they would drown stage output.
 
-    logging.disable_progress_bar()
+    The variable (unless the user set it) reaches the processes started from here, e.g. training workers;
+    transformers asks huggingface_hub when first imported, and has its own switch when already imported.
+    """
+    from huggingface_hub.utils import disable_progress_bars
+
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    disable_progress_bars()
+    if "transformers" in sys.modules:
+        from transformers.utils import logging
+
+        logging.disable_progress_bar()
 
 
 def resolve_model_source(name: str, home: Path, s3_endpoint_url: str = "") -> str:
@@ -97,7 +108,7 @@ def load_tokenizer(source: str):
     """The tokenizer, with a pad token (left padding for batched generation is set by `generate`)."""
     from transformers import AutoTokenizer
 
-    _quiet()
+    quiet_progress_bars()
     tokenizer = AutoTokenizer.from_pretrained(source)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
@@ -111,7 +122,7 @@ def load_model(source: str, dtype: Any = None, device: str | None = None, attn_i
     import torch
     from transformers import AutoModelForCausalLM
 
-    _quiet()
+    quiet_progress_bars()
     kwargs = {"dtype": dtype or torch.float32}
     if attn_implementation:
         kwargs["attn_implementation"] = attn_implementation

@@ -117,6 +117,9 @@ def ensure_tiny_model(models_dir: Path) -> Path:
     target = models_dir / f"{TINY_LOCAL}-{build_digest(texts)}"
     if (target / "config.json").is_file():
         return target
+    from tritonrl.training.models import quiet_progress_bars  # models imports this module
+
+    quiet_progress_bars()
     models_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{TINY_LOCAL}-", dir=models_dir))
     try:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -159,12 +160,28 @@ def collator(tokenizer, packing: bool, attention: str):
     return DataCollatorForSeq2Seq(tokenizer, padding=True, label_pad_token_id=IGNORE_INDEX)
 
 
+def _cpu_threads() -> None:
+    """On CPU, this process's share of the cores as its thread count, unless OMP_NUM_THREADS says otherwise.
+
+    accelerate sets about the same when the variable is unset, with a warning a CPU run cannot act on; setting
+    the variable (and torch's count, which read it at import) keeps the choice and drops the warning.
+    """
+    import torch
+
+    if "OMP_NUM_THREADS" not in os.environ:
+        threads = max(1, len(os.sched_getaffinity(0)) // int(os.environ.get("LOCAL_WORLD_SIZE", 1)))
+        os.environ["OMP_NUM_THREADS"] = str(threads)
+        torch.set_num_threads(threads)
+
+
 def train(spec: dict[str, Any]) -> None:
     import torch
     from transformers import PrinterCallback, Trainer
 
     sft = SFTConfig(**spec["sft"])
     cuda = torch.cuda.is_available()
+    if not cuda:
+        _cpu_threads()
     data = {split.name: TokenizedExamples(split) for split in Path(spec["data_dir"]).iterdir()}
     tokenizer = load_tokenizer(spec["model_source"])
     attention = attention_implementation(sft)
