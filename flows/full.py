@@ -1,8 +1,10 @@
 """The whole pipeline as one Prefect flow named `tritonrl` (deployment `full`: `prefect deployment run tritonrl/full`).
 
 suite check → distill → filter → augment → SFT → HRD-GRPO → evaluate →
-register (`tritonrl-coder`, alias `candidate`; `champion` if it scores above
-0 and beats the current one). Each arrow passes URIs. The evaluation also
+register (the final model logged as an MLflow model on the parent run, which
+also gets the final evaluation's metrics and report; a `tritonrl-coder`
+version, alias `candidate`; `champion` if it scores above 0 and beats the
+current one). Each arrow passes URIs. The evaluation also
 answers with the base and SFT models (`evaluate.compare`); the table of the
 three goes to the MLflow parent run and the Prefect `learning` artifact.
 With `gpu_deployments` the GPU stages (tritonrl.stages.registry.GPU_STAGES)
@@ -91,9 +93,7 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
         final_model = stage("grpo", tasks=augmented["tasks"], model=sft_model)["output"]
         earlier = {"base": config.student.base_model, "sft": sft_model}
         stage("evaluate", model=final_model, compare={name: earlier[name] for name in config.evaluate.compare})
-        registration = tracking.register_model(
-            config, final_model, parent, summaries["evaluate"]["metrics"], config.evaluate.metric
-        )
+        registration = tracking.register_model(config, final_model, parent, summaries)
     except BaseException as exc:
         tracker.end_run(parent, "KILLED" if isinstance(exc, KeyboardInterrupt) else "FAILED")
         raise
@@ -110,6 +110,6 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
         "registered": {"name": tracking.MODEL_NAME, "version": registration.version,
                        "aliases": list(registration.aliases), "metric": registration.metric,
                        "value": registration.value, "champion_value_before": registration.champion_value,
-                       "reason": registration.reason},
+                       "reason": registration.reason, "source": registration.source},
         "stages": summaries,
     }

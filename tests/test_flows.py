@@ -109,8 +109,9 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
         "learning/learning.md", "learning/learning.png"]
 
     version = client.get_model_version_by_alias("tritonrl-coder", "candidate")
-    assert version.source.startswith((tritonrl_home / "artifacts" / "checkpoints").as_uri() + "/grpo-")
-    assert version.run_id == finished.info.run_id
+    assert version.source.startswith("models:/m-")  # a logged MLflow model; its tag names the training output
+    assert version.tags["tritonrl.model_uri"].startswith((tritonrl_home / "artifacts" / "checkpoints").as_uri() + "/grpo-")
+    assert version.run_id == finished.info.run_id and "correct" in finished.data.metrics
     assert "metric.correct" in version.tags
 
     from flows.nightly import nightly_evaluation_flow

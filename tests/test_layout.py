@@ -71,7 +71,7 @@ ROOM_IMPORTS = {
     "generation": {"config", "problems", "prompts"},
     "training": {"artifacts", "config", "generation", "problems", "prompts", "verify"},
     "stages": {"artifacts", "config", "evaluation", "generation", "problems", "prompts", "training", "verify"},
-    "tracking": {"artifacts", "config", "stages"},
+    "tracking": {"artifacts", "config", "evaluation", "problems", "prompts", "stages", "training"},
     "stack": {"config"},
 }
 ROOM_IMPORTS["cli"] = set(ROOM_IMPORTS)  # the user's door: every room

@@ -126,7 +126,8 @@ def test_full_deployment_through_the_workers(running_stack):
     logged = {d.dataset.name.rsplit("-", 1)[0] for r in children.values() for d in r.inputs.dataset_inputs}
     assert logged == {"distill", "filter-accepted", "filter-rejected", "augment-pairs", "augment-tasks"}
     version = client.get_model_version_by_alias("tritonrl-coder", "candidate")
-    assert version.source.startswith("s3://tritonrl/artifacts/checkpoints/grpo-")
+    trained = version.tags["tritonrl.model_uri"]  # the training output the version's MLflow model was logged from
+    assert version.source.startswith("models:/m-") and trained.startswith("s3://tritonrl/artifacts/checkpoints/grpo-")
     assert "report/report.md" in [a.path for a in client.list_artifacts(children["evaluate"].info.run_id, "report")]
     assert children["evaluate"].data.metrics["shards"] == 2.0 and children["evaluate"].data.metrics["samples"] == 2.0
     for stage in ("filter", "evaluate"):
@@ -148,7 +149,7 @@ def test_full_deployment_through_the_workers(running_stack):
     datasets = {k.split("/")[2].rsplit("-", 1)[0] for k in keys if k.startswith("artifacts/datasets/") and k.endswith("manifest.json")}
     assert datasets == {"distill", "filter-accepted", "filter-rejected", "augment-pairs", "augment-tasks"}
     assert any(k.startswith("artifacts/checkpoints/sft-") and k.endswith("/model/config.json") for k in keys)
-    assert f"{version.source.removeprefix('s3://tritonrl/')}/manifest.json" in keys
+    assert f"{trained.removeprefix('s3://tritonrl/')}/manifest.json" in keys
     assert any(k.startswith("artifacts/evaluations/") and k.endswith("/report.json") for k in keys)
     shard_manifests = [k.split("/")[2:4] for k in keys if k.startswith("artifacts/shards/") and k.endswith("manifest.json")]
     assert sorted((stage.rsplit("-", 1)[0], shard.rsplit("-", 1)[0]) for stage, shard in shard_manifests) == [

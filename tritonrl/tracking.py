@@ -14,18 +14,30 @@ manifest) and manifests and reports as artifacts. A stage whose outputs were
 reused from an earlier run (resume) still gets its run, tagged
 `tritonrl.reused=true`, so every parent run shows the whole pipeline.
 
-Registry: the final model becomes a version of `tritonrl-coder` (source: the
-training output URI; evaluation metrics as version tags) with alias
-`candidate`, and takes alias `champion` when its metric beats the current
-champion's. `resolve_model_uri("models:/tritonrl-coder@champion")` gives the
-training output URI back, for `tritonrl generate` and the nightly evaluation.
+Registry: the final model is logged as an MLflow model (transformers
+flavour, task `llm/v1/chat`: chat messages in, a chat completion out, the
+tokenizer's own chat template between them) on the parent run, linked to
+the final evaluation's metrics, which the parent run also carries with the
+evaluation report (`report/`). It becomes a version of `tritonrl-coder`
+whose source is that model (`models:/m-…`), with the training output URI as
+tag `tritonrl.model_uri`, the evaluation metrics as `metric.*` tags and a
+generated description (base model, the datasets with their digests, every
+stage's line, the evaluation table), alias `candidate`, and `champion` when
+its metric is above 0 and beats the current champion's. So
+`mlflow.transformers.load_model("models:/tritonrl-coder@champion")`,
+`mlflow.pyfunc.load_model` and `mlflow models serve` work on it, while
+`resolve_model_uri` gives the training output URI back, for `tritonrl
+generate` and the nightly evaluation. A resumed pipeline whose stages were
+all reused registers nothing new: the version already holding its training
+output gets the new evaluation's tags.
 
 Storage: the embedded default is SQLite (`sqlite:///$TRITONRL_HOME/mlflow.db`;
 MLflow ≥ 3.13 rejects the file store), and a newly created experiment keeps
 its artifacts under `<artifact_root>/mlflow` (on S3 when the artifact root
 is); against an MLflow server, the server's artifact proxy decides.
 
-Test: tests/test_tracking.py (a real SQLite store).
+Test: tests/test_tracking.py (a real SQLite store, the tiny model; its slow test loads the registered
+model through MLflow in a fresh process).
 """
 
 from __future__ import annotations
@@ -42,15 +54,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tritonrl.artifacts.store import join
+from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import Config, dump_config
+from tritonrl.evaluation import learning
+from tritonrl.problems import load_problems
+from tritonrl.prompts import build_messages
+from tritonrl.stages.summary import read_manifest_text
+from tritonrl.training.models import load_model, load_tokenizer, resolve_model_source
 
 MODEL_NAME = "tritonrl-coder"
 CANDIDATE, CHAMPION = "candidate", "champion"
 REUSED_TAG = "tritonrl.reused"
 STAGE_TAG = "tritonrl.stage"
 METRIC_TAG_PREFIX = "metric."  # version tags holding evaluation metrics
-SOURCE_TAG = "tritonrl.model_uri"  # the training output URI of a registered version
+SOURCE_TAG = "tritonrl.model_uri"  # the training output URI a registered version was logged from
+MODEL_TASK = "llm/v1/chat"  # MLflow's chat task over a transformers text-generation pipeline
+DESCRIPTION_LIMIT = 5000  # characters MLflow's SQL registry keeps of a description
+REGISTRY_DESCRIPTION = (
+    "TritonRL student: writes Triton kernels for PyTorch modules. Each version is an MLflow transformers model "
+    f"(task {MODEL_TASK}: send the messages of tritonrl.prompts.build_messages); its tag {SOURCE_TAG} is the training "
+    "output it was logged from, its description says what trained and evaluated it."
+)
 
 
 class TrackingError(RuntimeError):
@@ -95,6 +119,11 @@ def numeric_metrics(values: Mapping[str, Any], prefix: str = "") -> dict[str, fl
         elif isinstance(value, (int, float)) and not (isinstance(value, float) and not math.isfinite(value)):
             out[name] = float(value)
     return out
+
+
+def final_metrics(metrics: Mapping[str, Any]) -> dict[str, float]:
+    """The evaluated model's own numbers of an evaluate summary's metrics (its `compare` block holds the other models')."""
+    return numeric_metrics({k: v for k, v in metrics.items() if k != "compare"})
 
 
 class Tracker:
@@ -191,12 +220,13 @@ class StageRun:
     run_id: str
     config: Config
 
-    def metrics(self, values: Mapping[str, Any], step: int = 0) -> None:
+    def metrics(self, values: Mapping[str, Any], step: int = 0, model_id: str | None = None) -> None:
+        """The numbers of `values` (`numeric_metrics`); with `model_id` they are also that logged model's metrics."""
         from mlflow.entities import Metric
 
         stamp = int(time.time() * 1000)
         numbers = numeric_metrics(values)
-        self.client.log_batch(self.run_id, metrics=[Metric(k, v, stamp, step) for k, v in numbers.items()])
+        self.client.log_batch(self.run_id, metrics=[Metric(k, v, stamp, step, model_id=model_id) for k, v in numbers.items()])
 
     def curve(self, name: str, points: list[tuple[int, float]]) -> None:
         """A metric over steps, e.g. the training loss."""
@@ -232,6 +262,20 @@ class StageRun:
         """Upload a local directory's files (e.g. an evaluation report with its plots)."""
         self.client.log_artifacts(self.run_id, str(local_dir), artifact_path)
 
+    def report(self, report_uri: str) -> None:
+        """The files of an evaluation report's folder (report.json, report.md, plots, responses.jsonl) under `report/`."""
+        store = ArtifactStore.of(self.config.storage)
+        with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
+            for uri in store.list(report_uri.rsplit("/", 1)[0]):
+                (Path(tmp) / uri.rsplit("/", 1)[-1]).write_bytes(store.read_bytes(uri))
+            self.files(Path(tmp), "report")
+
+    def evaluation(self, summary: Mapping[str, Any], model_id: str | None = None) -> None:
+        """A pipeline's final evaluation (an evaluate StageSummary dict) on its parent run: the metrics and report/."""
+        self.metrics(final_metrics(summary["metrics"]), model_id=model_id)
+        if summary["outputs"].get("report"):
+            self.report(summary["outputs"]["report"])
+
     def learning(self, markdown: str, png: bytes, metrics: Mapping[str, float]) -> None:
         """A pipeline run's base/SFT/final comparison (tritonrl/evaluation/learning.py): metrics, learning.md, learning.png."""
         self.metrics(metrics)
@@ -250,44 +294,53 @@ class Registration:
     champion_value: float | None  # the champion's metric before this registration; None if there was none
     promoted: bool
     reason: str  # why it was or was not made champion, for the user
+    source: str  # the version's MLflow model, `models:/m-…`
 
 
-def register_model(
-    config: Config, model_uri: str, run_id: str, metrics: Mapping[str, Any], metric: str
-) -> Registration:
-    """Register `model_uri` as a new `tritonrl-coder` version, alias `candidate`; `champion` if it beats the current one.
+def register_model(config: Config, model_uri: str, run_id: str, summaries: Mapping[str, Mapping[str, Any]]) -> Registration:
+    """The pipeline's final model, the training output `model_uri`, as a `tritonrl-coder` version; see the module docstring.
 
-    `metrics` (flattened `a.b` keys) become `metric.*` version tags; `metric`
-    names the one compared. A model whose metric is missing or 0 is never
-    champion (a demo that learned nothing must not be served as the best
-    model); otherwise it must beat the champion's metric, or be the first.
-    `Registration.reason` says which rule decided.
+    `summaries` are the pipeline's stage summaries (StageSummary dicts by
+    stage; `evaluate` is the final evaluation). The model is logged on the
+    parent run `run_id` and registered from there, unless a version already
+    holds `model_uri` (a resumed pipeline whose stages were all reused). A
+    model whose `evaluate.metric` is missing or 0 is never champion (a demo
+    that learned nothing must not be served as the best model); otherwise it
+    must beat the champion's metric, or be the first. `Registration.reason`
+    says which rule decided.
     """
     from mlflow.exceptions import MlflowException
 
     client = _client(config)
     try:
-        client.get_registered_model(MODEL_NAME)
-    except MlflowException:
-        client.create_registered_model(
-            MODEL_NAME, description="TritonRL student: writes Triton kernels for PyTorch modules. Source: a training output URI."
-        )
-    numbers = numeric_metrics(metrics)
+        client.update_registered_model(MODEL_NAME, description=REGISTRY_DESCRIPTION)
+    except MlflowException:  # not registered yet
+        client.create_registered_model(MODEL_NAME, description=REGISTRY_DESCRIPTION)
+    evaluation = summaries["evaluate"]
+    numbers = final_metrics(evaluation["metrics"])
     tags = {f"{METRIC_TAG_PREFIX}{k}": repr(v) for k, v in numbers.items()}
+    run = StageRun(client, run_id, config)
     existing = [v for v in client.search_model_versions(f"name = '{MODEL_NAME}'") if v.tags.get(SOURCE_TAG) == model_uri]
-    if existing:  # a resumed pipeline whose stages were all reused: the same model, not a new version
+    if existing:  # the same model, not a new version
         version = existing[0]
+        run.evaluation(evaluation)
         for key, value in tags.items():
             client.set_model_version_tag(MODEL_NAME, version.version, key, value)
     else:
-        version = client.create_model_version(
-            MODEL_NAME, source=model_uri, run_id=run_id, tags={SOURCE_TAG: model_uri, **tags}
-        )
+        description = model_description(config, run_id, model_uri, summaries)
+        model_id = _log_model(config, client, run_id, model_uri, description)
+        run.evaluation(evaluation, model_id)
+        with _process_tracking_uri(config.tracking_uri):
+            version = client.create_model_version(
+                MODEL_NAME, source=f"models:/{model_id}", run_id=run_id, model_id=model_id,
+                tags={SOURCE_TAG: model_uri, **tags}, description=_capped(description),
+            )
     client.set_registered_model_alias(MODEL_NAME, CANDIDATE, version.version)
     try:
         champion = client.get_model_version_by_alias(MODEL_NAME, CHAMPION)
     except MlflowException:  # no champion yet
         champion = None
+    metric = config.evaluate.metric
     value = numbers.get(metric)
     champion_value = None
     if champion is not None and str(champion.version) != str(version.version):
@@ -297,7 +350,138 @@ def register_model(
     if promoted:
         client.set_registered_model_alias(MODEL_NAME, CHAMPION, version.version)
     aliases = (CANDIDATE, CHAMPION) if promoted else (CANDIDATE,)
-    return Registration(str(version.version), aliases, metric, value, champion_value, promoted, reason)
+    return Registration(str(version.version), aliases, metric, value, champion_value, promoted, reason, version.source)
+
+
+def _log_model(config: Config, client, run_id: str, model_uri: str, description: str) -> str:
+    """The training output at `model_uri` as an MLflow transformers model (MODEL_TASK) logged on run `run_id`; its id.
+
+    Loaded once, in the dtype it was saved in: MLflow 3.17 cannot log a
+    checkpoint directory without loading it under transformers 5 (it expects
+    a class where transformers' task table now names one). Requirements are
+    pinned by hand: MLflow's default list wants torchvision, which the model
+    does not need. The card (model_card.md) is the description, whole.
+    """
+    import mlflow.transformers
+    from huggingface_hub import ModelCard, ModelCardData
+    from mlflow.entities import LoggedModelOutput, LoggedModelStatus
+    from mlflow.models import Model
+
+    source = resolve_model_source(model_uri, config.home, config.storage.s3_endpoint_url)
+    logged = client.create_logged_model(client.get_run(run_id).info.experiment_id, name=MODEL_NAME, source_run_id=run_id,
+                                        tags={SOURCE_TAG: model_uri}, params=_flat_params(config.to_dict()))
+    card = ModelCardData(base_model=config.student.base_model, library_name="transformers", pipeline_tag="text-generation",
+                         tags=["triton", "tritonrl"])
+    try:
+        with tempfile.TemporaryDirectory(prefix="tritonrl-model-") as tmp:
+            mlflow.transformers.save_model(
+                {"model": load_model(source, dtype="auto"), "tokenizer": load_tokenizer(source)},
+                str(Path(tmp) / "model"), task=MODEL_TASK,
+                mlflow_model=Model(artifact_path=logged.artifact_location, model_uuid=logged.model_id, run_id=run_id,
+                                   model_id=logged.model_id),
+                input_example=input_example(config), model_config=_decoding(config),
+                pip_requirements=_requirements(), model_card=ModelCard(f"---\n{card.to_yaml()}\n---\n\n{description}\n"),
+            )
+            client.log_model_artifacts(logged.model_id, str(Path(tmp) / "model"))
+    except BaseException:
+        client.finalize_logged_model(logged.model_id, LoggedModelStatus.FAILED)
+        raise
+    client.finalize_logged_model(logged.model_id, LoggedModelStatus.READY)
+    client.log_outputs(run_id, [LoggedModelOutput(logged.model_id, step=0)])
+    return logged.model_id
+
+
+def input_example(config: Config) -> dict[str, Any]:
+    """A request as the pipeline's evaluation makes one: the prompt of a built-in problem, the answer length."""
+    problem = load_problems("builtin")[0]
+    return {"messages": build_messages(problem.source), "max_tokens": config.evaluate.max_tokens}
+
+
+def _decoding(config: Config) -> dict[str, Any]:
+    """How the served model answers: as the evaluation does (greedy at evaluate.temperature 0), at most its max_tokens."""
+    settings = config.evaluate
+    sampling = {"do_sample": True, "temperature": settings.temperature} if settings.temperature > 0 else {"do_sample": False}
+    return {"max_new_tokens": settings.max_tokens, **sampling}
+
+
+def _requirements() -> list[str]:
+    from importlib.metadata import version
+
+    return [f"{name}=={version(name).split('+')[0]}" for name in ("torch", "transformers")]  # no local build label
+
+
+@contextmanager
+def _process_tracking_uri(uri: str) -> Iterator[None]:
+    """MLflow's SQL registry looks a `models:/m-…` source up through the process-wide tracking URI, not the
+    client's (a TODO in its create_model_version); point that at `uri` for the call, then put back what was there."""
+    from mlflow.tracking._tracking_service import utils
+
+    variable = os.environ.get("MLFLOW_TRACKING_URI")
+    try:
+        with utils._use_tracking_uri(uri):
+            yield
+    finally:
+        if variable is not None:  # putting back an unset URI also unsets the variable
+            os.environ["MLFLOW_TRACKING_URI"] = variable
+
+
+def model_description(config: Config, run_id: str, model_uri: str, summaries: Mapping[str, Mapping[str, Any]]) -> str:
+    """What a registered version is, in Markdown: its base model, the data with digests, every stage's line, the evaluation."""
+    sections = [
+        f"TritonRL student trained by pipeline run `{run_id}` (profile `{config.profile}`) from base model "
+        f"`{config.student.base_model}`; training output `{model_uri}`.",
+        _data_table(config, summaries),
+        _table(["stage", "result"], [[stage, ("reused: " if s.get("reused") else "") + s["line"]] for stage, s in summaries.items()],
+               "### Stages"),
+        _evaluation_section(config, summaries),
+    ]
+    return "\n\n".join(section for section in sections if section)
+
+
+def _data_table(config: Config, summaries: Mapping[str, Mapping[str, Any]]) -> str:
+    """Every dataset the pipeline published: the stage that made it, those that read it, its rows and digest (its manifest's)."""
+    rows = []
+    for stage, summary in summaries.items():
+        for key, uri in summary["outputs"].items():
+            if uri not in summary.get("datasets", ()):
+                continue
+            manifest = json.loads(read_manifest_text(config, uri) or "{}")
+            readers = [name for name, other in summaries.items() if uri in other["inputs"].values()]
+            rows.append([f"`{uri.rsplit('/', 1)[-1]}`", f"{stage} `{key}`", ", ".join(readers) or "–",
+                         str(manifest.get("rows", "–")), f"`{manifest.get('digest', '–')}`"])
+    return _table(["dataset", "made by", "read by", "rows", "digest"], rows, "### Training data") if rows else ""
+
+
+def _evaluation_section(config: Config, summaries: Mapping[str, Mapping[str, Any]]) -> str:
+    """The final evaluation's report table (report.md up to its per-problem section) and the base/SFT/final comparison."""
+    evaluation = summaries.get("evaluate")
+    if evaluation is None:
+        return ""
+    settings = config.evaluate
+    parts = [f"### Evaluation: `{settings.problems}` problems at {settings.shapes} shapes, `{settings.metric}` decides champion"]
+    report = evaluation["outputs"].get("report")
+    if report:
+        markdown = ArtifactStore.of(config.storage).read_text(join(report.rsplit("/", 1)[0], "report.md"))
+        parts.append(markdown.split("\n## ", 1)[0].split("\n", 1)[-1].strip())  # without its title and per-problem table
+    rows = learning.learning_rows(summaries)
+    if rows:
+        parts.append(learning.learning_markdown(rows, evaluation["metrics"].get("samples")))
+    return "\n\n".join(parts)
+
+
+def _table(header: list[str], rows: list[list[str]], title: str) -> str:
+    cells = [header, ["---"] * len(header), *rows]
+    return "\n".join([title, "", *("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in cells)])
+
+
+def _capped(description: str) -> str:
+    """At most DESCRIPTION_LIMIT characters, cut between sections; the model's card keeps the whole text."""
+    if len(description) <= DESCRIPTION_LIMIT:
+        return description
+    note = "\n\n(cut to fit the registry; the whole description is the model's model_card.md)"
+    head = description[: DESCRIPTION_LIMIT - len(note)]
+    cut = head.rfind("\n\n### ")  # where the last section that fits whole ends
+    return (head[:cut] if cut > 0 else head) + note
 
 
 def _promotion(metric: str, value: float | None, champion, champion_value: float | None, version: str) -> tuple[bool, str]:
@@ -318,7 +502,7 @@ def _promotion(metric: str, value: float | None, champion, champion_value: float
 
 
 def resolve_model_uri(config: Config, uri: str) -> str:
-    """`models:/NAME@ALIAS` or `models:/NAME/VERSION` → the training output URI it was registered with.
+    """`models:/NAME@ALIAS` or `models:/NAME/VERSION` → the training output URI it was logged from (tag SOURCE_TAG).
 
     Anything else is returned unchanged (a path, hub id or output URI).
     """
@@ -340,7 +524,12 @@ def resolve_model_uri(config: Config, uri: str) -> str:
             f"{uri} is not in the model registry at {config.tracking_uri}: {exc.message}; "
             f"run the pipeline first (tritonrl run) or pass --set tracking.tracking_uri=<the URI it printed>"
         ) from exc
-    return version.tags.get(SOURCE_TAG) or version.source
+    if SOURCE_TAG not in version.tags:
+        raise TrackingError(
+            f"{uri} (version {version.version}, source {version.source}) has no {SOURCE_TAG} tag: it was not registered by "
+            f"a pipeline run; load it with mlflow.transformers.load_model({uri!r}) instead"
+        )
+    return version.tags[SOURCE_TAG]
 
 
 def tag_version(config: Config, version: str, tags: Mapping[str, Any]) -> None:
@@ -367,9 +556,6 @@ def log_summary(run: StageRun, summary, reused: bool) -> None:
     `input`/`output`) and their manifests as artifacts under `manifests/`; an
     evaluation's report files are copied as artifacts under `report/`.
     """
-    from tritonrl.artifacts.store import ArtifactStore
-    from tritonrl.stages.summary import read_manifest_text
-
     run.tag(REUSED_TAG, "true" if reused else "false")
     run.metrics(summary.metrics)
     for name, points in summary.curves.items():
@@ -386,9 +572,4 @@ def log_summary(run: StageRun, summary, reused: bool) -> None:
     run.json(summary.to_dict(), "summary.json")
     report = summary.outputs.get("report", "")
     if summary.stage == "evaluate" and report:
-        store = ArtifactStore.of(run.config.storage)
-        folder = report.rsplit("/", 1)[0]
-        with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
-            for uri in store.list(folder):
-                (Path(tmp) / uri.rsplit("/", 1)[-1]).write_bytes(store.read_bytes(uri))
-            run.files(Path(tmp), "report")
+        run.report(report)
