@@ -12,7 +12,6 @@ from typer.core import TyperGroup
 
 from tritonrl.artifacts.storage_errors import storage_error
 from tritonrl.config import Config, ConfigError, key_help, load_config
-from tritonrl.verify import use_interpreter_on
 
 console = Console(stderr=True, soft_wrap=True)
 
@@ -52,9 +51,11 @@ def resolve_config(profile: Optional[str], config_file: Optional[Path], override
 
 
 def stage_config(profile: Optional[str], config_file: Optional[Path], overrides: list[str]) -> Config:
-    """The resolved config, with Triton's interpreter on when the verifier runs on CPU."""
+    """The resolved config, the process set up for it as for a stage (tritonrl.stages.pipeline.prepare_environment)."""
+    from tritonrl.stages.pipeline import prepare_environment
+
     config, _ = resolve_config(profile, config_file, overrides)
-    use_interpreter_on(config.verify.device)
+    prepare_environment(config)
     return config
 
 

@@ -28,15 +28,6 @@ def _log(line: str) -> None:
     console.print(line, highlight=False, markup=False)
 
 
-def _config(profile, config_file, overrides):
-    """The resolved config, this process set up for a stage (tritonrl.stages.pipeline.prepare_environment)."""
-    from tritonrl.stages.pipeline import prepare_environment
-
-    config = stage_config(profile, config_file, overrides)
-    prepare_environment(config)
-    return config
-
-
 def _progress():
     """Per-problem progress lines (tritonrl/stages/progress.py) on stderr."""
     from tritonrl.stages.progress import Progress
@@ -60,7 +51,7 @@ def distill(
     from tritonrl.problems import ProblemError
     from tritonrl.stages import distill as stage
 
-    config = _config(profile, config_file, overrides)
+    config = stage_config(profile, config_file, overrides)
     try:
         teacher = build_teacher(config.teacher)
         result = stage.run(config, out, teacher, _progress())
@@ -76,7 +67,7 @@ def _run_stage(module: str, profile, config_file, overrides, *inputs, **options)
     from tritonrl.training.launch import TrainingError
     from tritonrl.training.models import ModelError
 
-    config = _config(profile, config_file, overrides)
+    config = stage_config(profile, config_file, overrides)
     stage = importlib.import_module(f"tritonrl.stages.{module}")
     try:
         return stage.run(config, *inputs, **options)
