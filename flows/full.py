@@ -29,7 +29,7 @@ from typing import Any
 from prefect import flow, runtime
 from prefect.artifacts import create_markdown_artifact
 
-from flows.stages import call_stage, stage_config
+from flows.stages import PipelineInterrupted, call_stage, stage_config
 from tritonrl import tracking
 from tritonrl.artifacts.store import utc_stamp
 from tritonrl.evaluation import learning
@@ -79,9 +79,13 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
     })
     summaries: dict[str, dict[str, Any]] = {}
 
+    running = [""]
+
     def stage(name: str, **inputs: str) -> dict[str, str]:
+        running[0] = name
         summary = call_stage(name, config, params, parent, gpu_deployments, **inputs)
         summaries[name] = summary
+        running[0] = ""
         return summary["outputs"]
 
     try:
@@ -94,9 +98,12 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
         earlier = {"base": config.student.base_model, "sft": sft_model}
         stage("evaluate", model=final_model, compare={name: earlier[name] for name in config.evaluate.compare})
         registration = tracking.register_model(config, final_model, parent, summaries)
-    except BaseException as exc:
-        tracker.end_run(parent, "KILLED" if isinstance(exc, KeyboardInterrupt) else "FAILED")
+    except Exception:
+        tracker.end_run(parent, "FAILED")
         raise
+    except BaseException as exc:  # Ctrl-C, or SIGTERM (Prefect's flow engine raises it as TerminationSignal)
+        tracker.end_run(parent, "KILLED")
+        raise PipelineInterrupted(list(summaries), running[0]) from exc
     _show_learning(config, tracker, parent, summaries)
     tracker.client.set_tag(parent, "tritonrl.registered_version", registration.version)
     tracker.client.set_tag(parent, "tritonrl.promotion", registration.reason)

@@ -177,6 +177,15 @@ class PipelineRunFailed(RuntimeError):
     """A stage (or a shard of one) sent to the cuda pool or run as a subflow did not complete."""
 
 
+class PipelineInterrupted(KeyboardInterrupt):
+    """The pipeline stopped on Ctrl-C or SIGTERM; says which stages had finished (a rerun reuses them) and which ran."""
+
+    def __init__(self, finished: list[str], running: str) -> None:
+        super().__init__(f"interrupted during {running}" if running else "interrupted")
+        self.finished, self.running = finished, running
+
+
+
 def _failure(what: str, flow_run, advice: str = "") -> PipelineRunFailed | None:
     """The error for a remote flow run that did not complete, or None when it did."""
     if flow_run.state and flow_run.state.is_completed():

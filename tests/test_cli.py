@@ -50,10 +50,11 @@ def test_config_show_prints_origins():
 
 @pytest.fixture
 def prefect_home(tritonrl_home, monkeypatch):
-    """Prefect, imported with the flows, keeps its state under the test's home."""
+    """Prefect, imported with the flows, keeps its state under the test's home; the (replaced) flow needs no server."""
     home = tritonrl_home / "prefect"
     home.mkdir(parents=True)
     monkeypatch.setenv("PREFECT_HOME", str(home))
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # set: `run` starts no server of its own
 
 
 def _pipeline_result(tritonrl_home):

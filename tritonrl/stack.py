@@ -109,7 +109,7 @@ def stack_dir() -> Path:
     return state_dir() / "stack"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))
         return sock.getsockname()[1]
@@ -125,7 +125,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _healthy(url: str) -> bool:
+def healthy(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=3) as response:
             return response.status == 200
@@ -166,7 +166,7 @@ def _start(name: str, command: list[str], env: dict[str, str], health: str) -> S
 
 def _wait_healthy(service: Service) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
-    while not _healthy(service.health):
+    while not healthy(service.health):
         if not _alive(service.pid):
             tail = Path(service.log).read_text(errors="replace")[-2000:]
             raise StackError(f"{service.name} exited while starting; its log {service.log} ends:\n{tail}")
@@ -184,7 +184,7 @@ def up(on_log=lambda line: None) -> dict:
         down()
     home = stack_dir()
     home.mkdir(parents=True, exist_ok=True)
-    s3_port, mlflow_port, prefect_port = _free_port(), _free_port(), _free_port()
+    s3_port, mlflow_port, prefect_port = free_port(), free_port(), free_port()
     s3_url = f"http://{HOST}:{s3_port}"
     prefect_api = f"http://{HOST}:{prefect_port}/api"
     prefect_env = {"PREFECT_HOME": str(home / "prefect"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
@@ -276,7 +276,7 @@ def status() -> list[tuple[str, str, str]]:
         return []
     rows = []
     for s in state["services"]:
-        up_now = _alive(s["pid"]) and (not s["health"] or _healthy(s["health"]))
+        up_now = _alive(s["pid"]) and (not s["health"] or healthy(s["health"]))
         rows.append((s["name"], "up" if up_now else "down", s["health"].rsplit("/", 1)[0] or f"pid {s['pid']}, log {s['log']}"))
     return rows
 

@@ -173,7 +173,7 @@ class Tracker:
         try:
             yield stage_run
         except BaseException as exc:
-            status = "KILLED" if isinstance(exc, KeyboardInterrupt) else "FAILED"
+            status = "FAILED" if isinstance(exc, Exception) else "KILLED"  # Ctrl-C, SIGTERM, exit: killed
             self.client.set_tag(run.info.run_id, "tritonrl.error", f"{type(exc).__name__}: {exc}"[:5000])
             self.client.set_terminated(run.info.run_id, status=status)
             raise

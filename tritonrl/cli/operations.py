@@ -13,6 +13,7 @@ from typing import Any, Optional
 import typer
 
 from tritonrl.cli.app import ConfigFileOption, ProfileOption, SetOption, app, console, fail, resolve_config
+from tritonrl.cli.run_server import sigterm_interrupts, start_server
 from tritonrl.config import Config, describe
 from tritonrl.evaluation import learning
 from tritonrl.problems import ProblemError
@@ -28,7 +29,7 @@ def run(
     config_file: Optional[Path] = ConfigFileOption,
     overrides: list[str] = SetOption,
 ) -> None:
-    """Run the whole pipeline in this process (Prefect flow `tritonrl`, no server needed; MLflow tracking).
+    """Run the whole pipeline in this process (Prefect flow `tritonrl` on a Prefect server of its own; MLflow tracking).
 
     suite check → distill → filter → augment → SFT → HRD-GRPO → evaluate → register. Rerunning after an
     interruption reuses every finished stage. Ends with where everything went.
@@ -40,11 +41,15 @@ def run(
     for line in describe(config, sources):
         console.print(f"  {line}", highlight=False)
     pipeline.prepare_environment(config)
-    _local_orchestration_env(config)
-    from flows.full import tritonrl_flow
-
     try:
-        result = tritonrl_flow(profile=config.profile, config_file=str(config_file or ""), overrides=list(overrides))
+        with sigterm_interrupts():
+            _use_prefect_api(_local_orchestration_env(config))
+            from flows.full import tritonrl_flow
+
+            result = tritonrl_flow(profile=config.profile, config_file=str(config_file or ""), overrides=list(overrides))
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM; the flow has marked its runs KILLED
+        console.print(_interrupted(exc), highlight=False, markup=False)
+        raise typer.Exit(code=130) from None
     except (ProblemError, ValueError, RuntimeError, OSError) as exc:
         raise fail(f"{exc}\n(rerun the same command to resume: finished stages are reused)") from exc
     console.print("[bold green]done[/bold green]")
@@ -52,25 +57,33 @@ def run(
         console.print(line, highlight=False, markup=False)
 
 
-def _local_orchestration_env(config: Config) -> dict[str, str]:
-    """Environment for running the flows in this process without a server (set before prefect is imported).
+def _interrupted(exc: KeyboardInterrupt) -> str:
+    """The one line an interrupted run ends with: what had finished, and how to resume."""
+    finished, running = getattr(exc, "finished", []), getattr(exc, "running", "")
+    done = f"finished: {', '.join(finished)}" if finished else "no stage had finished"
+    during = f" during {running}" if running else ""
+    return f"interrupted{during} ({done}); run the same command again to resume: finished stages are reused"
 
-    Prefect's state (its temporary server's database, cached task results)
-    goes under $TRITONRL_HOME/prefect unless PREFECT_HOME is set, so a rerun
-    finds the results of the killed run; PREFECT_API_URL is left alone (a
-    user pointing at a server keeps it). Telemetry is off: its heartbeat
-    contends for the temporary server's SQLite database. The temporary
-    server gets 120 s to start instead of Prefect's 20 (unless the user set
-    it): on a busy 2-core machine its first start, which creates the
-    database, was measured to take longer.
+
+def _local_orchestration_env(config: Config) -> Path:
+    """Environment for running the flows in this process (set before prefect is imported); returns PREFECT_HOME.
+
+    Prefect's state (its database, cached task results) goes under
+    $TRITONRL_HOME/prefect unless PREFECT_HOME is set, so a rerun finds the
+    results of the killed run. Telemetry is off: its heartbeat contends for
+    the server's SQLite database.
     """
     home = Path(os.environ.get("PREFECT_HOME") or config.home / "prefect")
     home.mkdir(parents=True, exist_ok=True)
-    values = {"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-              "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS":
-                  os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")}
-    os.environ.update(values)
-    return values
+    os.environ.update({"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"})
+    return home
+
+
+def _use_prefect_api(home: Path) -> str:
+    """The Prefect API the run talks to: the user's PREFECT_API_URL, else a server of this run alone (run_server.py)."""
+    if not os.environ.get("PREFECT_API_URL"):
+        os.environ["PREFECT_API_URL"] = start_server(home)
+    return os.environ["PREFECT_API_URL"]
 
 
 def _render_result(result: dict[str, Any]) -> list[str]:

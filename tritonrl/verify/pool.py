@@ -183,7 +183,13 @@ class VerifierPool:
                 torch.cuda.empty_cache()  # the references' GBs go back to the GPU, for the children to use
         return results
 
-    def close(self) -> None:
+    def close(self, interrupted: bool = False) -> None:
+        """Stop the workers; `interrupted`: drop queued candidates and end running ones instead of waiting for them."""
+        if interrupted:
+            self._executor.shutdown(wait=False, cancel_futures=True)  # first, so no worker takes up a queued one
+            with self._lock:
+                for verifier in self._verifiers:
+                    verifier.interrupt()
         self._executor.shutdown(wait=True)
         for verifier in self._verifiers:
             verifier.close()
@@ -191,5 +197,5 @@ class VerifierPool:
     def __enter__(self) -> VerifierPool:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, *exc) -> None:
+        self.close(interrupted=exc_type is not None)

@@ -495,6 +495,17 @@ class ForkServer:
             self._proc.wait()
             self._proc = None
 
+    def interrupt(self) -> None:
+        """Kill the server now, from any thread: a job it is running ends `server_lost` at once.
+
+        For an interrupted caller (Ctrl-C, SIGTERM): nothing waits for a
+        running candidate's trials. The thread in `run` sees the closed pipe
+        and tidies up under its lock.
+        """
+        proc = self._proc
+        if proc is not None:
+            proc.kill()
+
     def stop(self) -> None:
         if self._proc is not None:
             if self._proc.poll() is None:

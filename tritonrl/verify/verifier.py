@@ -174,8 +174,14 @@ class Verifier:
     def __enter__(self) -> Verifier:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, *exc) -> None:
+        if exc_type is not None:  # interrupted or failed: no use finishing a candidate's trials first
+            self.server.interrupt()
         self.close()
+
+    def interrupt(self) -> None:
+        """End the candidate running now (from any thread); `close` still follows."""
+        self.server.interrupt()
 
     def close(self) -> None:
         self.server.stop()
