@@ -19,22 +19,10 @@ from tritonrl.config import load_config
 
 from tests.support.flows import SMALL
 from tests.support.paths import REPO
+from tests.support.processes import processes_of
 
 TRITONRL = Path(sys.executable).parent / "tritonrl"
 STOP_WITHIN_S = 20  # measured 6 s on 2 busy cores
-
-
-def _processes_of(home: Path) -> list[str]:
-    """Command lines of the live processes started for the run under `home` (they carry it in their environment)."""
-    marker = f"TRITONRL_HOME={home}".encode()
-    found = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and marker in (proc / "environ").read_bytes().split(b"\0"):
-                found.append((proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
-        except OSError:
-            continue
-    return found
 
 
 @pytest.mark.slow
@@ -68,7 +56,7 @@ def test_an_interrupted_run_stops_within_seconds_with_one_line(tritonrl_home, tm
     assert after[-1].startswith(f"interrupted during {stage} (finished: suite-check, distill")
     assert after[-1].endswith("run the same command again to resume: finished stages are reused")
     time.sleep(1)
-    assert _processes_of(tritonrl_home) == []  # Prefect server, training launcher, verifier: all gone
+    assert processes_of(tritonrl_home) == []  # Prefect server, training launcher, verifier: all gone
 
     config, _ = load_config("tiny", None, SMALL)
     client = MlflowClient(config.tracking_uri)

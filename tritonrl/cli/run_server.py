@@ -6,7 +6,8 @@ stopped the server first, and the interrupted flow then spent minutes
 retrying its API calls and printing hundreds of lines of ConnectError
 tracebacks. This server runs in its own session: a signal reaches the run
 alone, which marks its Prefect and MLflow runs and stops its children while
-the server still answers; the server is stopped last. The stage children
+the server still answers; the server is stopped last, and dies with the
+run if the run is killed outright. The stage children
 (training launchers, the verifier's fork server) already have sessions of
 their own and are stopped by the code that started them.
 
@@ -20,6 +21,7 @@ Test: tests/test_interrupts.py.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import signal
 import subprocess
@@ -32,6 +34,7 @@ from pathlib import Path
 from tritonrl.stack import HOST, START_TIMEOUT_S, free_port, healthy
 
 STOP_GRACE_S = 5  # the server gets this long to stop after SIGTERM before SIGKILL
+PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def start_server(home: Path) -> str:
@@ -49,10 +52,21 @@ def start_server(home: Path) -> str:
         server = subprocess.Popen(
             [str(Path(sys.executable).with_name("prefect")), "server", "start", "--host", HOST, "--port", str(port),
              "--no-ui", "--no-services"],
-            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+            preexec_fn=_stop_with_parent(os.getpid()))
     atexit.register(_stop, server)
     _wait_until_up(server, api, log)
     return api
+
+
+def _stop_with_parent(parent: int):
+    """The server's pre-exec step: SIGTERM when the run dies, even by SIGKILL (no orphan server holding the database)."""
+    def arm() -> None:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # the run died before the line above
+            os._exit(1)
+
+    return arm
 
 
 def _wait_until_up(server: subprocess.Popen, api: str, log: Path) -> None:
