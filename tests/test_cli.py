@@ -215,6 +215,7 @@ def test_stage_commands_chain_by_printed_uris():
     assert json.loads(augmented.stdout[augmented.stdout.index("{"):])["pair_rows"] == 2
     missing = runner.invoke(app, ["augment", "--input", "file:///nope"])
     assert missing.exit_code == 2 and "not a complete dataset" in missing.output
+    assert "pass the accepted dataset the filter stage printed (…/filter-accepted-<digest>)" in missing.output
 
 
 def test_config_keys_describes_every_key_once_and_the_docs_hold_its_table():

@@ -67,7 +67,7 @@ def test_two_cpu_processes_train_packed_rows_with_gloo(tritonrl_home, tmp_path):
 
 def test_missing_dataset_is_a_clear_error(tritonrl_home, tmp_path):
     config, _ = load_config("tiny")
-    with pytest.raises(DatasetError, match="not a complete dataset"):
+    with pytest.raises(DatasetError, match="not a complete dataset .*; pass the pairs dataset the augment stage printed"):
         sft.run(config, (tmp_path / "nowhere").as_uri())
 
 

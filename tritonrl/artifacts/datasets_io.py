@@ -110,19 +110,20 @@ def publish_dataset(
     return PublishedDataset(uri, digest, len(records))
 
 
-def read_manifest(store: ArtifactStore, uri: str) -> dict[str, Any]:
+ANY_DATASET = "the URI of a dataset a stage printed (…/<stage>-<digest>)"
+
+
+def read_manifest(store: ArtifactStore, uri: str, kind: str = ANY_DATASET) -> dict[str, Any]:
+    """A published dataset's manifest; a URI without one is an error saying which `kind` of dataset to pass."""
     try:
         return json.loads(store.read_text(join(uri, MANIFEST_FILE)))
     except ArtifactNotFound as exc:  # not "could not ask": a dead endpoint stays a StorageError
-        raise DatasetError(
-            f"{uri} is not a complete dataset (no {MANIFEST_FILE}); pass the URI a stage printed, "
-            "e.g. file:///…/distill-<digest>"
-        ) from exc
+        raise DatasetError(f"{uri} is not a complete dataset (no {MANIFEST_FILE}); pass {kind}") from exc
 
 
 def read_rows(store: ArtifactStore, uri: str, columns: set[str], kind: str, when_empty: str) -> list[dict[str, Any]]:
     """Records of a dataset a stage needs rows of, with `columns`; errors say `when_empty`, or which `kind` to pass."""
-    rows = read_dataset(store, uri)
+    rows = read_dataset(store, uri, kind)
     if not rows:
         raise DatasetError(f"{uri} {when_empty}")
     missing = columns - set(rows[0])
@@ -131,11 +132,11 @@ def read_rows(store: ArtifactStore, uri: str, columns: set[str], kind: str, when
     return rows
 
 
-def read_dataset(store: ArtifactStore, uri: str) -> list[dict[str, Any]]:
+def read_dataset(store: ArtifactStore, uri: str, kind: str = ANY_DATASET) -> list[dict[str, Any]]:
     """Records of a published dataset, nested values decoded; checks the data file against the manifest."""
     import pyarrow.parquet as pq
 
-    manifest = read_manifest(store, uri)
+    manifest = read_manifest(store, uri, kind)
     data = store.read_bytes(join(uri, DATA_FILE))
     if hashlib.sha256(data).hexdigest() != manifest["data_sha256"]:
         raise DatasetError(f"{uri}: {DATA_FILE} does not match its manifest (modified or truncated)")

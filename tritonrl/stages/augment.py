@@ -30,6 +30,7 @@ from tritonrl.verify.result import Layer, Verdict
 from tritonrl.verify.verifier import VerifierSettings
 
 # Reasons that mean the variant itself is unusable (not that the solution failed on it).
+INPUT_KIND = "the accepted dataset the filter stage printed (…/filter-accepted-<digest>)"
 _VARIANT_BROKEN = {Layer.ENVIRONMENT}
 
 
@@ -54,8 +55,8 @@ def run(
     progress: Progress = SILENT,
 ) -> AugmentResult:
     store = ArtifactStore.of(config.storage)
-    source_manifest = read_manifest(store, input_uri)
-    accepted = read_dataset(store, input_uri)
+    source_manifest = read_manifest(store, input_uri, INPUT_KIND)
+    accepted = read_dataset(store, input_uri, INPUT_KIND)
 
     problems: dict[str, dict[str, Any]] = {}
     for sample in accepted:

@@ -30,6 +30,7 @@ from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Verdict
 from tritonrl.verify.verifier import VerifierSettings
 
+INPUT_KIND = "the distill dataset the distill stage printed (…/distill-<digest>)"
 TEACHER_ERROR = "teacher_error"
 
 
@@ -121,7 +122,7 @@ def run(
 ) -> FilterResult:
     """Verify every sample of the dataset at `input_uri`; publish the accepted and rejected datasets."""
     store = ArtifactStore.of(config.storage)
-    return _publish(config, store, input_uri, judge(config, read_dataset(store, input_uri), progress), out_root, {})
+    return _publish(config, store, input_uri, judge(config, read_dataset(store, input_uri, INPUT_KIND), progress), out_root, {})
 
 
 def run_shard(
@@ -132,7 +133,7 @@ def run_shard(
 ) -> FilterShard:
     """Verify the samples of this shard's problems (tritonrl.artifacts.shards.assign); publish them as a shard dataset."""
     store = ArtifactStore.of(config.storage)
-    samples = read_dataset(store, input_uri)
+    samples = read_dataset(store, input_uri, INPUT_KIND)
     weights = Counter()
     for sample in samples:
         weights[sample["problem"]] += sample.get("response") is not None

@@ -46,6 +46,7 @@ from tritonrl.training.grpo import worker as grpo_worker
 from tritonrl.training.launch import TrainingError, run_launcher, torchrun_command
 from tritonrl.training.models import MODEL_DIR, load_tokenizer, resolve_model_source
 
+INPUT_KIND = "the tasks dataset the augment stage printed (…/augment-tasks-<digest>)"
 TASKS_FILE = "grpo-tasks.json"  # the task rows handed to a launched worker; removed once training ends
 
 
@@ -74,7 +75,7 @@ def _check_config(config: Config) -> None:
 
 
 def _load_tasks(store: ArtifactStore, tasks_uri: str, world: int) -> list[dict]:
-    tasks = read_rows(store, tasks_uri, {"problem", "problem_source"}, "an augment-tasks dataset",
+    tasks = read_rows(store, tasks_uri, {"problem", "problem_source"}, INPUT_KIND,
                       "has no tasks; pass the augment-tasks dataset the augment stage printed")
     if len(tasks) < world:
         raise DatasetError(f"{tasks_uri} has {len(tasks)} task(s), fewer than the {world} GRPO processes: every "

@@ -38,6 +38,7 @@ from tritonrl.training.sft.token_store import save_examples
 from tritonrl.training.sft.worker import CHECKPOINT_MARKER
 
 DEEPSPEED_CONFIGS = Path(__file__).resolve().parents[1] / "training" / "sft" / "deepspeed"  # package data
+INPUT_KIND = "the pairs dataset the augment stage printed (…/augment-pairs-<digest>)"
 RESULT_FILE = "train-result.json"  # the worker's log history, read back by `run`
 
 
@@ -115,8 +116,8 @@ def run(
     if problems:
         raise SFTError("; ".join(problems))
     store = ArtifactStore.of(config.storage)
-    source_manifest = read_manifest(store, input_uri)
-    rows = read_rows(store, input_uri, {"prompt", "response"}, "an augment-pairs dataset",
+    source_manifest = read_manifest(store, input_uri, INPUT_KIND)
+    rows = read_rows(store, input_uri, {"prompt", "response"}, INPUT_KIND,
                      "has no rows: SFT needs (prompt, response) pairs; did the filter accept nothing?")
 
     model_source = resolve_model_source(config.student.base_model, config.home, config.storage.s3_endpoint_url)
