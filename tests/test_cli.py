@@ -230,6 +230,8 @@ def test_config_keys_describes_every_key_once_and_the_docs_hold_its_table():
     assert "| `sft.nproc_per_node` | `1` |  | `8` |" in table  # default, tiny, gpu
     docs = (REPO / "docs" / "CONFIGURATION.md").read_text()
     assert table.strip() in docs, "regenerate the table in docs/CONFIGURATION.md with `tritonrl config keys --markdown`"
+    sections = ", ".join(dict.fromkeys(key.split(".")[0] for key, _ in keys))
+    assert f"describes every section ({sections}) and key" in " ".join((REPO / "README.md").read_text().split())
 
 
 def test_problems_list_prints_whole_names_when_piped(tmp_path):

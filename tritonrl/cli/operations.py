@@ -6,6 +6,7 @@ inside the command, so `import tritonrl.cli` stays free of Prefect.
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any, Optional
@@ -46,6 +47,8 @@ def run(
             _use_prefect_api(_local_orchestration_env(config))
             from flows.full import tritonrl_flow
 
+            _tracebacks_to(config.home / "logs" / f"run-{os.getpid()}.log")
+
             result = tritonrl_flow(profile=config.profile, config_file=str(config_file or ""), overrides=list(overrides))
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM; the flow has marked its runs KILLED
         console.print(_interrupted(exc), highlight=False, markup=False)
@@ -77,6 +80,39 @@ def _local_orchestration_env(config: Config) -> Path:
     home.mkdir(parents=True, exist_ok=True)
     os.environ.update({"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"})
     return home
+
+
+class _TracebackToFile(logging.Filter):
+    """On Prefect's console handler: a line with a traceback keeps its message, the traceback goes to a file.
+
+    An error under `tritonrl run` then ends in the one line the command prints
+    (what went wrong, what to do), not in a screenful per task and flow run.
+    """
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        self.sink: logging.Handler | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info:
+            if self.sink is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.sink = logging.FileHandler(self.path)
+                self.sink.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s - %(message)s"))
+            self.sink.handle(record)
+            record.msg = f"{record.msg} (traceback in {str(self.path).replace('%', '%%')})"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def _tracebacks_to(path: Path) -> None:
+    """Send the tracebacks Prefect's console handler would print to `path` (see _TracebackToFile)."""
+    from prefect.logging.handlers import PrefectConsoleHandler
+
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, PrefectConsoleHandler):
+            handler.addFilter(_TracebackToFile(path))
 
 
 def _use_prefect_api(home: Path) -> str:
