@@ -250,3 +250,9 @@ def test_verify_of_a_syntax_error_says_no_trials_were_completed(tmp_path):
     assert result.exit_code == 0 and "[syntax_error]" in result.output
     (trials,) = [line for line in result.output.splitlines() if line.strip().startswith("trials")]
     assert "not completed" in trials and "fresh secret-seeded inputs" not in trials
+
+
+def test_eval_with_a_registry_uri_that_is_not_registered_is_exit_2_saying_where_it_looked(tritonrl_home):
+    result = runner.invoke(app, ["eval", "--model", "models:/tritonrl-coder@champion", "--problems", "builtin"])
+    assert result.exit_code == 2
+    assert "models:/tritonrl-coder@champion is not in the model registry at sqlite:///" in result.output

@@ -99,8 +99,8 @@ def evaluate(
     ),
     model: Optional[str] = typer.Option(
         None, "--model",
-        help="Generate the responses with this model: a hub id, a local directory, tiny-local, or a training output URI "
-        "(file:// or s3://, as printed by sft/grpo).",
+        help="Generate the responses with this model: models:/tritonrl-coder@champion (or @candidate, /VERSION), a hub id, "
+        "a local directory, tiny-local, or a training output URI (file:// or s3://, as printed by sft/grpo).",
     ),
     endpoint: Optional[str] = typer.Option(
         None, "--endpoint", help="Generate the responses through an OpenAI-compatible endpoint (base URL, e.g. http://localhost:8000/v1)."
@@ -138,6 +138,15 @@ def evaluate(
     from tritonrl.stages.evaluate import EvaluationError, load_responses
     from tritonrl.stages.evaluate import run as run_evaluation
 
+    if model is not None:  # a local model: quiet its libraries as a stage does; a registry URI names its training output
+        from tritonrl import tracking
+        from tritonrl.stages.pipeline import prepare_environment
+
+        prepare_environment(config)
+        try:
+            model = tracking.resolve_model_uri(config, model)
+        except tracking.TrackingError as exc:
+            raise fail(str(exc)) from exc
     if responses is None:
         sampling = replace(config.evaluate, **{k: v for k, v in
                                                {"samples": samples, "temperature": temperature, "max_tokens": max_tokens}.items()
