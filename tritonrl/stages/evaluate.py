@@ -194,7 +194,7 @@ def evaluate_model(config: Config, model_uri: str, on_log: Log, label: str = "",
     """Generate answers for `config.evaluate.problems` with the model at `model_uri`, verify, publish the report.
 
     The report (report.json/.md, plots, responses.jsonl) goes to
-    `<artifact_root>/evaluations/<model hash>-<time>/`; metrics are the overall block.
+    `<artifact_root>/evaluations/<hash of label and model>-<time>/`; metrics are the overall block.
     `compare` ({name: model URI}, e.g. the base and SFT models) gets the same
     evaluation, each its own report; the summary sets them side by side
     (metrics `compare.<name>.<key>`, outputs `report.<name>`). Progress: per model, its problems answered, then
@@ -322,7 +322,8 @@ def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log
     """Report (`summarize`) and responses.jsonl from answer rows, uploaded; the evaluate summary."""
     settings = config.evaluate
     stamp = utc_stamp()
-    name = f"{hashlib.sha256(model_uri.encode()).hexdigest()[:12]}-{stamp}"
+    # The label too: a compared model may be the evaluated one (same URI, same second), and each keeps its own report.
+    name = f"{hashlib.sha256(f'{label}|{model_uri}'.encode()).hexdigest()[:12]}-{stamp}"
     out_uri = join(config.artifact_root, "evaluations", name)
     with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
         out = Path(tmp) / "report"
