@@ -10,3 +10,29 @@ def test_prompt_carries_the_problem_and_the_answer_format():
     assert problem.source.strip() in user
     assert "ModelNew" in user and "```python" in user and "@triton.jit" in user
     assert PROMPT_VERSION.startswith("tritonrl-prompt-v")
+
+
+def test_feedback_on_a_wrong_kernel_says_what_failed_and_what_to_do_without_the_references_statistics():
+    from tritonrl.prompts import FIX_REQUEST, feedback_message, refinement_messages
+    from tritonrl.verify.result import Reason, ReasonCode, Verdict
+
+    verdict = Verdict(ran=True, shapes={"n": 64}, alt_shapes={"n": 97}, max_abs_error=2.5, reasons=[Reason(
+        ReasonCode.WRONG_RESULT, "trial 2: max abs error 2.5 exceeds the tolerance (atol=1e-05 × output RMS 0.577, rtol=1e-05)")])
+    text = feedback_message(verdict)
+    assert "[wrong_result] trial 2: max abs error 2.5 exceeds the tolerance" in text
+    assert "RMS" not in text and "0.577" not in text  # the reference's statistic stays with the verifier
+    assert "What to do: values differ from the reference" in text and "at n=64 and at n=97" in text
+    assert text.endswith(FIX_REQUEST)
+    messages = refinement_messages(build_messages("class Model: ..."), "my answer", verdict)
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"] and messages[-1]["content"] == text
+
+
+def test_feedback_on_a_correct_kernel_reports_its_speed_and_asks_for_a_faster_one():
+    from tritonrl.prompts import FASTER_REQUEST, feedback_message
+    from tritonrl.verify.result import Verdict
+
+    cpu = feedback_message(Verdict(ran=True))
+    assert "accepted" in cpu and "not measured here (no GPU)" in cpu and cpu.endswith(FASTER_REQUEST)
+    gpu = feedback_message(Verdict(ran=True, speedup=1.5, candidate_ms=2.0, baseline_ms=3.0, sol_fraction=0.42,
+                                   triton_time_share=0.97))
+    assert "a speed-up of 1.50x" in gpu and "42% of the speed of light" in gpu and "97% of its GPU time" in gpu

@@ -6,12 +6,25 @@ student is trained on exactly what it is later asked. The template is
 versioned: change the text, bump PROMPT_VERSION, and every dataset records
 which version produced it.
 
+Refinement (multi-turn): `feedback_message` turns the verifier's verdict on
+an answer into the next user turn: what failed and what to do, or, for a
+correct kernel, how fast it is and the request to make it faster.
+`refinement_messages` appends an answer and its feedback to a conversation.
+Feedback is built from the Verdict alone, which holds no seeds and no
+reference values: the comparison messages say where and by how much, and
+the one statistic of the reference they carry (its RMS, the tolerance's
+scale) is cut. Versioned like the prompt (FEEDBACK_VERSION).
+
 Test: tests/test_prompts.py.
 """
 
 from __future__ import annotations
 
+from tritonrl.verify.report import HINTS
+from tritonrl.verify.result import Layer, ReasonCode, Verdict
+
 PROMPT_VERSION = "tritonrl-prompt-v1"
+FEEDBACK_VERSION = "tritonrl-feedback-v1"
 
 SYSTEM = (
     "You are an expert GPU kernel engineer. You rewrite PyTorch modules as fast, correct Triton kernels."
@@ -40,3 +53,52 @@ def build_messages(problem_source: str) -> list[dict[str, str]]:
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": USER_TEMPLATE.format(source=problem_source.strip())},
     ]
+
+
+FIX_REQUEST = ("Fix the kernel. Briefly say what was wrong and your plan, then give the complete corrected code in one "
+               "```python block (imports, kernels, `ModelNew`).")
+FASTER_REQUEST = ("Make it faster while keeping it correct. Briefly say where the time goes and your plan, then give the "
+                  "complete improved code in one ```python block (imports, kernels, `ModelNew`).")
+_TOLERANCE_DETAIL = " exceeds the tolerance"  # what follows it in a WRONG_RESULT message names the reference's RMS
+
+
+def _reason_text(code: ReasonCode, message: str) -> str:
+    if code is ReasonCode.WRONG_RESULT and _TOLERANCE_DETAIL in message:
+        message = message.split(_TOLERANCE_DETAIL, 1)[0] + _TOLERANCE_DETAIL
+    return message
+
+
+def _shapes(values: dict[str, int]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in values.items())
+
+
+def feedback_message(verdict: Verdict) -> str:
+    """The user turn that follows an answer: the verifier's findings and what to do next (FEEDBACK_VERSION)."""
+    if verdict.correct:
+        lines = ["The verifier accepted your kernel: it is correct on every trial."]
+        if verdict.speedup is None:
+            lines.append("Its speed was not measured here (no GPU).")
+        else:
+            lines.append(f"It takes {verdict.candidate_ms:.4g} ms where PyTorch takes {verdict.baseline_ms:.4g} ms: "
+                         f"a speed-up of {verdict.speedup:.2f}x." if verdict.candidate_ms and verdict.baseline_ms
+                         else f"Its speed-up over PyTorch is {verdict.speedup:.2f}x.")
+        if verdict.sol_fraction is not None:
+            lines.append(f"It reaches {verdict.sol_fraction:.0%} of the speed of light (the time this problem's "
+                         "memory traffic and arithmetic need at the GPU's peak bandwidth and compute).")
+        if verdict.triton_time_share is not None:
+            lines.append(f"{verdict.triton_time_share:.0%} of its GPU time is spent in your Triton kernels.")
+        return "\n".join([*lines, "", FASTER_REQUEST])
+    lines = ["The verifier rejected your answer:"]
+    for reason in verdict.reasons:
+        lines.append(f"- [{reason.code.value}] {_reason_text(reason.code, reason.message)}")
+        lines.append(f"  What to do: {HINTS[reason.code]}")
+    if any(r.code.layer is Layer.OUTPUT for r in verdict.reasons):  # it ran and was wrong: where it was tried
+        tested = _shapes(verdict.shapes) or "its own shapes"
+        alt = f" and at {_shapes(verdict.alt_shapes)}" if verdict.alt_shapes else ""
+        lines.append(f"It was run on fresh random inputs at {tested}{alt}.")
+    return "\n".join([*lines, "", FIX_REQUEST])
+
+
+def refinement_messages(messages: list[dict[str, str]], response: str, verdict: Verdict) -> list[dict[str, str]]:
+    """`messages` continued by the model's `response` and the verifier's feedback on it: the next turn's prompt."""
+    return [*messages, {"role": "assistant", "content": response}, {"role": "user", "content": feedback_message(verdict)}]
