@@ -222,10 +222,19 @@ class EvaluateConfig:
     metric: str = setting("correct", "the overall metric a candidate must beat to become champion (fast_1 once timed on GPU)")
     compare: tuple[str, ...] = setting(
         ("base", "sft"), "earlier models the pipeline's evaluation also answers with, side by side: base, sft; empty: none")
+    turns: int = setting(
+        1, "turns of refinement per sample: each answer not yet done gets the verifier's feedback and is asked again; 1: single-turn")
+    stop_speedup: float = setting(
+        1.0, "a conversation is done at a correct answer at least this many times faster than PyTorch (GPU); on CPU correct is enough")
 
     def mistakes(self) -> list[str]:
         unknown = [name for name in self.compare if name not in COMPARABLE_MODELS]
-        return [f"evaluate.compare={list(self.compare)}: {unknown} are not among {list(COMPARABLE_MODELS)}"] if unknown else []
+        found = [f"evaluate.compare={list(self.compare)}: {unknown} are not among {list(COMPARABLE_MODELS)}"] if unknown else []
+        if self.turns < 1:
+            found.append(f"evaluate.turns={self.turns} must be >= 1 (1: single-turn, no refinement)")
+        if not self.stop_speedup > 0:
+            found.append(f"evaluate.stop_speedup={self.stop_speedup} must be > 0 (1.0: as fast as PyTorch)")
+        return found
 
 
 @dataclass(frozen=True)
