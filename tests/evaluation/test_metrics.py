@@ -251,7 +251,7 @@ def _with(index, **changes):
         (_with(4, sol_fraction=-0.5), r"record 4: field 'sol_fraction' must be a finite number > 0"),
         (_with(4, valid=False), r"record 4: field 'correct' is true but valid=False"),
         (_with(4, reasons="wrong_result"), r"record 4: field 'reasons' must be a list"),
-        (_with(5, sample=0), r"record 5: duplicate \(problem, sample\) \('p2', 0\), first seen at record 4"),
+        (_with(5, sample=0), r"record 5: duplicate \(problem, sample, turn\) \('p2', 0, 1\), first seen at record 4"),
         (_with(6, level=3), r"record 6: field 'level' is 3 but problem 'p2' had level 1 at record 4"),
         (example_records() + ["not a record"], r"record 12: expected a dict"),
         (tuple(example_records()), r"records must be a list"),

@@ -15,6 +15,15 @@ are measured on a GPU for correct samples only, and are None on CPU.
 producer takes it from. An optional "reasons" field (list of reason-code
 strings) is used by `per_problem_rows` only.
 
+Multi-turn refinement (tritonrl/stages/refine.py): an optional "turn" field
+(default 1) numbers a sample's answers; a sample is one conversation. Its
+final answer is its best so far (`final_answers`: correct beats incorrect,
+then faster; a conversation without a correct answer ends with its last),
+and every block and per-problem row counts final answers only. With more
+than one turn, a "turns" block gives correct@t and fast_1@t (the share of
+samples whose best answer within the first t turns is correct / correct and
+faster than PyTorch) and how many conversations answered at turn t.
+
 `compute_metrics` aggregates the records overall and per KernelBench level:
 the share of valid / compiled / correct / naive-correct samples, the gap
 between naive and robust correctness, fast_p, unbiased pass@k and mean /
@@ -50,6 +59,7 @@ _FIELDS: dict[str, tuple[type, ...]] = {
     "speedup": (int, float, type(None)),
     "sol_fraction": (int, float, type(None)),
 }
+FIRST_TURN = 1  # the turn of a record without a "turn" field: a single-turn evaluation's only one
 NO_LEVEL = "none"  # the per_level key of records without a level
 _BOOL_FIELDS = ("valid", "compiled", "correct", "naive_correct")
 
@@ -99,8 +109,12 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - miss
 
 
-def compute_metrics(records: list[dict], fast_thresholds: Iterable[float] = (0.0, 1.0, 2.0)) -> dict[str, Any]:
+def compute_metrics(records: list[dict], fast_thresholds: Iterable[float] = (0.0, 1.0, 2.0),
+                    turns: int | None = None) -> dict[str, Any]:
     """Aggregate per-sample records into {"overall": block, "per_level": {level: block}, "speedups": [...]}.
+
+    Blocks count each sample's final answer (`final_answers`). `turns` is how many turns the evaluation allowed
+    (None: the highest turn among the records); above 1 a "turns" block is added (`turn_metrics`).
 
     Level keys are str(level), or NO_LEVEL ("none") for records without a level; they are
     ordered numerically with NO_LEVEL last. Each block holds:
@@ -114,29 +128,92 @@ def compute_metrics(records: list[dict], fast_thresholds: Iterable[float] = (0.0
     With no records at all, the overall block's shares and speed-ups are None and pass_at_k is {}.
     "speedups" lists every correct sample's speed-up (sorted), for the report's histogram.
     """
-    checked = _validate(records)
+    everything = _validate(records)
     thresholds = _fast_keys(fast_thresholds)
+    checked = final_answers(everything)
 
     by_level: dict[int | None, list[dict]] = {}
     for rec in checked:
         by_level.setdefault(rec["level"], []).append(rec)
     ordered = sorted(by_level, key=lambda lv: (lv is None, lv if lv is not None else 0))
-    return {
+    metrics = {
         "overall": _block(checked, thresholds),
         "per_level": {(NO_LEVEL if lv is None else str(lv)): _block(by_level[lv], thresholds) for lv in ordered},
         "speedups": sorted(_speedups(checked)),
     }
+    highest = max((_turn(rec) for rec in everything), default=FIRST_TURN)
+    turns = highest if turns is None else turns
+    if turns < highest:
+        raise ValueError(f"turns={turns}, but the records hold answers up to turn {highest}")
+    if turns > FIRST_TURN:
+        metrics["turns"] = turn_metrics(everything, turns)
+    return metrics
+
+
+def final_answers(records: list[dict]) -> list[dict]:
+    """Each sample's best answer over its turns, in first-appearance order of the samples.
+
+    Correct beats incorrect; among correct ones the faster (a speed-up not measured counts as none), ties
+    keeping the earlier; among incorrect ones the later, where the conversation ended.
+    """
+    order: dict[tuple[str, int], int] = {}
+    for rec in records:
+        order.setdefault(_sample(rec), len(order))
+    best: dict[tuple[str, int], dict] = {}
+    for rec in sorted(records, key=_turn):
+        if _sample(rec) not in best or _better(rec, best[_sample(rec)]):
+            best[_sample(rec)] = rec
+    return sorted(best.values(), key=lambda rec: order[_sample(rec)])
+
+
+def turn_metrics(records: list[dict], turns: int) -> dict[str, dict[str, float | int | None]]:
+    """{"correct", "fast_1", "answered"}, each {str(t): value} for t in 1..turns (best so far within t turns).
+
+    correct and fast_1 are shares of all samples (conversations); answered counts the conversations that
+    answered at turn t (the others had stopped, correct and fast enough).
+    """
+    checked = _validate(records)
+    samples = len({_sample(r) for r in checked})
+    out: dict[str, dict[str, float | int | None]] = {"correct": {}, "fast_1": {}, "answered": {}}
+    for t in range(FIRST_TURN, turns + 1):
+        best = final_answers([r for r in checked if _turn(r) <= t])
+        out["correct"][str(t)] = sum(r["correct"] for r in best) / samples if samples else None
+        out["fast_1"][str(t)] = sum(_fast(r, 1.0) for r in best) / samples if samples else None
+        out["answered"][str(t)] = sum(_turn(r) == t for r in checked)
+    return out
+
+
+def _sample(rec: dict) -> tuple[str, int]:
+    return rec["problem"], rec["sample"]
+
+
+def _turn(rec: dict) -> int:
+    return rec.get("turn", FIRST_TURN)
+
+
+def _better(answer: dict, best: dict) -> bool:
+    """Whether a later `answer` of a sample replaces its `best` so far."""
+    if answer["correct"] != best["correct"]:
+        return answer["correct"]
+    if answer["correct"]:
+        return (answer["speedup"] or 0.0) > (best["speedup"] or 0.0)
+    return True
+
+
+def _fast(rec: dict, p: float) -> bool:
+    """KernelBench's fast_p for one sample: correct AND a measured speed-up above p."""
+    return rec["correct"] and rec["speedup"] is not None and rec["speedup"] > p
 
 
 def per_problem_rows(records: list[dict]) -> list[dict[str, Any]]:
-    """One row per problem for report.write_report, in first-appearance order.
+    """One row per problem for report.write_report, in first-appearance order; each sample's final answer counts.
 
     Row: problem, level, samples, correct (count), best_speedup and
     best_sol_fraction (float | None, over correct samples), top_reason: the most frequent reason code over the problem's samples (from
     each record's optional "reasons" list; ties broken alphabetically so the
     report is deterministic), None when no sample carries a reason.
     """
-    checked = _validate(records)
+    checked = final_answers(_validate(records))
     groups: dict[str, list[dict]] = {}
     for rec in checked:
         groups.setdefault(rec["problem"], []).append(rec)
@@ -176,7 +253,7 @@ def _validate(records: list[dict]) -> list[dict]:
     """Check every record's fields and types, sample identity and consistency; return them unchanged."""
     if not isinstance(records, list):
         raise ValueError(f"records must be a list of dicts, got {type(records).__name__}")
-    seen: dict[tuple[str, int], int] = {}
+    seen: dict[tuple[str, int, int], int] = {}
     level_of: dict[str, tuple[int | None, int]] = {}
     for i, rec in enumerate(records):
         if not isinstance(rec, dict):
@@ -200,9 +277,12 @@ def _validate(records: list[dict]) -> list[dict]:
         reasons = rec.get("reasons")
         if reasons is not None and not (isinstance(reasons, list) and all(isinstance(r, str) for r in reasons)):
             raise ValueError(f"record {i}: field 'reasons' must be a list of reason-code strings, got {reasons!r}")
-        ident = (rec["problem"], rec["sample"])
+        turn = _turn(rec)
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn < FIRST_TURN:
+            raise ValueError(f"record {i}: field 'turn' must be an int >= {FIRST_TURN}, got {turn!r}")
+        ident = (rec["problem"], rec["sample"], turn)
         if ident in seen:
-            raise ValueError(f"record {i}: duplicate (problem, sample) {ident!r}, first seen at record {seen[ident]}")
+            raise ValueError(f"record {i}: duplicate (problem, sample, turn) {ident!r}, first seen at record {seen[ident]}")
         seen[ident] = i
         first = level_of.setdefault(rec["problem"], (rec["level"], i))
         # A problem belongs to one level; otherwise per-level problem counts would double-count it.
@@ -255,7 +335,7 @@ def _block(records: list[dict], thresholds: list[tuple[str, float]]) -> dict[str
     for key, p in thresholds:
         # KernelBench fast_p: correct AND speedup > p, over ALL samples. No speed-up (CPU run) counts as
         # not fast, so fast_p is 0 on CPU: a speed-up that was not measured must not be reported.
-        block[key] = share(sum(1 for r in records if r["correct"] and r["speedup"] is not None and r["speedup"] > p))
+        block[key] = share(sum(_fast(r, p) for r in records))
 
     # pass@k only for k every problem can supply (k <= its sample count); averaged so each problem weighs the same.
     k_max = min((len(recs) for recs in per_problem.values()), default=0)

@@ -9,6 +9,8 @@
                      that correct samples reach), the robust-vs-naive gap, a table per problem
   speedup_hist.png   histogram of the speed-ups of correct samples (log x axis)
   per_level.png      grouped bars per level: valid / compiled / correct / naive correct / fast_1
+  turns.png          with multi-turn refinement (a "turns" block): correct@t and fast_1@t against the turn t,
+                     beside report.md's table of them and of the conversations answering at each turn
 
 Every file is written atomically (temporary sibling, then rename; via
 tritonrl.artifacts.store), so a reader never sees half a report. Figures use
@@ -35,7 +37,7 @@ _NONE = "–"  # shown for a value that does not exist (no samples, no speed-up 
 
 
 def write_report(metrics: dict, per_problem: list[dict], out_dir: Path, title: str = "KernelBench evaluation") -> dict[str, Path]:
-    """Write report.json, report.md, speedup_hist.png and per_level.png; return their paths by name."""
+    """Write report.json, report.md, speedup_hist.png, per_level.png (and turns.png); return their paths by name."""
     _check_inputs(metrics, per_problem)
     out_dir = Path(out_dir)
     paths = {
@@ -44,6 +46,8 @@ def write_report(metrics: dict, per_problem: list[dict], out_dir: Path, title: s
         "speedup_hist": out_dir / "speedup_hist.png",
         "per_level": out_dir / "per_level.png",
     }
+    if "turns" in metrics:
+        paths["turns"] = out_dir / "turns.png"
     document = {"title": title, "metrics": metrics, "per_problem": per_problem}
     # Render everything before writing anything, so bad input or a plotting error leaves no partial report.
     # allow_nan=False: NaN/inf are not JSON; compute_metrics never produces them, so one here is a bug.
@@ -53,6 +57,8 @@ def write_report(metrics: dict, per_problem: list[dict], out_dir: Path, title: s
         "speedup_hist": _speedup_hist_png(_speedups(metrics), title),
         "per_level": _per_level_png(metrics, title),
     }
+    if "turns" in metrics:
+        contents["turns"] = _turns_png(metrics["turns"], title)
     out_dir.mkdir(parents=True, exist_ok=True)
     store = ArtifactStore()
     for name, data in contents.items():
@@ -76,6 +82,8 @@ def render_markdown(metrics: dict, per_problem: list[dict], title: str = "Kernel
     rows.append(_level_row("all", overall, k_extra))
 
     lines = [f"# {title}", "", _table(header, rows, numeric_from=1), "", _robust_sentence(overall), ""]
+    if "turns" in metrics:
+        lines += _turns_section(metrics["turns"])
     lines += ["## Per problem", ""]
     if per_problem:
         problem_header = ["problem", "level", "samples", "correct", "best speed-up", "best SoL", "top reason"]
@@ -149,6 +157,15 @@ def _level_row(name: str, block: dict, k_extra: int | None) -> list[str]:
     row += [_speedup(block.get("mean_speedup")), _speedup(block.get("geomean_speedup"))]
     row += [_percent(block.get("median_sol_fraction")), _percent(block.get("p90_sol_fraction"))]
     return row
+
+
+def _turns_section(turns: dict) -> list[str]:
+    """report.md's refinement table: per turn, the conversations answering and the best-so-far shares."""
+    rows = [[t, str(turns["answered"][t]), _percent(turns["correct"][t]), _percent(turns["fast_1"][t])] for t in turns["correct"]]
+    return ["## Refinement turns", "",
+            "Each sample is a conversation: an answer not yet correct and fast enough gets the verifier's feedback and "
+            "is asked again. correct@t and fast_1@t count each sample's best answer within its first t turns.", "",
+            _table(["turn", "answered", "correct@t", "fast_1@t"], rows, numeric_from=0), ""]
 
 
 def _robust_sentence(overall: dict) -> str:
@@ -262,4 +279,22 @@ def _per_level_png(metrics: dict, title: str) -> bytes:
     ax.set_ylabel("% of samples")
     ax.set_title(f"{title}: per level")
     ax.legend(ncols=len(_BAR_METRICS), loc="upper center", bbox_to_anchor=(0.5, -0.18), frameon=False, fontsize=8)
+    return _png(fig)
+
+
+def _turns_png(turns: dict, title: str) -> bytes:
+    plt = _pyplot()
+    ts = [int(t) for t in turns["correct"]]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for key, label in (("correct", "correct@t"), ("fast_1", "fast_1@t")):
+        values = [100 * (turns[key][str(t)] or 0.0) for t in ts]
+        ax.plot(ts, values, marker="o", label=label)
+        for t, v in zip(ts, values):
+            ax.annotate(f"{v:.1f}", (t, v), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=7)
+    ax.set_xticks(ts, [f"{t}\n({turns['answered'][str(t)]} answered)" for t in ts])
+    ax.set_ylim(0, 110)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("% of samples (best answer so far)")
+    ax.set_title(f"{title}: refinement turns")
+    ax.legend()
     return _png(fig)

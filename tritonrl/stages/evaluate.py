@@ -1,12 +1,15 @@
 """The evaluate stage: verify model responses for a problem set and report KernelBench metrics.
 
 Reads responses (JSONL: one `{"problem": NAME, "response": TEXT}` per line,
-NAME as in the problem source, e.g. `19_ReLU.py`) — or first asks a model
-for them (`generate_responses`: a checkpoint or hub model through
-transformers, or an OpenAI-compatible endpoint) and writes that file, so
-every evaluation can be re-verified later — then verifies every one
-through the verifier pool (each problem's reference runs once), turns the
-verdicts into records and aggregates them (tritonrl/evaluation/metrics.py): valid,
+NAME as in the problem source, e.g. `19_ReLU.py`; with `"sample"` and
+`"turn"` for a multi-turn evaluation's answers) and verifies every one
+(`verify`) — or asks a model for them (`answer`: a checkpoint or hub model
+through transformers, or an OpenAI-compatible endpoint; in up to
+`evaluate.turns` turns of refinement, tritonrl/stages/refine.py), verifying
+as it goes, and the caller writes the answers as responses.jsonl, so every
+evaluation can be re-verified later. Verification goes through the verifier
+pool (each problem's reference runs once per turn); the verdicts become
+records, aggregated (tritonrl/evaluation/metrics.py) over each sample's final answer: valid,
 compiled, correct, naive-correct, fast_p, pass@k, speed-ups, overall and
 per level. Writes report.json, report.md and PNG plots when given a
 directory (tritonrl/evaluation/report.py). `run` is `verify` then `summarize`; they
@@ -29,23 +32,23 @@ import dataclasses
 import hashlib
 import json
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tritonrl.artifacts.store import ArtifactStore, join, upload_tree, utc_stamp
-from tritonrl.config import Config
+from tritonrl.config import Config, EvaluateConfig
 from tritonrl.evaluation.learning import SHOWN_METRICS
-from tritonrl.evaluation.metrics import compute_metrics, per_problem_rows, verdict_record
+from tritonrl.evaluation.metrics import FIRST_TURN, compute_metrics, final_answers, per_problem_rows
 from tritonrl.evaluation.report import write_report
 from tritonrl.problems import Problem, load_problems
 from tritonrl.problems.shapes import with_shapes
 from tritonrl.prompts import build_messages
 from tritonrl.stages.progress import Progress, Update, per_batch
+from tritonrl.stages.refine import OnVerdict, Watch, answer_in_turns, answer_row, verify_answers
 from tritonrl.stages.summary import Log, PipelineError, StageSummary
-from tritonrl.verify.pool import ProblemBatch, VerifierPool
-from tritonrl.verify.result import Verdict
+from tritonrl.verify.pool import VerifierPool
 from tritonrl.verify.verifier import VerifierSettings
 
 # The overall metrics an evaluation reports for each compared model (the base and SFT models beside the final one):
@@ -57,85 +60,69 @@ class EvaluationError(ValueError):
     """The responses file or the problem set cannot be evaluated as given."""
 
 
-def load_responses(path: Path) -> list[tuple[str, str]]:
-    """(problem name, response text) per non-blank line, with errors naming file and line."""
+def load_responses(path: Path, turns: int | None = None) -> list[dict[str, Any]]:
+    """The answers of a responses file, each with its `sample` and `turn`; errors name file and line.
+
+    A line without "turn" is turn 1; without "sample" it is the next sample
+    of its problem's turn 1 (a hand-written file). A later turn needs its
+    sample and the sample's previous turn. `turns`: keep the first that many.
+    """
     if not path.is_file():
         raise EvaluationError(f"responses file {path} does not exist")
-    rows = []
+    answers: list[dict[str, Any]] = []
+    seen: set[tuple[str, int, int]] = set()
     for lineno, line in enumerate(path.read_text().splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            answer = json.loads(line)
         except json.JSONDecodeError as exc:
             raise EvaluationError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from exc
-        if not isinstance(row, dict) or not isinstance(row.get("problem"), str) or not isinstance(row.get("response"), str):
+        if not isinstance(answer, dict) or not isinstance(answer.get("problem"), str) or not isinstance(answer.get("response"), str):
             raise EvaluationError(f'{path}:{lineno}: each line must be {{"problem": NAME, "response": TEXT}}')
-        rows.append((row["problem"], row["response"]))
-    if not rows:
+        turn = answer.setdefault("turn", FIRST_TURN)
+        if turn == FIRST_TURN:
+            answer.setdefault("sample", sum(1 for p, _, t in seen if p == answer["problem"] and t == FIRST_TURN))
+        for key, least in (("turn", FIRST_TURN), ("sample", 0)):
+            if isinstance(answer.get(key), bool) or not isinstance(answer.get(key), int) or answer[key] < least:
+                raise EvaluationError(f"{path}:{lineno}: \"{key}\" must be an integer >= {least}, got {answer.get(key)!r}"
+                                      + (" (a later turn names its sample)" if key == "sample" else ""))
+        ident = (answer["problem"], answer["sample"], answer["turn"])
+        if ident in seen:
+            raise EvaluationError(f"{path}:{lineno}: a second answer for {ident[0]} sample {ident[1]} turn {ident[2]}")
+        if turn > FIRST_TURN and (ident[0], ident[1], turn - 1) not in seen:
+            raise EvaluationError(f"{path}:{lineno}: turn {turn} of {ident[0]} sample {ident[1]} comes before its turn {turn - 1}")
+        seen.add(ident)
+        if turns is None or turn <= turns:
+            answers.append(answer)
+    if not answers:
         raise EvaluationError(f"{path} holds no responses")
-    return rows
+    return answers
 
 
-def generate_responses(
-    problems_source: str,
-    model: Any,
-    path: Path,
-    samples: int = 1,
-    temperature: float = 0.0,
-    max_tokens: int = 2048,
-    levels: Iterable[int] = (),
-    on_problem: Callable[[Problem], None] = lambda p: None,
-) -> Path:
-    """Ask `model` (a `tritonrl.generation` Teacher) for `samples` responses per problem; write them as JSONL.
-
-    A failed request is written as an empty response: it counts as a sample
-    without code (invalid), as it would for the user of the model.
-    """
-    if samples < 1:
-        raise EvaluationError(f"samples per problem must be >= 1, got {samples}")
-    problems = load_problems(problems_source, levels)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".partial")
-    # A model that batches prompts (HFTeacher.generate_many) answers a batch of problems per call.
-    batched = getattr(model, "generate_many", None)
-    step = getattr(model, "batch_size", 1) if batched else 1
-    with tmp.open("w") as out:
-        for first in range(0, len(problems), step):
-            chunk = problems[first:first + step]
-            requests = [(problem, build_messages(problem.source)) for problem in chunk]
-            answers = (batched(requests, samples, temperature, max_tokens) if batched else
-                       [model.generate(problem, messages, samples, temperature, max_tokens) for problem, messages in requests])
-            for problem, completions in zip(chunk, answers):
-                for completion in completions:
-                    out.write(json.dumps({"problem": problem.name, "response": completion.text or "", "model": model.id,
-                                          "error": completion.error}) + "\n")
-                on_problem(problem)
-    tmp.replace(path)  # a complete responses file or none
-    return path
-
-
-def _batches(problems: dict[str, Problem], responses: list[tuple[str, str]], source: str) -> list[ProblemBatch]:
-    unknown = sorted({name for name, _ in responses if name not in problems})
+def _check_known(problems: dict[str, Problem], answers: list[dict[str, Any]], source: str) -> None:
+    unknown = sorted({a["problem"] for a in answers if a["problem"] not in problems})
     if unknown:
         known = ", ".join(sorted(problems)[:5])
         raise EvaluationError(
             f"responses name problems not in {source}: {unknown[:10]}; names must match the source's, e.g. {known}"
         )
-    grouped: dict[str, list[str]] = {}
-    for name, response in responses:
-        grouped.setdefault(name, []).append(response)
-    return [ProblemBatch(name, problems[name].source, texts) for name, texts in grouped.items()]
 
 
-def _record(problem: Problem, sample: int, verdict: Verdict) -> dict[str, Any]:
-    return {
-        "problem": problem.name,
-        "level": problem.level,
-        "sample": sample,
-        **verdict_record(verdict),
-        "reasons": verdict.codes,
-    }
+def answer(problems_source: str, model: Any, settings: VerifierSettings, sampling: EvaluateConfig, levels: Iterable[int] = (),
+           workers: int | None = None, watch: Watch = Watch()) -> list[dict[str, Any]]:
+    """Ask `model` (a `tritonrl.generation` Teacher) about every problem in up to `sampling.turns` turns, verifying each turn.
+
+    Returns `refine.answer_row`s (the responses.jsonl line, record, verdict) for
+    `summarize`; `sampling` is the evaluate section (samples, temperature,
+    max_tokens, turns, stop_speedup).
+    """
+    for key in ("samples", "turns"):
+        if getattr(sampling, key) < 1:
+            raise EvaluationError(f"{key} must be >= 1, got {getattr(sampling, key)}")
+    problems = load_problems(problems_source, levels)
+    with VerifierPool(settings, workers) as pool:
+        return answer_in_turns(problems, model, pool, sampling, watch)
 
 
 def verify(
@@ -144,36 +131,43 @@ def verify(
     settings: VerifierSettings,
     levels: Iterable[int] = (),
     workers: int | None = None,
-    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
+    on_verdict: OnVerdict = lambda *a: None,
+    turns: int | None = None,
 ) -> list[dict[str, Any]]:
-    """One `{"record", "verdict"}` per response (problems in first-appearance order, then sample order).
+    """One `refine.answer_row` per response (problems in first-appearance order, then file order); `turns`: the first that many.
 
     The record is what metrics aggregate; the verdict (a dict) is the full
     detail the report keeps. Plain data, so a shard can publish it and a
     merge can `summarize` several shards' rows as one evaluation.
     """
     problems = {p.name: p for p in load_problems(problems_source, levels)}
-    batches = _batches(problems, load_responses(responses_path), problems_source)
+    answers = load_responses(responses_path, turns)
+    _check_known(problems, answers, problems_source)
     with VerifierPool(settings, workers) as pool:
-        verdicts = pool.verify_batches(batches, on_verdict)
-    return [
-        {"record": _record(problems[batch.key], sample, verdict), "verdict": verdict.to_dict()}
-        for batch in batches
-        for sample, verdict in enumerate(verdicts[batch.key])
-    ]
+        verified = verify_answers(pool, problems, answers, on_verdict)
+    return [answer_row(problems[a["problem"]], a, verdict) for a, verdict in verified]
 
 
-def summarize(rows: list[dict[str, Any]], out_dir: Path | None = None) -> dict[str, Any]:
-    """Aggregate `verify` rows and write the report; returns {"metrics", "per_problem", "report"}."""
+def summarize(rows: list[dict[str, Any]], out_dir: Path | None = None, turns: int | None = None) -> dict[str, Any]:
+    """Aggregate rows (`verify`, `answer`) and write the report; returns {"metrics", "per_problem", "report"}.
+
+    `turns`: how many the evaluation allowed (None: the highest answered); each sample counts its final answer,
+    whose verdict the per-problem rows keep.
+    """
     records = [row["record"] for row in rows]
+    verdict_of = {_answer_key(row["record"]): row["verdict"] for row in rows}
     verdicts: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        verdicts.setdefault(row["record"]["problem"], []).append(row["verdict"])
-    metrics = compute_metrics(records)
+    for record in final_answers(records):
+        verdicts.setdefault(record["problem"], []).append(verdict_of[_answer_key(record)])
+    metrics = compute_metrics(records, turns=turns)
     table = per_problem_rows(records)
     per_problem = [{**row, "verdicts": verdicts[row["problem"]]} for row in table]
     report = {name: str(path) for name, path in write_report(metrics, table, out_dir).items()} if out_dir else {}
     return {"metrics": metrics, "per_problem": per_problem, "report": report}
+
+
+def _answer_key(record: dict[str, Any]) -> tuple[str, int, int]:
+    return record["problem"], record["sample"], record.get("turn", FIRST_TURN)
 
 
 def run(
@@ -183,10 +177,11 @@ def run(
     out_dir: Path | None = None,
     levels: Iterable[int] = (),
     workers: int | None = None,
-    on_verdict: Callable[[ProblemBatch, int, Verdict], None] = lambda *a: None,
+    on_verdict: OnVerdict = lambda *a: None,
+    turns: int | None = None,
 ) -> dict[str, Any]:
-    """Verify, aggregate, report. Returns {"metrics", "per_problem", "report"}."""
-    return summarize(verify(problems_source, responses_path, settings, levels, workers, on_verdict), out_dir)
+    """Verify (the first `turns` turns; None: all), aggregate, report. Returns {"metrics", "per_problem", "report"}."""
+    return summarize(verify(problems_source, responses_path, settings, levels, workers, on_verdict, turns), out_dir, turns)
 
 
 def evaluate_model(config: Config, model_uri: str, on_log: Log, label: str = "",
@@ -284,11 +279,12 @@ def _evaluation_problems(config: Config) -> list[Problem]:
 
 def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int, Any]], on_log: Log,
                        progress: Progress, stage: str) -> list[dict]:
-    """Answers for (position, Problem) pairs, generated and verified: one row per answer; progress as `stage`.
+    """Answers for (position, Problem) pairs, generated and verified in `evaluate.turns` turns: one row per answer.
 
-    A row is `{"position": [problem position, sample], "line": <its
-    responses.jsonl line, verbatim>, "record", "verdict"}` (`verify`):
-    plain data that a shard publishes and `_publish_evaluation` turns into the report.
+    A row is `{"position": [problem position, sample, turn], "line": <its
+    responses.jsonl line, verbatim>, "record", "verdict"}` (`answer`):
+    plain data that a shard publishes and `_publish_evaluation` turns into
+    the report. Progress as `stage`, each turn after the first its own loop.
     """
     from tritonrl.generation import HFTeacher
     from tritonrl.training.models import resolve_model_source
@@ -298,23 +294,28 @@ def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int,
     settings = config.evaluate
     source = resolve_model_source(model_uri, config.home, config.storage.s3_endpoint_url)
     generator = HFTeacher(source, device=config.verify.device)
+    turns = f" in up to {settings.turns} turns" if settings.turns > FIRST_TURN else ""
+    on_log(f"generating {settings.samples} answer(s) for each of {len(problems)} problems with {model_uri}{turns}")
+
+    def answering(turn: int, prompts: int):
+        tally = progress.start(_turn_stage(stage, turn), prompts, "problems answered" if turn == FIRST_TURN else "answers")
+        return lambda problem: tally.advance(problem.name)
+
+    def verifying(turn: int, answers: list[dict]):
+        tally = progress.start(_turn_stage(stage, turn), len({a["problem"] for a in answers}), "problems verified")
+        return per_batch(lambda batch, done: tally.advance(f"{batch.key}: {sum(v.correct for v in done)}/{len(done)} correct"))
+
     with tempfile.TemporaryDirectory(prefix="tritonrl-evaluate-") as tmp:
-        responses = Path(tmp) / "responses.jsonl"
         subset = _problem_subset([p for _, p in problems], Path(tmp) / "problems")
-        on_log(f"generating {settings.samples} answer(s) for each of {len(problems)} problems with {model_uri}")
-        answering = progress.start(stage, len(problems), "problems answered")
-        generate_responses(subset, generator, responses, settings.samples, settings.temperature, settings.max_tokens,
-                           on_problem=lambda p: answering.advance(p.name))
-        lines: dict[str, list[str]] = {}
-        for line in responses.read_text().splitlines():
-            lines.setdefault(json.loads(line)["problem"], []).append(line)
-        verifying = progress.start(stage, len(problems), "problems verified")
-        verified = verify(subset, responses, VerifierSettings.from_config(config.verify), on_verdict=per_batch(
-            lambda batch, done: verifying.advance(f"{batch.key}: {sum(v.correct for v in done)}/{len(done)} correct")))
+        verified = answer(subset, generator, VerifierSettings.from_config(config.verify), settings, watch=Watch(answering, verifying))
     position = {p.name: i for i, p in problems}
-    return sorted(({"position": [position[row["record"]["problem"]], row["record"]["sample"]],
-                    "line": lines[row["record"]["problem"]][row["record"]["sample"]], **row} for row in verified),
-                  key=lambda row: row["position"])
+    return sorted(({"position": [position[row["record"]["problem"]], row["record"]["sample"], row["record"]["turn"]], **row}
+                   for row in verified), key=lambda row: row["position"])
+
+
+def _turn_stage(stage: str, turn: int) -> str:
+    """A progress loop's name: the stage's own for turn 1, `<stage> turn <t>` after it."""
+    return stage if turn == FIRST_TURN else f"{stage} turn {turn}"
 
 
 def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log: Log, label: str,
@@ -327,14 +328,16 @@ def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log
     out_uri = join(config.artifact_root, "evaluations", name)
     with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
         out = Path(tmp) / "report"
-        result = summarize(rows, out)
+        result = summarize(rows, out, settings.turns)
         (out / "responses.jsonl").write_text("".join(row["line"] + "\n" for row in rows))
         upload_tree(ArtifactStore.of(config.storage), out, out_uri)
     overall = result["metrics"]["overall"]
     on_log(f"correct {overall['correct']}, fast_1 {overall.get('fast_1')}")
+    # Per turn (turns.correct.<t>, turns.fast_1.<t>, turns.answered.<t> once flattened for MLflow) when refining.
+    turns = {"turns": result["metrics"]["turns"]} if "turns" in result["metrics"] else {}
     return StageSummary(
         "evaluate", {"model": model_uri, "problems": settings.problems}, {"report": join(out_uri, "report.json")},
-        {**{k: v for k, v in overall.items() if k != "speedups"}, **extra_metrics},
+        {**{k: v for k, v in overall.items() if k != "speedups"}, **turns, **extra_metrics},
         f"{label + ': ' if label else ''}correct {overall['correct']:.0%} of {overall['samples']} answers "
         f"({overall['problems']} problems); report {join(out_uri, 'report.md')}",
     )
