@@ -137,3 +137,18 @@ def test_rejects_inputs_that_are_not_metrics(tmp_path, example):
     with pytest.raises(ValueError, match="no 'speedups' list"):
         write_report({k: v for k, v in metrics.items() if k != "speedups"}, rows, tmp_path)
     assert list(tmp_path.iterdir()) == []  # nothing written when the input is rejected
+
+
+def test_refinement_turns_table_and_plot(tmp_path):
+    """Two conversations over three turns: a (wrong, then correct at 1.5x) and b (never correct)."""
+    records = [{**rec("a", 0, reasons=["wrong_result"]), "turn": 1}, {**rec("a", 0, correct=True, speedup=1.5), "turn": 2},
+               {**rec("b", 0, reasons=["compile_error"]), "turn": 1}, {**rec("b", 0, reasons=["wrong_result"]), "turn": 2},
+               {**rec("b", 0, reasons=["wrong_result"]), "turn": 3}]
+    paths = write_report(compute_metrics(records, turns=3), per_problem_rows(records), tmp_path)
+    text = paths["markdown"].read_text()
+    assert "| turn | answered | correct@t | fast_1@t |" in text
+    assert "| 1 | 2 | 0.0% | 0.0% |" in text and "| 2 | 2 | 50.0% | 50.0% |" in text and "| 3 | 1 | 50.0% | 50.0% |" in text
+    assert "| a | 1 | 1 | 1 | 1.50× | – | – |" in text  # each sample's best answer: a's turn 2
+    width, height = png_size(paths["turns"])
+    assert paths["turns"] == tmp_path / "turns.png" and width > 200 and height > 200
+    assert "Refinement turns" not in render_markdown(compute_metrics(records[:1]), per_problem_rows(records[:1]))
