@@ -11,10 +11,12 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from tritonrl.artifacts.store import ArtifactStore
 from tritonrl.cli import app
+from tritonrl.config import load_config
 from tritonrl.evaluation.metrics import compute_metrics, final_answers
 from tritonrl.problems.loaders import load_builtin
-from tritonrl.stages.evaluate import EvaluationError, load_responses
+from tritonrl.stages.evaluate import EvaluationError, evaluate_model, load_responses
 from tritonrl.stages.refine import done
 from tritonrl.verify.result import Reason, ReasonCode, Verdict
 
@@ -81,7 +83,7 @@ def test_feedback_makes_every_answer_correct_in_the_second_turn(two_turns):
     assert turns["answered"] == {"1": 2, "2": 2}
     assert data["overall"]["correct"] == 1.0 and data["overall"]["samples"] == 2  # each sample's best answer
     markdown = (out / "report.md").read_text()
-    assert "## Refinement turns" in markdown and "| 2 | 2 | 100.0% | 0.0% |" in markdown
+    assert "**Refinement turns:**" in markdown and "| 2 | 2 | 100.0% | 0.0% |" in markdown
     assert (out / "turns.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -121,6 +123,19 @@ def test_one_turn_is_the_single_turn_evaluation(problems, policy, tmp_path):
     assert len(policy.requests) - first == 2 and all(len(r.body["messages"]) == 2 for r in policy.requests[first:])
     assert "turns" not in data and data["overall"]["correct"] == 0.0 and data["overall"]["samples"] == 2
     assert not (tmp_path / "turns.png").exists()
+
+
+@pytest.mark.slow
+def test_the_pipelines_evaluation_refines_for_evaluate_turns():
+    """The evaluate stage with the untrained tiny model: nothing is correct, so every conversation takes both turns."""
+    config, _ = load_config("tiny", None, ["verify.trials=1", "evaluate.limit=2", "evaluate.max_tokens=8", "evaluate.turns=2"])
+    summary = evaluate_model(config, "tiny-local", on_log=lambda line: None)
+    assert summary.metrics["turns"] == {"correct": {"1": 0.0, "2": 0.0}, "fast_1": {"1": 0.0, "2": 0.0},
+                                        "answered": {"1": 2, "2": 2}}
+    responses = ArtifactStore().read_text(summary.outputs["report"].replace("report.json", "responses.jsonl"))
+    lines = [json.loads(line) for line in responses.splitlines()]
+    assert [(a["sample"], a["turn"]) for a in lines] == [(0, 1), (0, 2), (0, 1), (0, 2)]
+    assert all(a["feedback"].startswith("The verifier rejected your answer:") for a in lines if a["turn"] == 2)
 
 
 def test_best_answer_so_far_and_per_turn_shares():

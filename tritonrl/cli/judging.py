@@ -95,7 +95,8 @@ def verify(
 def evaluate(
     problems: str = typer.Option(..., "--problems", help="builtin, a directory, a KernelBench JSONL or a hub id."),
     responses: Optional[Path] = typer.Option(
-        None, "--responses", help='JSONL, one {"problem": NAME, "response": TEXT} per line. Or use --model/--endpoint.'
+        None, "--responses", help='JSONL, one {"problem": NAME, "response": TEXT} per line (with "sample" and "turn" for refined '
+        'answers, as eval writes them). Or use --model/--endpoint.'
     ),
     model: Optional[str] = typer.Option(
         None, "--model",
@@ -159,10 +160,7 @@ def evaluate(
                                                                  "max_tokens": max_tokens, "turns": turns}.items()
                                                if v is not None})
         rows = _answer_eval(problems, model, endpoint, served_model, sampling, settings, out, level, workers, as_json)
-        try:
-            result = summarize(rows, out, sampling.turns)
-        except EvaluationError as exc:
-            raise fail(str(exc)) from exc
+        result = summarize(rows, out, sampling.turns)
     else:
         try:
             total = len(load_responses(responses, turns))

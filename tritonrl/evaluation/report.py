@@ -160,12 +160,15 @@ def _level_row(name: str, block: dict, k_extra: int | None) -> list[str]:
 
 
 def _turns_section(turns: dict) -> list[str]:
-    """report.md's refinement table: per turn, the conversations answering and the best-so-far shares."""
+    """report.md's refinement table: per turn, the conversations answering and the best-so-far shares.
+
+    Above the per-problem section, without a heading of its own, so the registry's model description (report.md up to
+    its first `##`) keeps it.
+    """
     rows = [[t, str(turns["answered"][t]), _percent(turns["correct"][t]), _percent(turns["fast_1"][t])] for t in turns["correct"]]
-    return ["## Refinement turns", "",
-            "Each sample is a conversation: an answer not yet correct and fast enough gets the verifier's feedback and "
-            "is asked again. correct@t and fast_1@t count each sample's best answer within its first t turns.", "",
-            _table(["turn", "answered", "correct@t", "fast_1@t"], rows, numeric_from=0), ""]
+    return ["**Refinement turns:** each sample is a conversation; an answer not yet correct and fast enough gets the "
+            "verifier's feedback and is asked again. correct@t and fast_1@t count each sample's best answer within its "
+            "first t turns.", "", _table(["turn", "answered", "correct@t", "fast_1@t"], rows, numeric_from=0), ""]
 
 
 def _robust_sentence(overall: dict) -> str:

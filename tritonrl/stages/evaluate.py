@@ -32,6 +32,7 @@ import dataclasses
 import hashlib
 import json
 import tempfile
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,6 +72,7 @@ def load_responses(path: Path, turns: int | None = None) -> list[dict[str, Any]]
         raise EvaluationError(f"responses file {path} does not exist")
     answers: list[dict[str, Any]] = []
     seen: set[tuple[str, int, int]] = set()
+    first_turns: Counter[str] = Counter()  # turn-1 answers per problem so far: the next unnamed sample's number
     for lineno, line in enumerate(path.read_text().splitlines(), start=1):
         if not line.strip():
             continue
@@ -82,7 +84,8 @@ def load_responses(path: Path, turns: int | None = None) -> list[dict[str, Any]]
             raise EvaluationError(f'{path}:{lineno}: each line must be {{"problem": NAME, "response": TEXT}}')
         turn = answer.setdefault("turn", FIRST_TURN)
         if turn == FIRST_TURN:
-            answer.setdefault("sample", sum(1 for p, _, t in seen if p == answer["problem"] and t == FIRST_TURN))
+            answer.setdefault("sample", first_turns[answer["problem"]])
+            first_turns[answer["problem"]] += 1
         for key, least in (("turn", FIRST_TURN), ("sample", 0)):
             if isinstance(answer.get(key), bool) or not isinstance(answer.get(key), int) or answer[key] < least:
                 raise EvaluationError(f"{path}:{lineno}: \"{key}\" must be an integer >= {least}, got {answer.get(key)!r}"
