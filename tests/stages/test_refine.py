@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from tritonrl.artifacts.store import ArtifactStore
 from tritonrl.cli import app
-from tritonrl.config import load_config
+from tritonrl.config import ConfigError, load_config
 from tritonrl.evaluation.metrics import compute_metrics, final_answers
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.stages.evaluate import EvaluationError, evaluate_model, load_responses
@@ -184,3 +184,11 @@ def test_a_later_turn_needs_its_sample_and_the_turn_before(tmp_path):
                     '{"problem": "01_relu.py", "response": "z", "sample": 1, "turn": 2}\n')
     assert [(a["sample"], a["turn"]) for a in load_responses(path)] == [(0, 1), (1, 1), (1, 2)]
     assert [(a["sample"], a["turn"]) for a in load_responses(path, turns=1)] == [(0, 1), (1, 1)]
+
+
+def test_turns_below_one_is_refused_before_anything_is_asked():
+    result = CliRunner().invoke(app, ["eval", "--problems", "builtin", "--endpoint", "http://127.0.0.1:9/v1",
+                                      "--served-model", "policy", "--turns", "0"])
+    assert result.exit_code == 2 and "turns must be >= 1, got 0" in result.output
+    with pytest.raises(ConfigError, match=r"evaluate.turns=0 must be >= 1"):
+        load_config("tiny", None, ["evaluate.turns=0"])
