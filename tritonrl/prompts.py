@@ -11,9 +11,12 @@ an answer into the next user turn: what failed and what to do, or, for a
 correct kernel, how fast it is and the request to make it faster.
 `refinement_messages` appends an answer and its feedback to a conversation.
 Feedback is built from the Verdict alone, which holds no seeds and no
-reference values: the comparison messages say where and by how much, and
-the one statistic of the reference they carry (its RMS, the tolerance's
-scale) is cut. Versioned like the prompt (FEEDBACK_VERSION).
+reference values: the comparison messages say where and by how much (the
+max abs error, a statistic of that verification's fresh inputs, which a
+later turn never sees again), the tolerance's scale (the reference's RMS) is
+cut, the alternate shapes are not named, and text the candidate produced (an
+exception, a crash log) is flattened to one quoted line and capped, so it
+cannot pose as the verifier. Versioned like the prompt (FEEDBACK_VERSION).
 
 Test: tests/test_prompts.py.
 """
@@ -21,7 +24,7 @@ Test: tests/test_prompts.py.
 from __future__ import annotations
 
 from tritonrl.verify.report import HINTS
-from tritonrl.verify.result import Layer, ReasonCode, Verdict
+from tritonrl.verify.result import Layer, Verdict
 
 PROMPT_VERSION = "tritonrl-prompt-v1"
 FEEDBACK_VERSION = "tritonrl-feedback-v1"
@@ -59,13 +62,16 @@ FIX_REQUEST = ("Fix the kernel. Briefly say what was wrong and your plan, then g
                "```python block (imports, kernels, `ModelNew`).")
 FASTER_REQUEST = ("Make it faster while keeping it correct. Briefly say where the time goes and your plan, then give the "
                   "complete improved code in one ```python block (imports, kernels, `ModelNew`).")
-_TOLERANCE_DETAIL = " exceeds the tolerance"  # what follows it in a WRONG_RESULT message names the reference's RMS
+_TOLERANCE_DETAIL = " exceeds the tolerance"  # what follows it in a comparison message names the reference's RMS
+REASON_CHARS = 400  # a reason's text in the feedback, at most
 
 
-def _reason_text(code: ReasonCode, message: str) -> str:
-    if code is ReasonCode.WRONG_RESULT and _TOLERANCE_DETAIL in message:
+def _reason_text(message: str) -> str:
+    """A reason's message as one line the candidate cannot dress up as the verifier's own text."""
+    if _TOLERANCE_DETAIL in message:
         message = message.split(_TOLERANCE_DETAIL, 1)[0] + _TOLERANCE_DETAIL
-    return message
+    flat = " ".join(message.split())
+    return repr(flat[:REASON_CHARS] + ("…" if len(flat) > REASON_CHARS else ""))
 
 
 def _shapes(values: dict[str, int]) -> str:
@@ -90,11 +96,11 @@ def feedback_message(verdict: Verdict) -> str:
         return "\n".join([*lines, "", FASTER_REQUEST])
     lines = ["The verifier rejected your answer:"]
     for reason in verdict.reasons:
-        lines.append(f"- [{reason.code.value}] {_reason_text(reason.code, reason.message)}")
+        lines.append(f"- [{reason.code.value}] {_reason_text(reason.message)}")
         lines.append(f"  What to do: {HINTS[reason.code]}")
     if any(r.code.layer is Layer.OUTPUT for r in verdict.reasons):  # it ran and was wrong: where it was tried
         tested = _shapes(verdict.shapes) or "its own shapes"
-        alt = f" and at {_shapes(verdict.alt_shapes)}" if verdict.alt_shapes else ""
+        alt = " and at another, odd-sized shape" if verdict.alt_shapes else ""
         lines.append(f"It was run on fresh random inputs at {tested}{alt}.")
     return "\n".join([*lines, "", FIX_REQUEST])
 

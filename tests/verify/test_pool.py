@@ -54,3 +54,32 @@ def test_pool_carries_on_when_a_fork_server_dies_mid_candidate(builtin_problems,
     assert [v.correct for v in results["relu"]] == [True, False, True], results["relu"]
     assert "sandbox_broken" in results["relu"][1].codes
     assert results["row_sum"][0].correct
+
+
+@pytest.mark.slow
+def test_an_interrupted_pool_ends_its_running_candidates_instead_of_waiting_for_them(builtin_problems):
+    """Ctrl-C while candidates hang: close(interrupted=True) kills them, queued ones never start, no server lives on."""
+    import time
+
+    relu = builtin_problems["01_relu.py"]
+    hung = candidate("while True:\n    pass")
+    pool = VerifierPool(VerifierSettings(trials=1, timeout_s=120), workers=2)
+    started = threading.Event()
+    errors = []
+
+    def verify():
+        try:
+            pool.verify_batches([ProblemBatch("relu", relu.source, [hung] * 6)], on_reference=lambda *a: started.set())
+        except Exception as exc:  # the interrupted candidates' futures end in errors; the caller is leaving anyway
+            errors.append(exc)
+
+    thread = threading.Thread(target=verify, daemon=True)
+    thread.start()
+    assert started.wait(120)
+    time.sleep(3)  # the hung candidates are running
+    began = time.monotonic()
+    pool.close(interrupted=True)
+    assert time.monotonic() - began < 15  # not the candidates' 120 s timeout
+    thread.join(15)
+    assert not thread.is_alive()
+    assert all(v.server._proc is None or v.server._proc.poll() is not None for v in pool._verifiers)

@@ -257,3 +257,14 @@ def test_a_models_answer_shown_to_its_user_keeps_only_the_hints_the_user_can_act
     assert for_author.count("what to do:") == 2
     assert for_user.count("what to do:") == 1 and "fix the problem file" in for_user
     assert "[wrong_result] trial 0: max abs error 3" in for_user
+
+
+def test_inputs_drawn_with_numpy_are_seeded_like_torch_ones(verifier, builtin_problems):
+    """np.random in get_inputs: the same draws in the reference's and the candidate's process, so an honest kernel
+    is correct (seeding torch alone judged it wrong)."""
+    problem = builtin_problems["01_relu.py"]
+    source = problem.source.replace("import torch\n", "import numpy as np\nimport torch\n", 1).replace(
+        "return [torch.randn(batch_size, dim)]", 'return [torch.from_numpy(np.random.randn(batch_size, dim).astype("float32"))]')
+    assert "np.random" in source
+    verdict = verifier.verify(source, problem.reference_response)
+    assert verdict.correct, [r.to_dict() for r in verdict.reasons]

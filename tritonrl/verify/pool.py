@@ -12,9 +12,10 @@ sandboxed child, and a CUDA error kills only that child. Problems are
 processed in waves of one problem per device slot (a GPU, or a CPU worker):
 their references run in parallel, once each, then all their candidates are
 spread over the workers, then the references are released (full-size
-outputs are GBs). A candidate that runs out of GPU memory (or hits a CUDA
-error) while sharing its GPU is verified again alone, so a neighbour's
-memory never decides its verdict.
+outputs are GBs). A candidate that runs out of GPU memory, hits a CUDA
+error or times out while sharing its GPU is verified again alone, so a
+neighbour's memory (or a hung neighbour holding the GPU lock) never decides
+its verdict.
 
 Test: tests/verify/test_pool.py.
 """
@@ -41,8 +42,9 @@ class ProblemBatch:
     responses: list[str]
 
 
-# Failures that sharing a GPU can cause; a candidate that got one is re-verified alone.
-_SHARING_FAILURES = {ReasonCode.OUT_OF_MEMORY, ReasonCode.CUDA_ERROR}
+# Failures that sharing a GPU can cause; a candidate that got one is re-verified alone. A timeout too: a job's
+# clock runs while it waits for the GPU lock, which a hung neighbour can hold for its whole timeout.
+_SHARING_FAILURES = {ReasonCode.OUT_OF_MEMORY, ReasonCode.CUDA_ERROR, ReasonCode.TIMEOUT}
 DEFAULT_WORKERS_PER_GPU = 3  # enough to hide a candidate's start-up and transfers behind another's timing
 
 

@@ -398,6 +398,7 @@ class ForkServer:
         self._proc: subprocess.Popen | None = None
         self._pending = b""
         self._lock = threading.Lock()
+        self._interrupted = False  # set by `interrupt`: no job runs any more
         self.log_path: Path | None = None
 
     def start(self) -> None:
@@ -469,6 +470,8 @@ class ForkServer:
             for path in [job_dir, *job_dir.iterdir()]:
                 os.chown(path, self.run_as, self.run_as)
         with self._lock:
+            if self._interrupted:
+                raise SandboxError("the verifier was interrupted; no more candidates run")
             if self._proc is None or self._proc.poll() is not None:
                 self.start()
             started = time.monotonic()
@@ -500,8 +503,10 @@ class ForkServer:
 
         For an interrupted caller (Ctrl-C, SIGTERM): nothing waits for a
         running candidate's trials. The thread in `run` sees the closed pipe
-        and tidies up under its lock.
+        and tidies up under its lock; later jobs are refused (SandboxError),
+        so no worker starts a new server while the pool closes.
         """
+        self._interrupted = True
         proc = self._proc
         if proc is not None:
             proc.kill()
