@@ -51,7 +51,7 @@ def policy(problems):
         messages = server.requests[i].body["messages"]
         problem, broken = next(v for v in chosen.values() if v[0].source.strip() in messages[1]["content"])
         fixed = any(m["role"] == "assistant" for m in messages)
-        return Reply(body=chat_body(problem.reference_response if fixed else broken))
+        return Reply(body=chat_body(problem.reference_response if fixed else broken), delay_s=0.3)  # so prompts overlap
 
     server = ScriptedServer(script)
     yield server
@@ -88,12 +88,13 @@ def test_feedback_makes_every_answer_correct_in_the_second_turn(two_turns):
 
 
 @pytest.mark.slow
-def test_responses_keep_every_turn_with_the_verifiers_feedback(two_turns, problems):
+def test_responses_keep_every_turn_with_the_verifiers_feedback(two_turns, problems, policy):
     _, out, requests = two_turns
     lines = [json.loads(line) for line in (out / "responses.jsonl").read_text().splitlines()]
     assert sorted((a["problem"], a["sample"], a["turn"]) for a in lines) == [
         ("01_relu.py", 0, 1), ("01_relu.py", 0, 2), ("06_row_sum.py", 0, 1), ("06_row_sum.py", 0, 2)]
     assert len(requests) == 4
+    assert policy.max_in_flight == 2  # a turn's prompts are in flight together, not one at a time
     for answer in (a for a in lines if a["turn"] == 2):
         asked = next(r.body["messages"] for r in requests if len(r.body["messages"]) == 4
                      and problems[1][answer["problem"]][0].source.strip() in r.body["messages"][1]["content"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,17 +65,28 @@ def done(verdict: Verdict, stop_speedup: float) -> bool:
 
 def ask(model: Any, requests: list[tuple[Problem, list[dict[str, str]]]], n: int, temperature: float, max_tokens: int,
         on_answered: Callable[[Problem], None] = _ignore) -> list[list[Any]]:
-    """`n` Completions per (problem, messages) from a `tritonrl.generation` Teacher; a batching one gets a batch per call."""
-    batched = getattr(model, "generate_many", None)
-    step = getattr(model, "batch_size", 1) if batched else 1
+    """`n` Completions per (problem, messages) from a `tritonrl.generation` Teacher, in request order.
+
+    A batching one (HFTeacher) gets `batch_size` prompts per call; an endpoint's (OpenAITeacher) prompts are in flight
+    together up to its `concurrency`, so a turn of many conversations is not asked one at a time.
+    """
     answers: list[list[Any]] = []
-    for first in range(0, len(requests), step):
-        chunk = requests[first:first + step]
-        got = (batched(chunk, n, temperature, max_tokens) if batched else
-               [model.generate(problem, messages, n, temperature, max_tokens) for problem, messages in chunk])
-        for (problem, _), completions in zip(chunk, got):
-            answers.append(completions)
+    batched = getattr(model, "generate_many", None)
+    if batched:
+        for first in range(0, len(requests), model.batch_size):
+            chunk = requests[first:first + model.batch_size]
+            for (problem, _), completions in zip(chunk, batched(chunk, n, temperature, max_tokens)):
+                answers.append(completions)
+                on_answered(problem)
+        return answers
+    pool = ThreadPoolExecutor(max_workers=getattr(model, "concurrency", 1), thread_name_prefix="evaluate-ask")
+    try:
+        futures = [pool.submit(model.generate, problem, messages, n, temperature, max_tokens) for problem, messages in requests]
+        for (problem, _), future in zip(requests, futures):
+            answers.append(future.result())
             on_answered(problem)
+    finally:  # interrupted: the prompts not yet sent never are
+        pool.shutdown(wait=False, cancel_futures=True)
     return answers
 
 
