@@ -89,7 +89,12 @@ class TeacherConfig:
 @dataclass(frozen=True)
 class AugmentConfig:
     variants_per_task: int = setting(5, "shape variants proposed per accepted task (the paper's default)")
-    seed: int = setting(0, "seed of the variant sampler")
+    seed: int = setting(0, "seed of the variant sampler and of the order breakage kinds are tried in")
+    refinement_pairs: int = setting(
+        0, "refinement rows per problem (a broken answer, the verifier's feedback, the fixed answer) added to the SFT pairs; 0: off")
+
+    def mistakes(self) -> list[str]:
+        return [f"augment.refinement_pairs={self.refinement_pairs} must be >= 0 (0: no refinement rows)"] if self.refinement_pairs < 0 else []
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,21 @@ there. Publishes two datasets: `augment-pairs` (SFT data: the original
 accepted pairs plus the variant pairs) and `augment-tasks` (the GRPO task
 set: each original problem and each variant that exists).
 
+With `augment.refinement_pairs` N > 0 the pairs also get up to N refinement
+rows per problem (issue 19): an accepted answer broken one way per kind
+(tritonrl/problems/breakage.py, kinds tried in a seeded order), verified
+with the variants, and kept only where the verifier rejects it. The row's
+`prompt` is the conversation so far (the problem, the broken answer, the
+verifier's feedback: prompts.refinement_messages) and its `response` the
+answer before it was broken, so SFT trains the fix and nothing else. The
+single-turn rows stay exactly as they were.
+
 Run: `tritonrl augment --input <filter-accepted dataset URI>`. Test: tests/stages/test_data_stages.py.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -21,17 +31,20 @@ from typing import Any
 from tritonrl.artifacts.datasets_io import PublishedDataset, publish_dataset, read_dataset, read_manifest
 from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import Config
+from tritonrl.problems.breakage import KINDS, Breakage, break_response
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import make_variants
-from tritonrl.prompts import PROMPT_VERSION, build_messages
+from tritonrl.prompts import FEEDBACK_VERSION, PROMPT_VERSION, build_messages, refinement_messages
 from tritonrl.stages.progress import SILENT, Progress, per_batch
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Layer, Verdict
 from tritonrl.verify.verifier import VerifierSettings
 
-# Reasons that mean the variant itself is unusable (not that the solution failed on it).
+# Reasons that mean the variant itself is unusable (not that the solution failed on it), or a broken answer's
+# feedback would be about the environment, not the answer.
 INPUT_KIND = "the accepted dataset the filter stage printed (…/filter-accepted-<digest>)"
 _VARIANT_BROKEN = {Layer.ENVIRONMENT}
+_REFINE = "#refine"  # key suffix of a problem's batch of broken answers
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,7 @@ class AugmentResult:
     variants_proposed: int
     variants_kept: int  # variants whose reference ran
     variant_pairs: int  # (variant, solution) pairs that passed
+    refinement_pairs: int = 0  # (broken answer, feedback, fixed answer) rows
 
 
 def _variant_name(problem: str, index: int) -> str:
@@ -76,9 +90,14 @@ def run(
             variant_source = with_shapes(source, override)
             variant_info[key] = (name, index, variant_source)
             batches.append(ProblemBatch(key, variant_source, entry["responses"]))
+    broken = ({name: _breakages(name, entry, config.augment.seed) for name, entry in problems.items()}
+              if config.augment.refinement_pairs else {})
+    refine_batches = [ProblemBatch(name + _REFINE, problems[name]["sample"]["problem_source"], [b.response for b, _ in found])
+                      for name, found in broken.items() if found]
     with VerifierPool(settings) as pool:
-        verdicts = pool.verify_batches(batches, _problem_progress(
-            progress, list(problems), {key: info[0] for key, info in variant_info.items()}))
+        verdicts = pool.verify_batches(batches + refine_batches, _problem_progress(
+            progress, list(problems), {**{key: info[0] for key, info in variant_info.items()},
+                                       **{batch.key: batch.key.removesuffix(_REFINE) for batch in refine_batches}}))
 
     pairs = [
         _pair(name, 0, entry["sample"]["problem_source"], response, entry["sample"])
@@ -100,8 +119,13 @@ def run(
             if verdict.correct
         ]
 
+    refinement, tally = [], {"proposed": Counter(), "kept": Counter(), "reasons": Counter()}
+    for name, found in broken.items():
+        refinement += _refinement_rows(name, problems[name], found, verdicts.get(name + _REFINE, []),
+                                       config.augment.refinement_pairs, tally)
     root = out_root or join(config.artifact_root, "datasets")
     variant_pairs = sum(p["variant"] > 0 for p in pairs)
+    pairs += refinement
     manifest = {
         "stage": "augment",
         "input": input_uri,
@@ -112,9 +136,12 @@ def run(
             "variants_kept": kept,
             "pairs": len(pairs),
             "variant_pairs": variant_pairs,
+            "refinement_pairs": len(refinement),
             "tasks": len(task_rows),
         },
+        "refinement": {key: dict(sorted(counts.items())) for key, counts in tally.items()},
         "prompt_version": PROMPT_VERSION,
+        "feedback_version": FEEDBACK_VERSION,
         "config": config.to_dict(),
     }
     return AugmentResult(
@@ -124,24 +151,30 @@ def run(
         variants_proposed=len(batches),
         variants_kept=kept,
         variant_pairs=variant_pairs,
+        refinement_pairs=len(refinement),
     )
 
 
 def _problem_progress(progress: Progress, problems: list[str], base_of: dict[str, str]):
-    """The pool's `on_verdict`: a line when a problem's last variant (`base_of`: variant key -> problem) is verified."""
+    """The pool's `on_verdict`: a line when a problem's last batch (`base_of`: batch key -> problem) is verified."""
     tally = progress.start("augment", len(problems))
-    proposed = Counter(base_of.values())
-    left, verified = Counter(proposed), Counter()
+    left = Counter(base_of.values())
+    shapes = Counter(name for key, name in base_of.items() if not key.endswith(_REFINE))
+    verified, rejected = Counter(), {}
     for name in problems:
-        if not proposed[name]:
+        if not left[name]:
             tally.advance(f"{name}: no shape variants")
 
     def done(batch: ProblemBatch, results: list[Verdict]) -> None:
         name = base_of[batch.key]
-        verified[name] += any(v.correct for v in results)
+        if batch.key.endswith(_REFINE):
+            rejected[name] = f", {sum(not v.correct for v in results)}/{len(results)} breakages rejected"
+        else:
+            verified[name] += any(v.correct for v in results)
         left[name] -= 1
         if not left[name]:
-            tally.advance(f"{name}: {verified[name]}/{proposed[name]} shapes verified")
+            found = f"{verified[name]}/{shapes[name]} shapes verified" if shapes[name] else "no shape variants"
+            tally.advance(f"{name}: {found}{rejected.get(name, '')}")
 
     return per_batch(done)
 
@@ -159,3 +192,34 @@ def _task(name: str, index: int, source: str, sample: dict[str, Any]) -> dict[st
 
 def _pair(name: str, index: int, source: str, response: str, sample: dict[str, Any]) -> dict[str, Any]:
     return {**_task(name, index, source, sample), "prompt": build_messages(source), "response": response}
+
+
+def _breakages(name: str, entry: dict[str, Any], seed: int) -> list[tuple[Breakage, str]]:
+    """(broken answer, the accepted answer it came from): one per kind that applies, kinds in a seeded order per problem,
+    taking the problem's accepted answers in turn so several answers get broken when there are several."""
+    kinds = sorted(KINDS)
+    random.Random(f"{seed}:{name}").shuffle(kinds)
+    responses, found = entry["responses"], []
+    for index, kind in enumerate(kinds):
+        turn = index % len(responses)
+        for response in responses[turn:] + responses[:turn]:
+            broken = break_response(response, entry["sample"]["problem_source"], [kind])
+            if broken:
+                found.append((broken[0], response))
+                break
+    return found
+
+
+def _refinement_rows(name: str, entry: dict[str, Any], found: list[tuple[Breakage, str]], verdicts: list[Verdict],
+                     limit: int, tally: dict[str, Counter]) -> list[dict[str, Any]]:
+    """Up to `limit` rows of broken answers the verifier rejected for the answer's own faults (not the environment's)."""
+    source, rows = entry["sample"]["problem_source"], []
+    for (breakage, fixed), verdict in zip(found, verdicts):
+        tally["proposed"][breakage.kind] += 1
+        if verdict.correct or any(r.code.layer in _VARIANT_BROKEN for r in verdict.reasons) or len(rows) == limit:
+            continue
+        tally["kept"][breakage.kind] += 1
+        tally["reasons"].update(r.code.value for r in verdict.reasons)
+        conversation = refinement_messages(build_messages(source), breakage.response, verdict)
+        rows.append({**_task(name, 0, source, entry["sample"]), "prompt": conversation, "response": fixed})
+    return rows

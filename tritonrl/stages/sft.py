@@ -77,7 +77,8 @@ def deepspeed_config_path(name: str) -> str:
 
 
 def tokenize_pairs(tokenizer, rows: list[dict], max_seq_len: int) -> tuple[list[Example], int]:
-    """Rows with `prompt` (chat messages) and `response` to training examples; returns them and the dropped count."""
+    """Rows with `prompt` (chat messages: one turn, or a conversation ending in feedback) and `response` to training
+    examples, the loss on `response` alone; returns them and the dropped count."""
     examples, dropped = [], 0
     for row in rows:
         example = encode_example(tokenizer, row["prompt"], row["response"])
