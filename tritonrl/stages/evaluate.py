@@ -23,7 +23,7 @@ trained model, verify them, publish the report to the artifact store (or
 verifier accepts.
 
 Run: `tritonrl eval --problems builtin --responses responses.jsonl --out DIR`.
-Test: tests/stages/test_evaluate.py.
+Test: tests/stages/test_evaluate.py, tests/stages/test_refine.py.
 """
 
 from __future__ import annotations
@@ -225,8 +225,9 @@ def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int
                                        sort_keys=True).encode()).hexdigest()
     dataset = publish_shard(ArtifactStore.of(config.storage), config.artifact_root, "evaluate", part, model_uri, digest, mine,
                             len(problems), rows)
-    own = [row for row in rows if not row["model"]]  # the evaluated model's answers; compared models' rows ride along
-    correct = sum(row["record"]["correct"] for row in own)
+    # The evaluated model's samples (their final answers); compared models' rows ride along.
+    own = final_answers([row["record"] for row in rows if not row["model"]])
+    correct = sum(record["correct"] for record in own)
     return StageSummary(
         "evaluate-shard", {"model": model_uri, "problems": config.evaluate.problems}, {"shard": dataset.uri},
         {"shard": part.index + 1, "shards": part.count, "problems": len(mine), "samples": len(own),
