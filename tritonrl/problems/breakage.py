@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from tritonrl.verify.response import parse_response
 
 _REDUCTIONS = {"sum", "max", "min", "cumsum", "cumprod", "argmax", "argmin", "reduce", "xor_sum"}
-_BLOCK_OPENERS = ("for ", "if ", "while ", "def ", "else", "elif ", "with ")
 _TORCH_NAMES = {"torch", "F", "nn"}
 
 Edit = tuple[int, int, str]  # (start, end, replacement) as character offsets in the code
@@ -137,9 +136,9 @@ def syntax_slip(code: _Code, problem_source: str) -> list[Edit]:
     blocks = sorted((n for k in kernels for n in ast.walk(k) if isinstance(n, (ast.For, ast.If, ast.While))),
                     key=lambda n: (n.lineno, n.col_offset))
     for node in [*blocks, *kernels[:1]]:
-        header_end = code.offset(node.body[0].lineno, 0) if node.body[0].lineno > node.lineno else None
-        if header_end is None:
+        if node.body[0].lineno == node.lineno:  # `for ...: body` on one line
             continue
+        header_end = code.offset(node.body[0].lineno, 0)
         colon = code.text.rfind(":", code.offset(node.lineno, node.col_offset), header_end)
         if colon >= 0 and code.text[colon + 1:header_end].strip() == "":
             return [(colon, colon + 1, "")]
