@@ -160,8 +160,16 @@ class GRPOConfig:
     normalize_std: bool = setting(True, "divide advantages by the group's reward std")
     loss_norm: Literal["token", "sequence"] = setting(
         "token", "token: one mean over all response tokens; sequence: per response, then over responses")
-    leave_one_out: bool = setting(False, "baseline = mean of the other samples instead of the group mean")
+    leave_one_out: bool = setting(
+        False, "baseline = mean of the other samples instead of the group mean (with turns > 1: of the other trajectories "
+        "at the same turn, TRLOO)")
     negative_weight: float = setting(1.0, "scales negative advantages (1: GRPO; 0: only better-than-baseline samples are pushed)")
+    turns: int = setting(
+        1, "turns per trajectory: an answer not yet done (evaluate.stop_speedup's rule) gets the verifier's feedback and "
+        "is asked again; advantages per turn position over the trajectories that reached it; 1: single-turn")
+    turn_discount: float = setting(
+        0.4, "gamma of a turn's return r_t + gamma*r_(t+1) + ...; below 1 a first answer that is right outscores a wrong "
+        "one fixed later (Kevin's 0.4)")
     uniform_reward: bool = setting(False, "ablation: one reward beta*r_code + (1-beta)*r_plan on every token")
     beta: float = setting(0.5, "weight of r_code in the uniform-reward ablation")
     speedup_cap: float = setting(10.0, "r_plan = min(speed-up, cap) for correct kernels (on CPU, r_plan = r_code)")
@@ -196,6 +204,10 @@ class GRPOConfig:
                          f"{world} processes (grpo.nproc_per_node × grpo.nnodes): raise it or use fewer processes")
         if not 0 < self.clip_eps < 1:
             found.append(f"grpo.clip_eps={self.clip_eps} must be in (0, 1)")
+        if self.turns < 1:
+            found.append(f"grpo.turns={self.turns} must be >= 1 (1: single-turn)")
+        if not 0 <= self.turn_discount <= 1:
+            found.append(f"grpo.turn_discount={self.turn_discount} must be in [0, 1] (0: each turn its own reward only)")
         if self.negative_weight < 0:
             found.append(f"grpo.negative_weight={self.negative_weight} must be >= 0 (below 0 would reward the worse samples)")
         if self.generation == "openai" and not (self.endpoint and self.served_model):

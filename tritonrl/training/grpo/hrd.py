@@ -98,6 +98,19 @@ def group_advantages(
     return torch.where(advantages < 0, advantages * negative_weight, advantages)
 
 
+def discounted_returns(turn_rewards: list[float], discount: float) -> list[float]:
+    """G_t = r_t + γ·r_(t+1) + γ²·… over the turns one trajectory had, in turn order.
+
+    Summed from the last turn back, so a lone turn's return is its reward
+    exactly (single-turn GRPO, bit for bit).
+    """
+    out, later = [], None
+    for r in reversed(turn_rewards):
+        later = r if later is None else r + discount * later
+        out.append(later)
+    return out[::-1]
+
+
 @dataclass(frozen=True)
 class TokenTargets:
     """Per-token advantage and objective weight for one sequence's response tokens."""

@@ -7,6 +7,7 @@ the one a single process would make on all of them (tritonrl/training/distribute
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import torch
 
@@ -46,16 +47,32 @@ def response_logps(
     return logps, mask
 
 
+def _returns(rollouts: list[Rollout], reward: Callable[[Rollout], float], discount: float) -> list[float]:
+    """Each rollout's return: its reward plus the discounted rewards of its trajectory's later turns."""
+    following = {id(r.previous): r for r in rollouts if r.previous is not None}
+    out = []
+    for r in rollouts:
+        chain = [r]
+        while id(chain[-1]) in following:
+            chain.append(following[id(chain[-1])])
+        out.append(hrd.discounted_returns([reward(turn) for turn in chain], discount)[0])
+    return out
+
+
 def group_targets(rollouts: list[Rollout], config: Config) -> list[hrd.TokenTargets]:
-    """Per-token advantages and weights, advantages computed within each task's group."""
+    """Per-token advantages and weights of every rollout, from returns normalised within each task's group at each
+    turn position (the trajectories that reached it; with one turn, the group); an empty response has none."""
     g = config.grpo
-    by_task: dict[int, list[int]] = {}
+    code_returns = _returns(rollouts, lambda r: r.r_code, g.turn_discount)
+    plan_returns = _returns(rollouts, lambda r: r.r_plan, g.turn_discount)
+    by_position: dict[tuple[int, int], list[int]] = {}
     for index, r in enumerate(rollouts):
-        by_task.setdefault(r.task, []).append(index)
-    targets: list[hrd.TokenTargets | None] = [None] * len(rollouts)
-    for members in by_task.values():
-        code = torch.tensor([rollouts[i].r_code for i in members])
-        plan = torch.tensor([rollouts[i].r_plan for i in members])
+        if r.response_ids:
+            by_position.setdefault((r.task, r.turn), []).append(index)
+    targets = [hrd.TokenTargets([], []) for _ in rollouts]
+    for members in by_position.values():
+        code = torch.tensor([code_returns[i] for i in members])
+        plan = torch.tensor([plan_returns[i] for i in members])
         if g.uniform_reward:
             uniform = hrd.group_advantages(
                 g.beta * code + (1 - g.beta) * plan, g.normalize_std, g.leave_one_out, g.negative_weight
@@ -122,8 +139,9 @@ def policy_update(
     without signal on any rank makes none.
     """
     g = config.grpo
+    every = group_targets(rollouts, config)  # returns need every turn, empty ones included
     usable = [r for r in rollouts if r.response_ids]
-    targets = group_targets(usable, config)
+    targets = [t for r, t in zip(rollouts, every) if r.response_ids]
     signal = g.kl_coef != 0 or any(a for t in targets for a in t.advantages)
     signal, total_tokens, total_responses = distributed.reduce(
         [signal, sum(len(r.response_ids) for r in usable), len(usable)]

@@ -1,6 +1,6 @@
 """One GRPO training process: sample rollouts, reward them with the verifier, update the policy.
 
-The loop is here; sampling and rewards are in rollout.py, the update in update.py.
+The loop is here; sampling (every turn of each trajectory) and rewards are in rollout.py, the update in update.py.
 
 tritonrl/stages/grpo.py checks the inputs, prepares the output and then runs
 `train` here — in its own process for one process, or through torchrun on
@@ -42,7 +42,7 @@ from tritonrl.config import Config, load_config
 from tritonrl.training import distributed
 from tritonrl.training.distributed import Rank
 from tritonrl.training.grpo import hrd
-from tritonrl.training.grpo.rollout import Rollout, Sampler, reward
+from tritonrl.training.grpo.rollout import Rollout, Sampler, trajectories
 from tritonrl.training.grpo.update import make_optimizer, policy_dtype, policy_update, warmup
 from tritonrl.training.models import MODEL_DIR, load_model, load_tokenizer
 from tritonrl.verify.pool import VerifierPool, visible_gpus
@@ -51,8 +51,38 @@ from tritonrl.verify.verifier import VerifierSettings
 HISTORY_FILE = "history.jsonl"
 
 
-def _step_metrics(step: int, rollouts: list[Rollout], update: dict, seconds: dict[str, float]) -> dict:
-    """Means over the rollouts of every rank; each part of the time split as long as its slowest rank took."""
+def _turn_metrics(rollouts: list[Rollout], turns: int) -> dict:
+    """Per turn position t over every rank: trajectories that reached t, their mean rewards at t, and correct@t,
+    the share of all trajectories correct at some turn up to t."""
+    def first_correct(r: Rollout) -> bool:
+        earlier = r.previous
+        while earlier is not None and earlier.r_code == 0:
+            earlier = earlier.previous
+        return r.r_code > 0 and earlier is None
+
+    at = [[r for r in rollouts if r.turn == t] for t in range(1, turns + 1)]
+    totals = distributed.reduce([value for group in at for value in (
+        len(group), sum(r.r_code for r in group), sum(r.r_plan for r in group), sum(map(first_correct, group)))])
+    reached, code, plan, correct = (totals[k::4] for k in range(4))
+    out = {}
+    for t in range(turns):
+        out[f"turns.reached.{t + 1}"] = int(reached[t])
+        out[f"turns.reward_code.{t + 1}"] = code[t] / reached[t] if reached[t] else None
+        out[f"turns.reward_plan.{t + 1}"] = plan[t] / reached[t] if reached[t] else None
+        out[f"turns.correct.{t + 1}"] = sum(correct[: t + 1]) / reached[0]
+    return out
+
+
+def _turns_line(metrics: dict, turns: int) -> str:
+    """The per-turn part of a step's line: trajectories that reached each turn, correct@t."""
+    ts = range(1, turns + 1)
+    return (" | reached " + "/".join(str(metrics[f"turns.reached.{t}"]) for t in ts)
+            + " correct@t " + "/".join(f"{metrics[f'turns.correct.{t}']:.0%}" for t in ts))
+
+
+def _step_metrics(step: int, rollouts: list[Rollout], update: dict, seconds: dict[str, float], turns: int) -> dict:
+    """Means over the rollouts (every turn's) of every rank; each part of the time split as long as its slowest rank
+    took; with several turns, the per-turn metrics."""
     speedups = [r.speedup for r in rollouts if r.speedup is not None]
     n, code, plan, correct, speedup_sum, speedup_n, tokens, plan_tokens, classified = distributed.reduce([
         len(rollouts), sum(r.r_code for r in rollouts), sum(r.r_plan for r in rollouts),
@@ -70,6 +100,7 @@ def _step_metrics(step: int, rollouts: list[Rollout], update: dict, seconds: dic
         "plan_token_share": plan_tokens / max(classified, 1),
         **update,
         **{f"{name}_s": round(value, 2) for name, value in zip(seconds, slowest)},
+        **(_turn_metrics(rollouts, turns) if turns > 1 else {}),
     }
 
 
@@ -112,16 +143,12 @@ def train(
     with _verifier_pool(config, rank) as pool, contextlib.closing(sampler):
         for step in range(1, g.steps + 1):
             chosen = rng.sample(tasks, min(g.tasks_per_step, len(tasks)))[rank.rank :: rank.world]
-            t0 = time.perf_counter()
-            rollouts = sampler(chosen)
-            t1 = time.perf_counter()
-            reward(pool, chosen, rollouts, config)
-            t2 = time.perf_counter()
+            rollouts, seconds = trajectories(sampler, pool, chosen, config)
             distributed.barrier()
-            t3 = time.perf_counter()
+            t0 = time.perf_counter()
             update = policy_update(policy, reference, optimizer, rollouts, config, tokenizer.pad_token_id, scheduler)
-            t4 = time.perf_counter()
-            metrics = _step_metrics(step, rollouts, update, {"generate": t1 - t0, "verify": t2 - t1, "update": t4 - t3})
+            seconds["update"] = time.perf_counter() - t0
+            metrics = _step_metrics(step, rollouts, update, seconds, g.turns)
             if not rank.main:
                 continue
             with (output_dir / HISTORY_FILE).open("a") as out:
@@ -131,6 +158,7 @@ def train(
                 f"correct {metrics['correct']:.0%} loss {metrics['loss']:+.4f} clip {metrics['clip_fraction']:.2f} "
                 f"kl {metrics['kl']:.4f} grad {metrics['grad_norm']:.3f} len {metrics['response_tokens']:.0f} | generate {metrics['generate_s']}s "
                 f"verify {metrics['verify_s']}s update {metrics['update_s']}s"
+                + (_turns_line(metrics, g.turns) if g.turns > 1 else "")
             )
             if g.save_steps and step % g.save_steps == 0 and step < g.steps:
                 _save_model(policy, tokenizer, output_dir / f"checkpoint-{step}")
