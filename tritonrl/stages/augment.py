@@ -126,6 +126,10 @@ def run(
     root = out_root or join(config.artifact_root, "datasets")
     variant_pairs = sum(p["variant"] > 0 for p in pairs)
     pairs += refinement
+    # Multi-turn distillation's repaired answers (filter, teacher.repair_turns): trained on the conversation they answered.
+    repaired = [{**_pair(sample["problem"], 0, sample["problem_source"], sample["response"], sample),
+                 "prompt": sample["conversation"]} for sample in accepted if sample.get("conversation")]
+    pairs += repaired
     manifest = {
         "stage": "augment",
         "input": input_uri,
@@ -137,6 +141,7 @@ def run(
             "pairs": len(pairs),
             "variant_pairs": variant_pairs,
             "refinement_pairs": len(refinement),
+            "repaired_pairs": len(repaired),
             "tasks": len(task_rows),
         },
         "refinement": {key: dict(sorted(counts.items())) for key, counts in tally.items()},

@@ -7,6 +7,15 @@ messages. Samples whose teacher request failed are rejected as
 `teacher_error` without being run. The summary gives the acceptance rate
 and counts per reason.
 
+Multi-turn distillation (`teacher.repair_turns` K > 0): a rejected answer
+is handed back to the teacher with the verifier's feedback
+(prompts.refinement_messages) and verified again, up to K more turns. Every
+record then has `turns` (1: accepted or rejected as sampled), `first_reasons`
+(the first answer's) and `conversation` (for a repaired answer: the messages
+it answered, problem to last feedback; augment trains on them as the
+prompt); the manifest counts repairs per turn. K = 0 leaves the datasets as
+they were.
+
 Sharded (tritonrl/artifacts/shards.py): `run_shard` verifies one shard's problems and
 publishes its judged rows; `merge` publishes, from all shards, the same
 accepted and rejected records as `run` (same content, so the same URIs).
@@ -25,7 +34,10 @@ from tritonrl.artifacts.datasets_io import PublishedDataset, publish_dataset, re
 from tritonrl.artifacts.shards import Shard
 from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import Config
+from tritonrl.evaluation.metrics import FIRST_TURN
+from tritonrl.prompts import build_messages, refinement_messages
 from tritonrl.stages.progress import SILENT, Progress, per_batch
+from tritonrl.stages.refine import ask, verify_answers
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Verdict
 from tritonrl.verify.verifier import VerifierSettings
@@ -66,7 +78,11 @@ def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
 
 def judge(config: Config, samples: list[dict[str, Any]], progress: Progress = SILENT,
           stage: str = "filter") -> list[tuple[bool, dict[str, Any]]]:
-    """(accepted, record) per sample, in order: verdict fields added, or `teacher_error` for a failed request."""
+    """(accepted, record) per sample, in order: verdict fields added, or `teacher_error` for a failed request.
+
+    With `teacher.repair_turns` K > 0 a rejected answer gets up to K turns of the verifier's feedback to the
+    teacher (`_repair`); every record then carries `turns` and `conversation` (see the module docstring).
+    """
     batches: dict[str, ProblemBatch] = {}
     for sample in samples:
         if sample.get("response") is not None:
@@ -76,17 +92,67 @@ def judge(config: Config, samples: list[dict[str, Any]], progress: Progress = SI
     with VerifierPool(VerifierSettings.from_config(config.verify)) as pool:
         verdicts = pool.verify_batches(batches.values(), per_batch(
             lambda batch, done: tally.advance(f"{batch.key}: {sum(v.correct for v in done)}/{len(done)} accepted")))
+        position = Counter()
+        found: list[Verdict | None] = []
+        for sample in samples:
+            if sample.get("response") is None:
+                found.append(None)
+                continue
+            found.append(verdicts[sample["problem"]][position[sample["problem"]]])
+            position[sample["problem"]] += 1
+        repaired = _repair(config, pool, samples, found, progress, stage) if config.teacher.repair_turns else {}
     judged = []
-    position = Counter()
-    for sample in samples:
-        if sample.get("response") is None:
-            judged.append((False, {**sample, "reasons": [TEACHER_ERROR],
-                                   "messages": [sample.get("error") or "no response"]}))
-            continue
-        verdict = verdicts[sample["problem"]][position[sample["problem"]]]
-        position[sample["problem"]] += 1
-        judged.append((verdict.correct, {**sample, **_verdict_fields(verdict)}))
+    for index, (sample, verdict) in enumerate(zip(samples, found)):
+        if verdict is None:
+            record = {**sample, "reasons": [TEACHER_ERROR], "messages": [sample.get("error") or "no response"]}
+        else:
+            record = {**sample, **_verdict_fields(verdict)}
+        if config.teacher.repair_turns:
+            record.update({"turns": FIRST_TURN, "conversation": None, "first_reasons": record["reasons"]})
+        if index in repaired:
+            verdict, update = repaired[index]
+            record.update({**update, **_verdict_fields(verdict)})
+        judged.append((verdict is not None and verdict.correct, record))
     return judged
+
+
+def _repair(config: Config, pool: VerifierPool, samples: list[dict[str, Any]], found: list[Verdict | None],
+            progress: Progress, stage: str) -> dict[int, tuple[Verdict, dict[str, Any]]]:
+    """Rejected answers, each given the verifier's feedback and asked again, up to `teacher.repair_turns` turns.
+
+    Returns, per repaired-or-retried sample index, its last verdict and the record fields it changes: the last
+    `response`, the `turns` it took and the `conversation` that last response answered (the prompt an SFT pair
+    trains it on). The teacher samples at its temperature, as in distillation.
+    """
+    from tritonrl.generation import build_teacher
+    from tritonrl.problems import load_problems
+
+    known = {p.name: p for p in load_problems(config.problems.source, config.problems.levels)}
+    teacher = build_teacher(config.teacher)
+    pending = {i: build_messages(s["problem_source"]) for i, (s, v) in enumerate(zip(samples, found))
+               if v is not None and not v.correct and s["problem"] in known
+               and known[s["problem"]].source == s["problem_source"]}  # the teacher's problem is the one verified
+    latest = {i: (found[i], samples[i]["response"]) for i in pending}
+    out: dict[int, tuple[Verdict, dict[str, Any]]] = {}
+    for turn in range(FIRST_TURN + 1, FIRST_TURN + 1 + config.teacher.repair_turns):
+        if not pending:
+            break
+        for i in pending:
+            pending[i] = refinement_messages(pending[i], latest[i][1], latest[i][0])
+        order = list(pending)
+        tally = progress.start(f"{stage} repair turn {turn}", len(order), "answers asked again")
+        answers = ask(teacher, [(known[samples[i]["problem"]], pending[i]) for i in order], 1, config.teacher.temperature,
+                      config.teacher.max_tokens, lambda problem: tally.advance(problem.name))
+        responses = {i: completions[0].text or "" for i, completions in zip(order, answers)}
+        verified = verify_answers(pool, known, [{"problem": samples[i]["problem"], "response": responses[i], "index": i}
+                                                for i in order])
+        for answer, verdict in verified:
+            i = answer["index"]
+            latest[i] = (verdict, responses[i])
+            out[i] = (verdict, {"response": responses[i], "turns": turn, "conversation": pending[i]})
+            if verdict.correct:
+                del pending[i]
+    return out
 
 
 def _publish(config: Config, store: ArtifactStore, input_uri: str, judged: list[tuple[bool, dict[str, Any]]],
@@ -100,7 +166,9 @@ def _publish(config: Config, store: ArtifactStore, input_uri: str, judged: list[
         "stage": "filter",
         "input": input_uri,
         "input_digest": read_manifest(store, input_uri)["digest"],
-        "counts": {"samples": len(judged), "accepted": len(accepted), "rejected": len(rejected)},
+        "counts": {"samples": len(judged), "accepted": len(accepted), "rejected": len(rejected),
+                   **({"repaired": dict(sorted(Counter(str(r["turns"]) for r in accepted if r["turns"] > FIRST_TURN).items()))}
+                      if config.teacher.repair_turns else {})},
         "reasons": dict(reasons),
         "verifier": {"device": config.verify.device, "trials": config.verify.trials},
         "config": config.to_dict(),
