@@ -65,10 +65,15 @@ class TeacherConfig:
     max_tokens: int = setting(8192, "longest answer a teacher may write")
     concurrency: int = setting(8, "requests in flight to an endpoint")
     requests_per_second: float = setting(0.0, "client-side rate limit; 0: none")
+    repair_turns: int = setting(
+        0, "multi-turn distillation: the filter hands a rejected answer back with the verifier's feedback, up to this many "
+           "more turns; repaired conversations become SFT data; 0: off")
 
     def mistakes(self) -> list[str]:
         found = [f"teacher.{key}={getattr(self, key)} must be >= 1"
                  for key in ("samples_per_task", "max_tokens", "concurrency") if getattr(self, key) < 1]
+        if self.repair_turns < 0:
+            found.append(f"teacher.repair_turns={self.repair_turns} must be >= 0 (0: no repair turns)")
         if self.temperature < 0:
             found.append(f"teacher.temperature={self.temperature} must be >= 0 (0 means greedy)")
         if self.requests_per_second < 0:
