@@ -140,6 +140,39 @@ def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
     assert resolve_model_source(out.as_uri(), tritonrl_home).endswith("model")
 
 
+@pytest.mark.slow
+def test_multi_turn_grpo_refines_with_feedback_and_logs_each_turn(tritonrl_home, tmp_path):
+    """grpo.turns=2: one first answer is right and stops; the other is wrong, gets the feedback, and is fixed."""
+    def refining(request) -> bool:
+        return any(m["role"] == "assistant" for m in request.body["messages"])
+
+    def script(i):
+        first_answers = [r for r in server.requests[: i + 1] if not refining(r)]
+        right = refining(server.requests[i]) or len(first_answers) == 1
+        return Reply(body=chat_body(RELU.reference_response if right else "no idea"))
+
+    server = ScriptedServer(script)
+    try:
+        config, _ = load_config("tiny", overrides=[
+            "grpo.generation=openai", f"grpo.endpoint={server.endpoint}", "grpo.served_model=policy", "grpo.turns=2",
+            "grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1", "verify.trials=1", "grpo.negative_weight=1",
+        ])
+        lines = []
+        result = grpo.run(config, publish_tasks(config), model="tiny-local", out_uri=str(tmp_path / "grpo"),
+                          on_log=lines.append)
+    finally:
+        server.close()
+    assert len(server.requests) == 3  # two first answers, one second turn
+    second = server.requests[2].body["messages"]
+    assert [m["role"] for m in second[-2:]] == ["assistant", "user"] and second[-2]["content"] == "no idea"
+    step = result.history[0]
+    assert step["turns.reached.1"] == 2 and step["turns.reached.2"] == 1
+    assert step["turns.correct.1"] == 0.5 and step["turns.correct.2"] == 1.0
+    assert step["turns.reward_code.1"] == 0.5 and step["turns.reward_code.2"] == 1.0
+    assert step["loss"] != 0  # turn 1's returns differ: 1 against 0 + 0.4 · 1
+    assert any("reached 2/1 correct@t 50%/100%" in line for line in lines)
+
+
 def test_grpo_with_local_generation_runs_a_step(tritonrl_home, tmp_path):
     config, _ = load_config("tiny", overrides=["grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1",
                                                "grpo.max_new_tokens=8"])
@@ -147,6 +180,14 @@ def test_grpo_with_local_generation_runs_a_step(tritonrl_home, tmp_path):
     step = result.history[0]
     assert step["reward_code"] == 0.0 and step["response_tokens"] <= 8  # an untrained model writes no kernel
     assert step["loss"] == 0.0  # equal rewards: no advantage, no update signal
+
+
+def test_local_generation_asks_every_wrong_answer_again(tritonrl_home, tmp_path):
+    config, _ = load_config("tiny", overrides=["grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1",
+                                               "grpo.max_new_tokens=8", "grpo.turns=2"])
+    step = grpo.run(config, publish_tasks(config), out_uri=str(tmp_path / "g"), on_log=lambda line: None).history[0]
+    assert step["turns.reached.1"] == step["turns.reached.2"] == 2  # an untrained model writes no kernel
+    assert step["turns.correct.2"] == 0.0 and step["turns.reward_code.2"] == 0.0
 
 
 def test_bad_settings_and_inputs_are_refused(tritonrl_home, tmp_path):

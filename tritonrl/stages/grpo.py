@@ -9,6 +9,11 @@ and per-class group-relative advantages (tritonrl/training/grpo/hrd.py), and app
 (optionally with a KL penalty to the frozen starting model). Every step
 logs mean reward per class, correctness, speed-up, KL, clip fraction,
 response length and the time split (generate / verify / update).
+With `grpo.turns` > 1 each response starts a trajectory: an answer not yet
+done gets the verifier's feedback and is asked again, returns are
+discounted over later turns (`grpo.turn_discount`), advantages are relative
+to the trajectories at the same turn, and each step also logs per turn how
+many trajectories reached it, their rewards and correct@t.
 
 `run` reads the tasks and resolves the model, prepares the output, trains
 (tritonrl/training/grpo/worker.py) and publishes. One process (`grpo.nproc_per_node`
@@ -119,7 +124,7 @@ def run(
     local, work = prepare_output(config, store, out_uri, GRPOError)
     (work / "config.yaml").write_text(dump_config(config))
     on_log(f"grpo: {len(tasks)} tasks, {g.steps} steps × {g.tasks_per_step} tasks × {g.group_size} samples "
-           f"from {model_name}, {world} process(es)")
+           f"{f'(up to {g.turns} turns) ' if g.turns > 1 else ''}from {model_name}, {world} process(es)")
     if world == 1:
         grpo_worker.train(config, tasks, source, work, on_log)
     else:
