@@ -110,20 +110,27 @@ def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
     assert torch.allclose(scaled[0], expected.squeeze(-1), atol=1e-4)
 
 
-@pytest.mark.slow
-def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
-    """A policy server answers correctly every other time: half the group earns r_code = 1."""
-    server = ScriptedServer(lambda i: Reply(body=chat_body(RELU.reference_response if i % 2 == 0 else "no idea")))
+def _train_against(server: ScriptedServer, tmp_path, *overrides: str) -> tuple[grpo.GRPOResult, list[str]]:
+    """GRPO of one task, groups of 2, on the CPU verifier, sampling from `server` (closed afterwards); the result and
+    the stage's lines."""
     try:
         config, _ = load_config("tiny", overrides=[
             "grpo.generation=openai", f"grpo.endpoint={server.endpoint}", "grpo.served_model=policy",
-            "grpo.steps=2", "grpo.group_size=2", "grpo.tasks_per_step=1", "grpo.save_steps=1", "verify.trials=1",
+            "grpo.group_size=2", "grpo.tasks_per_step=1", "verify.trials=1", *overrides,
         ])
-        lines = []
+        lines: list[str] = []
         result = grpo.run(config, publish_tasks(config), model="tiny-local", out_uri=str(tmp_path / "grpo"),
                           on_log=lines.append)
     finally:
         server.close()
+    return result, lines
+
+
+@pytest.mark.slow
+def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
+    """A policy server answers correctly every other time: half the group earns r_code = 1."""
+    server = ScriptedServer(lambda i: Reply(body=chat_body(RELU.reference_response if i % 2 == 0 else "no idea")))
+    result, lines = _train_against(server, tmp_path, "grpo.steps=2", "grpo.save_steps=1")
     assert result.steps == 2 and len(server.requests) == 4
     for step in result.history:
         assert step["reward_code"] == 0.5 and step["correct"] == 0.5
@@ -152,16 +159,7 @@ def test_multi_turn_grpo_refines_with_feedback_and_logs_each_turn(tritonrl_home,
         return Reply(body=chat_body(RELU.reference_response if right else "no idea"))
 
     server = ScriptedServer(script)
-    try:
-        config, _ = load_config("tiny", overrides=[
-            "grpo.generation=openai", f"grpo.endpoint={server.endpoint}", "grpo.served_model=policy", "grpo.turns=2",
-            "grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1", "verify.trials=1", "grpo.negative_weight=1",
-        ])
-        lines = []
-        result = grpo.run(config, publish_tasks(config), model="tiny-local", out_uri=str(tmp_path / "grpo"),
-                          on_log=lines.append)
-    finally:
-        server.close()
+    result, lines = _train_against(server, tmp_path, "grpo.turns=2", "grpo.steps=1", "grpo.negative_weight=1")
     assert len(server.requests) == 3  # two first answers, one second turn
     second = server.requests[2].body["messages"]
     assert [m["role"] for m in second[-2:]] == ["assistant", "user"] and second[-2]["content"] == "no idea"
