@@ -62,18 +62,19 @@ def main() -> None:
     config, _ = load_config("tiny", overrides=overrides)
     record = results_log(args.results, "Refinement learning on CPU (tiny profile)", overrides)
     started = time.time()
-    accepted = filter_stage.run(config, distill.run(config).dataset.uri).accepted
+    filtered = filter_stage.run(config, distill.run(config).dataset.uri)
+    accepted = filtered.accepted
     runs = [(f"SFT with {args.refinement_pairs} refinement pairs per problem", args.refinement_pairs)]
     runs += [] if args.skip_control else [("SFT without refinement pairs (control)", 0)]
-    record(f"- data: {accepted.rows} accepted samples; built in {time.time() - started:.0f}s\n")
+    record(f"- data: {accepted.rows}/{filtered.samples} samples accepted (rejections {filtered.reasons}); "
+           f"built in {time.time() - started:.0f}s\n")
     record(f"| model | SFT rows (refinement) | steps | first → last train loss | correct@1 → @{args.turns} | "
            f"fast_1@1 → @{args.turns} | answered per turn |")
     record("|---|---|---|---|---|---|---|")
     for label, pairs in runs:
         run_config, _ = load_config("tiny", overrides=[*overrides, f"augment.refinement_pairs={pairs}"])
         augmented = augment.run(run_config, accepted.uri)
-        trained = sft.run(run_config, augmented.pairs.uri,
-                          on_log=lambda line: print(line, flush=True) if line.startswith("sft:") else None)
+        trained = sft.run(run_config, augmented.pairs.uri, on_log=lambda line: print(line, flush=True))
         summary = evaluate_model(run_config, trained.output_uri, lambda line: print(line, flush=True))
         correct, fast = _turn_cells(summary.metrics, args.turns)
         answered = summary.metrics.get("turns", {}).get("answered", {})
