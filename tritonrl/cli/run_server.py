@@ -21,7 +21,6 @@ Test: tests/test_interrupts.py.
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import signal
 import subprocess
@@ -32,9 +31,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tritonrl.stack import HOST, START_TIMEOUT_S, free_port, healthy
+from tritonrl.training.launch import stop_with_parent
 
 STOP_GRACE_S = 5  # the server gets this long to stop after SIGTERM before SIGKILL
-PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def start_server(home: Path) -> str:
@@ -53,20 +52,10 @@ def start_server(home: Path) -> str:
             [str(Path(sys.executable).with_name("prefect")), "server", "start", "--host", HOST, "--port", str(port),
              "--no-ui", "--no-services"],
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True,
-            preexec_fn=_stop_with_parent(os.getpid()))
+            preexec_fn=stop_with_parent(os.getpid()))
     atexit.register(_stop, server)
     _wait_until_up(server, api, log)
     return api
-
-
-def _stop_with_parent(parent: int):
-    """The server's pre-exec step: SIGTERM when the run dies, even by SIGKILL (no orphan server holding the database)."""
-    def arm() -> None:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        if os.getppid() != parent:  # the run died before the line above
-            os._exit(1)
-
-    return arm
 
 
 def _wait_until_up(server: subprocess.Popen, api: str, log: Path) -> None:
