@@ -17,7 +17,6 @@ from tritonrl.config import ConfigError, load_config
 from tritonrl.evaluation.metrics import compute_metrics, final_answers
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.stages.evaluate import EvaluationError, evaluate_model, load_responses
-from tritonrl.stages.refine import done
 from tritonrl.verify.result import Reason, ReasonCode, Verdict
 
 from tests.support.metrics_records import rec
@@ -167,9 +166,9 @@ def test_a_conversation_stops_when_correct_and_fast_enough():
         reasons = [] if correct else [Reason(ReasonCode.WRONG_RESULT, "output 0 differs")]
         return Verdict(reasons=reasons, ran=True, matches_reference=correct, speedup=speedup)
 
-    assert done(verdict(True, None), 1.0)  # CPU: correct is enough
-    assert done(verdict(True, 1.2), 1.0) and not done(verdict(True, 0.8), 1.0)
-    assert not done(verdict(False, None), 1.0)
+    assert verdict(True, None).done(1.0)  # CPU: correct is enough
+    assert verdict(True, 1.2).done(1.0) and not verdict(True, 0.8).done(1.0)
+    assert not verdict(False, None).done(1.0)
 
 
 def test_a_later_turn_needs_its_sample_and_the_turn_before(tmp_path):

@@ -1,7 +1,7 @@
 """Answers in turns (issue 19): ask a model, verify its answers, hand each unfinished one the verifier's feedback, ask again.
 
 Turn 1 asks every problem `samples` times (`build_messages`); each sample is
-then a conversation of its own. While it is not done (`done`: correct and,
+then a conversation of its own. While it is not done (`Verdict.done`: correct and,
 where speed is measured (GPU), at least `stop_speedup` times faster than
 PyTorch; on CPU correct is enough) and turns remain, its next prompt is
 `refinement_messages(messages, answer, verdict)`. A turn's prompts are
@@ -58,9 +58,6 @@ class _Conversation:
     messages: list[dict[str, str]]
 
 
-def done(verdict: Verdict, stop_speedup: float) -> bool:
-    """Whether a conversation stops at this answer: correct and, where its speed was measured, fast enough."""
-    return verdict.correct and (verdict.speedup is None or verdict.speedup >= stop_speedup)
 
 
 def ask(model: Any, requests: list[tuple[Problem, list[dict[str, str]]]], n: int, temperature: float, max_tokens: int,
@@ -133,7 +130,7 @@ def answer_in_turns(problems: list[Problem], model: Any, pool: VerifierPool, set
         still = []
         for conversation, answer in zip(pending, answers):
             verdict = verdicts[(answer["problem"], answer["sample"])]
-            if not done(verdict, settings.stop_speedup):
+            if not verdict.done(settings.stop_speedup):
                 conversation.messages = refinement_messages(conversation.messages, answer["response"], verdict)
                 still.append(conversation)
         pending = still

@@ -206,6 +206,10 @@ class Verdict:
     def correct(self) -> bool:
         return self.valid and self.compiled and not self.reasons
 
+    def done(self, stop_speedup: float) -> bool:
+        """Whether a refinement conversation stops at this answer: correct and, where speed was measured, fast enough."""
+        return self.correct and (self.speedup is None or self.speedup >= stop_speedup)
+
     @property
     def codes(self) -> list[str]:
         return [r.code.value for r in self.reasons]

@@ -111,10 +111,6 @@ def reward(pool: VerifierPool, chosen: list[dict], rollouts: list[Rollout], conf
     return [verdict_of[id(r)] for r in rollouts]
 
 
-def done(verdict: Verdict, stop_speedup: float) -> bool:
-    """Whether a trajectory stops at this answer: the evaluation's rule (correct and, where speed was measured,
-    fast enough), so training refines what evaluation would."""
-    return verdict.correct and (verdict.speedup is None or verdict.speedup >= stop_speedup)
 
 
 def trajectories(sampler: Sampler, pool: VerifierPool, chosen: list[dict], config: Config
@@ -131,7 +127,7 @@ def trajectories(sampler: Sampler, pool: VerifierPool, chosen: list[dict], confi
         seconds["generate"] += t1 - t0
         seconds["verify"] += time.perf_counter() - t1
         every += rollouts
-        pending = [(r, v) for r, v in zip(rollouts, verdicts) if not done(v, config.evaluate.stop_speedup)]
+        pending = [(r, v) for r, v in zip(rollouts, verdicts) if not v.done(config.evaluate.stop_speedup)]
         if not pending:
             break
     return every, seconds
