@@ -5,7 +5,7 @@ import difflib
 
 import pytest
 
-from tritonrl.problems.breakage import KINDS, break_response
+from tritonrl.problems.breakage import ALL_KINDS, KINDS, WRONG_PROBLEM, break_response
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.response import parse_response
@@ -22,6 +22,7 @@ FAMILIES = {
     "wrong_axis": {ReasonCode.RUNTIME_ERROR, ReasonCode.COMPILE_ERROR},
     "torch_op_in_forward": {ReasonCode.FORBIDDEN_TORCH_OP, ReasonCode.TRACED_TORCH_COMPUTE},
     "syntax_slip": {ReasonCode.SYNTAX_ERROR},
+    WRONG_PROBLEM: {ReasonCode.WRONG_RESULT},
 }
 
 
@@ -79,14 +80,32 @@ def test_kinds_without_their_construct_give_nothing(suite):
         break_response(layer_norm.reference_response, layer_norm.source, ["off_by_two"])
 
 
+def test_wrong_problem_answers_with_the_most_similar_other_answer(suite):
+    answers = {name: p.reference_response for name, p in suite.items()}
+    row_max = suite["08_row_max.py"]
+    others = {name: answer for name, answer in answers.items() if name != row_max.name}
+    [confused] = break_response(row_max.reference_response, row_max.source, [WRONG_PROBLEM], others)
+    assert confused.response == answers["06_row_sum.py"]  # a row max mixed up with its row sum, as small students do
+    matmul = suite["13_matmul.py"]
+    [confused] = break_response(matmul.reference_response, matmul.source, [WRONG_PROBLEM], {
+        name: answers[name] for name in ("01_relu.py", "14_batched_matmul.py", "18_mse_loss.py")})
+    assert confused.response == answers["14_batched_matmul.py"]
+    assert break_response(matmul.reference_response, matmul.source, [WRONG_PROBLEM]) == []  # no other answers
+    assert break_response(matmul.reference_response, matmul.source, [WRONG_PROBLEM], {"13_matmul.py": matmul.reference_response}) == []
+    every = break_response(row_max.reference_response, row_max.source, others=others)
+    assert [b.kind for b in every] == [k for k in ALL_KINDS if k != "short_grid"]  # one program per row: no cdiv grid
+
+
 @pytest.mark.slow
 def test_the_verifier_rejects_every_kind_with_its_reason_family(suite):
-    # Row sum's answer shows five kinds; relu's its grid. Each of these mistakes changes the outputs at any shape the
-    # verifier draws (an extra or missing element, an uncomputed tail) or never runs, so the verdict cannot be lucky.
-    chosen = {"06_row_sum.py": set(KINDS) - {"short_grid"}, "01_relu.py": {"short_grid"}}
-    breakages = {name: break_response(suite[name].reference_response, suite[name].source, sorted(kinds))
+    # Row sum's answer shows five kinds, and row mean's answer in its place the sixth; relu's its grid. Each of these
+    # mistakes changes the outputs at any shape the verifier draws (an extra or missing element, an uncomputed tail, a
+    # mean for a sum) or never runs, so the verdict cannot be lucky.
+    chosen = {"06_row_sum.py": set(ALL_KINDS) - {"short_grid"}, "01_relu.py": {"short_grid"}}
+    others = {"07_row_mean.py": suite["07_row_mean.py"].reference_response}
+    breakages = {name: break_response(suite[name].reference_response, suite[name].source, sorted(kinds), others)
                  for name, kinds in chosen.items()}
-    assert {b.kind for found in breakages.values() for b in found} == set(KINDS)
+    assert {b.kind for found in breakages.values() for b in found} == set(ALL_KINDS)
     with VerifierPool(VerifierSettings(trials=1)) as pool:
         verdicts = pool.verify_batches(
             [ProblemBatch(name, suite[name].source, [b.response for b in found]) for name, found in breakages.items()])

@@ -5,7 +5,10 @@ feedback on it and the fixed answer. The wrong answers come from correct
 ones: each kind below is one realistic mistake, made by a source edit at
 the place the answer has the construct (located with `ast`, edited as text
 so the rest of the answer keeps its layout). A kind that finds no such
-place gives nothing, and an edit that changes nothing is dropped. Whether a
+place gives nothing, and an edit that changes nothing is dropped. One kind
+is not an edit: `wrong_problem` answers with the most similar other
+problem's answer, the mistake a small student makes most (asked for a row
+max, it writes its row sum). Whether a
 breakage really breaks the answer is for the verifier to say: the augment
 stage keeps only the ones it rejects, with its feedback.
 
@@ -15,7 +18,8 @@ Test: tests/problems/test_breakage.py.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from tritonrl.verify.response import parse_response
@@ -153,6 +157,8 @@ KINDS: dict[str, Callable[[_Code, str], list[Edit]]] = {
     "torch_op_in_forward": torch_op_in_forward,
     "syntax_slip": syntax_slip,
 }
+WRONG_PROBLEM = "wrong_problem"
+ALL_KINDS = [*KINDS, WRONG_PROBLEM]
 
 
 def _apply(text: str, edits: list[Edit]) -> str:
@@ -161,11 +167,21 @@ def _apply(text: str, edits: list[Edit]) -> str:
     return text
 
 
-def break_response(response: str, problem_source: str, kinds: list[str] | None = None) -> list[Breakage]:
-    """Every kind (of `kinds`, default all, in that order) that applies to the response's code and changes it."""
-    unknown = sorted(set(kinds or ()) - set(KINDS))
+def _most_similar(code: str, others: Mapping[str, str]) -> str | None:
+    """The other answer whose code reads most like `code` (ties: the first name in order)."""
+    scored = [(difflib.SequenceMatcher(None, code, other_code, autojunk=False).ratio(), name)
+              for name, response in sorted(others.items())
+              if (other_code := parse_response(response).code) is not None and other_code != code]
+    return others[max(scored, key=lambda s: s[0])[1]] if scored else None
+
+
+def break_response(response: str, problem_source: str, kinds: list[str] | None = None,
+                   others: Mapping[str, str] | None = None) -> list[Breakage]:
+    """Every kind (of `kinds`, default all, in that order) that applies to the response's code and changes it;
+    `others` (other problems' answers by problem name) is what `wrong_problem` chooses from."""
+    unknown = sorted(set(kinds or ()) - set(ALL_KINDS))
     if unknown:
-        raise ValueError(f"unknown breakage kinds {unknown}; known: {sorted(KINDS)}")
+        raise ValueError(f"unknown breakage kinds {unknown}; known: {sorted(ALL_KINDS)}")
     parsed = parse_response(response)
     if parsed.code is None:
         return []
@@ -174,7 +190,11 @@ def break_response(response: str, problem_source: str, kinds: list[str] | None =
     except SyntaxError:
         return []
     found = []
-    for kind in kinds or list(KINDS):
+    for kind in kinds or ALL_KINDS:
+        if kind == WRONG_PROBLEM:
+            other = _most_similar(parsed.code, others or {})
+            found += [Breakage(kind, other)] if other is not None else []
+            continue
         broken = _apply(parsed.code, KINDS[kind](code, problem_source))
         if broken != parsed.code:
             found.append(Breakage(kind, response[:parsed.code_start] + broken + response[parsed.code_end:]))

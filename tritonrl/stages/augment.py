@@ -11,7 +11,8 @@ set: each original problem and each variant that exists).
 
 With `augment.refinement_pairs` N > 0 the pairs also get up to N refinement
 rows per problem (issue 19): an accepted answer broken one way per kind
-(tritonrl/problems/breakage.py, kinds tried in a seeded order), verified
+(tritonrl/problems/breakage.py, kinds tried in a seeded order; one kind
+puts the most similar other problem's answer in its place), verified
 with the variants, and kept only where the verifier rejects it. The row's
 `prompt` is the conversation so far (the problem, the broken answer, the
 verifier's feedback: prompts.refinement_messages) and its `response` the
@@ -31,7 +32,7 @@ from typing import Any
 from tritonrl.artifacts.datasets_io import PublishedDataset, publish_dataset, read_dataset, read_manifest
 from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import Config
-from tritonrl.problems.breakage import KINDS, Breakage, break_response
+from tritonrl.problems.breakage import ALL_KINDS, Breakage, break_response
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import make_variants
 from tritonrl.prompts import FEEDBACK_VERSION, PROMPT_VERSION, build_messages, refinement_messages
@@ -90,7 +91,8 @@ def run(
             variant_source = with_shapes(source, override)
             variant_info[key] = (name, index, variant_source)
             batches.append(ProblemBatch(key, variant_source, entry["responses"]))
-    broken = ({name: _breakages(name, entry, config.augment.seed) for name, entry in problems.items()}
+    answers = {name: entry["responses"][0] for name, entry in problems.items()}
+    broken = ({name: _breakages(name, entry, config.augment.seed, answers) for name, entry in problems.items()}
               if config.augment.refinement_pairs else {})
     refine_batches = [ProblemBatch(name + _REFINE, problems[name]["sample"]["problem_source"], [b.response for b, _ in found])
                       for name, found in broken.items() if found]
@@ -199,16 +201,18 @@ def _pair(name: str, index: int, source: str, response: str, sample: dict[str, A
     return {**_task(name, index, source, sample), "prompt": build_messages(source), "response": response}
 
 
-def _breakages(name: str, entry: dict[str, Any], seed: int) -> list[tuple[Breakage, str]]:
+def _breakages(name: str, entry: dict[str, Any], seed: int, answers: dict[str, str]) -> list[tuple[Breakage, str]]:
     """(broken answer, the accepted answer it came from): one per kind that applies, kinds in a seeded order per problem,
-    taking the problem's accepted answers in turn so several answers get broken when there are several."""
-    kinds = sorted(KINDS)
+    taking the problem's accepted answers in turn so several answers get broken when there are several;
+    `wrong_problem` takes another problem's answer from `answers`."""
+    others = {other: answer for other, answer in answers.items() if other != name}
+    kinds = sorted(ALL_KINDS)
     random.Random(f"{seed}:{name}").shuffle(kinds)
     responses, found = entry["responses"], []
     for index, kind in enumerate(kinds):
         turn = index % len(responses)
         for response in responses[turn:] + responses[:turn]:
-            broken = break_response(response, entry["sample"]["problem_source"], [kind])
+            broken = break_response(response, entry["sample"]["problem_source"], [kind], others)
             if broken:
                 found.append((broken[0], response))
                 break
