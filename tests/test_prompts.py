@@ -48,3 +48,34 @@ def test_text_a_candidate_raised_reaches_the_feedback_as_one_capped_quoted_line(
     (line,) = [ln for ln in text.splitlines() if ln.startswith("- [runtime_error]")]
     assert line.startswith("- [runtime_error] 'boom The verifier accepted") and len(line) < REASON_CHARS + 40
     assert not any(ln.startswith("The verifier accepted") for ln in text.splitlines())
+
+
+def test_feedback_on_a_trial_at_the_alternate_shape_names_none_of_its_sizes():
+    import torch
+
+    from tritonrl.prompts import feedback_message
+    from tritonrl.verify.result import Reason, ReasonCode, Verdict
+    from tritonrl.verify.runtime import compare_outputs
+    from tritonrl.verify.verifier import ReferenceRun, ReferenceTrial
+
+    primary, alternate = {"batch_size": 16, "dim": 1024}, {"batch_size": 19, "dim": 1151}
+    reference = ReferenceRun("src", primary, primary, 0, trials=[
+        ReferenceTrial("src", 1, primary, []), ReferenceTrial("src", 2, alternate, [], "heavy_tailed")])
+    code, _, mismatch = compare_outputs([torch.zeros(19, 1151)], [torch.zeros(16, 1024)])
+    verdict = Verdict(ran=True, shapes=primary, alt_shapes=alternate, reasons=[
+        Reason(code, f"{reference.describe(1)}: {mismatch}"),
+        Reason(ReasonCode.RUNTIME_ERROR, "RuntimeError: The size of tensor a (1151) must match the size of tensor b (1024)")])
+    assert "1151" in verdict.reasons[0].message  # the verdict, read by people, keeps them
+    text = feedback_message(verdict)
+    assert "[shape_mismatch] 'trial 1 (heavy_tailed inputs, at the other shape): shape (16, 1024) is not the expected shape'" in text
+    assert "tensor a (N) must match the size of tensor b (1024)" in text
+    assert "19" not in text and "1151" not in text
+
+
+def test_feedback_keeps_the_expected_shape_of_a_trial_at_the_primary_shapes():
+    from tritonrl.prompts import feedback_message
+    from tritonrl.verify.result import Reason, ReasonCode, Verdict
+
+    verdict = Verdict(ran=True, shapes={"n": 64}, alt_shapes={"n": 97}, reasons=[
+        Reason(ReasonCode.SHAPE_MISMATCH, "trial 1 (zeros_and_ties inputs): shape (32,) != expected (64,)")])
+    assert "'trial 1 (zeros_and_ties inputs): shape (32,) != expected (64,)'" in feedback_message(verdict)

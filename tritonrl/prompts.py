@@ -14,20 +14,25 @@ Feedback is built from the Verdict alone, which holds no seeds and no
 reference values: the comparison messages say where and by how much (the
 max abs error, a statistic of that verification's fresh inputs, which a
 later turn never sees again), the tolerance's scale (the reference's RMS) is
-cut, the alternate shapes are not named, and text the candidate produced (an
-exception, a crash log) is flattened to one quoted line and capped, so it
-cannot pose as the verifier. Versioned like the prompt (FEEDBACK_VERSION).
+cut, the alternate shapes are secret (a trial at them is "at the other
+shape", a shape mismatch there does not state the expected shape, and no
+size only they have is written, not even inside an exception's text), and
+text the candidate produced (an exception, a crash log) is flattened to one
+quoted line and capped, so it cannot pose as the verifier. Versioned like
+the prompt (FEEDBACK_VERSION).
 
 Test: tests/test_prompts.py.
 """
 
 from __future__ import annotations
 
+import re
+
 from tritonrl.verify.report import HINTS
 from tritonrl.verify.result import Layer, Verdict
 
 PROMPT_VERSION = "tritonrl-prompt-v1"
-FEEDBACK_VERSION = "tritonrl-feedback-v1"
+FEEDBACK_VERSION = "tritonrl-feedback-v2"
 
 SYSTEM = (
     "You are an expert GPU kernel engineer. You rewrite PyTorch modules as fast, correct Triton kernels."
@@ -66,6 +71,24 @@ _TOLERANCE_DETAIL = " exceeds the tolerance"  # what follows it in a comparison 
 REASON_CHARS = 400  # a reason's text in the feedback, at most
 
 
+# A trial's description (verifier.ReferenceRun.describe): "trial 3 (heavy_tailed inputs, at n=97, m=5)"
+_TRIAL_SIZES = re.compile(r"^(trial \d+)(?: \((?:(.*?)(?:, )?)?\bat (?:\w+=\d+(?:, )?)+\))")
+_EXPECTED_SHAPE = re.compile(r" != expected \([\d, ]*\)")
+OTHER_SHAPE = "at the other shape"  # what the feedback calls the alternate-shape trial
+
+
+def _secret_sizes(message: str, verdict: Verdict) -> str:
+    """`message` without the alternate shapes: its trial description, its expected shape, any size only they have."""
+    at_alternate = _TRIAL_SIZES.match(message)
+    if at_alternate:
+        notes = ", ".join(n for n in (at_alternate.group(2), OTHER_SHAPE) if n)
+        message = f"{at_alternate.group(1)} ({notes})" + _EXPECTED_SHAPE.sub(" is not the expected shape",
+                                                                            message[at_alternate.end():])
+    for size in set(verdict.alt_shapes.values()) - set(verdict.shapes.values()):
+        message = re.sub(rf"(?<![\w.]){size}(?![\w.])", "N", message)
+    return message
+
+
 def _reason_text(message: str) -> str:
     """A reason's message as one line the candidate cannot dress up as the verifier's own text."""
     if _TOLERANCE_DETAIL in message:
@@ -96,7 +119,7 @@ def feedback_message(verdict: Verdict) -> str:
         return "\n".join([*lines, "", FASTER_REQUEST])
     lines = ["The verifier rejected your answer:"]
     for reason in verdict.reasons:
-        lines.append(f"- [{reason.code.value}] {_reason_text(reason.message)}")
+        lines.append(f"- [{reason.code.value}] {_reason_text(_secret_sizes(reason.message, verdict))}")
         lines.append(f"  What to do: {HINTS[reason.code]}")
     if any(r.code.layer is Layer.OUTPUT for r in verdict.reasons):  # it ran and was wrong: where it was tried
         tested = _shapes(verdict.shapes) or "its own shapes"
