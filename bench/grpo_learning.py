@@ -52,6 +52,9 @@ def parse_args() -> argparse.Namespace:
                         help="start from this existing SFT output URI instead of building data and training one "
                              "(a previous run prints it); needs --tasks-data")
     parser.add_argument("--tasks-data", default="", help="the augment-tasks dataset URI GRPO trains on (with --sft-model)")
+    parser.add_argument("--prepare-only", action="store_true",
+                        help="build the data and the SFT checkpoint, record their URIs and stop (runs side by side then "
+                             "share them: bench/grpo_sweep.sh)")
     parser.add_argument("--probe-samples", type=int, default=8,
                         help="sampled responses per held-out problem (at the GRPO temperature) in the probe: the mean "
                              "reward on a fixed set, measured on the start model, every --probe-every steps and at the "
@@ -64,6 +67,8 @@ def parse_args() -> argparse.Namespace:
     args = parser.parse_args()
     if bool(args.sft_model) != bool(args.tasks_data):
         parser.error("--sft-model and --tasks-data go together")
+    if args.prepare_only and args.sft_model:
+        parser.error("--prepare-only builds the SFT checkpoint that --sft-model would reuse: give one of them")
     return args
 
 
@@ -129,6 +134,8 @@ def main() -> None:
         weak_uri, tasks_uri = weak.output_uri, data.tasks.uri
         record(f"- weak SFT: {weak.steps} steps, loss {weak.loss_curve[0][1]:.3f} → {weak.loss_curve[-1][1]:.3f}; "
                f"data and SFT took {time.time() - started:.0f}s (reuse: --sft-model {weak_uri} --tasks-data {tasks_uri})")
+        if args.prepare_only:
+            return
     problems = held_out_problems()
     before, _ = correctness(config, resolve_model_source(weak_uri, config.home), problems, args.max_new_tokens)
     record(f"- greedy correctness at held-out shapes before GRPO: {before}/{len(problems)}")

@@ -7,8 +7,13 @@ verifier's real feedback on them, the fixed answer as the trained turn) and
 without (the control) — trains `tiny-local` on each with the same SFT
 settings, and evaluates each with the real evaluate stage at the built-in
 problems' held-out shapes in `--turns` turns (greedy): turn 2 answers the
-verifier's feedback on turn 1. Every number is appended to the results file
-as soon as it exists.
+verifier's feedback on turn 1. With `--own-failures K` the run with
+refinement pairs is trained twice: the first student answers every training
+prompt K times (sampled), the verifier's verdicts on its wrong answers make
+more refinement rows (its own answer, the feedback, the accepted answer),
+and a second SFT on all rows is the one evaluated — the mistakes turn 2 is
+trained on are then the student's own. Every number is appended to the
+results file as soon as it exists.
 
     .venv/bin/python bench/refinement_learning.py --results bench/results/<date>-refinement-learning-cpu.md
 """
@@ -33,6 +38,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--turns", type=int, default=2, help="evaluate.turns")
     parser.add_argument("--set", dest="extra", action="append", default=[], metavar="KEY=VALUE",
                         help="further config overrides for every stage, e.g. sft.max_steps=100 (repeatable)")
+    parser.add_argument("--own-failures", type=int, default=0, metavar="K",
+                        help="add refinement rows from K sampled answers per training prompt of the first student, retrain")
     parser.add_argument("--skip-control", action="store_true", help="train and evaluate only the run with refinement pairs")
     parser.add_argument("--home", default="", help="TRITONRL_HOME for the run (default: a fresh temp dir)")
     parser.add_argument("--results", required=True, help="markdown file the measurements are appended to")
@@ -48,11 +55,53 @@ def _turn_cells(metrics: dict, turns: int) -> list[str]:
     return cells
 
 
+def own_failure_rows(config, model_uri: str, pairs_uri: str, samples: int) -> tuple[list[dict], dict]:
+    """The pairs' rows plus refinement rows from the student's own wrong answers to their single-turn prompts.
+
+    Each answer is sampled at grpo.temperature and verified at the prompt's shapes; one the verifier rejects for the
+    answer's own fault becomes (prompt, answer, feedback) -> the row's accepted answer.
+    """
+    from collections import Counter
+
+    from tritonrl.artifacts.datasets_io import read_dataset
+    from tritonrl.artifacts.store import ArtifactStore
+    from tritonrl.prompts import refinement_messages
+    from tritonrl.training.models import generate, load_model, load_tokenizer, resolve_model_source
+    from tritonrl.verify.pool import ProblemBatch, VerifierPool
+    from tritonrl.verify.result import Layer
+    from tritonrl.verify.verifier import VerifierSettings
+
+    rows = read_dataset(ArtifactStore.of(config.storage), pairs_uri)
+    prompts = {}
+    for row in rows:
+        if row["prompt"][-1]["role"] == "user" and len(row["prompt"]) <= 2:  # single-turn: (system,) user
+            prompts.setdefault(row["problem"], row)
+    source = resolve_model_source(model_uri, config.home)
+    model, tokenizer = load_model(source).eval(), load_tokenizer(source)
+    keys, answers = list(prompts), []
+    for start in range(0, len(keys), 6):
+        answers += [g.text for g in generate(model, tokenizer, [prompts[k]["prompt"] for k in keys[start:start + 6]],
+                                             config.grpo.max_new_tokens, config.grpo.temperature, samples)]
+    batches = [ProblemBatch(k, prompts[k]["problem_source"], answers[i * samples:(i + 1) * samples]) for i, k in enumerate(keys)]
+    with VerifierPool(VerifierSettings.from_config(config.verify)) as pool:
+        verdicts = pool.verify_batches(batches)
+    own, reasons = [], Counter()
+    for batch in batches:
+        row = prompts[batch.key]
+        for answer, verdict in zip(batch.responses, verdicts[batch.key]):
+            if not verdict.correct and not any(r.code.layer == Layer.ENVIRONMENT for r in verdict.reasons):
+                reasons.update(r.code.value for r in verdict.reasons)
+                own.append({**row, "prompt": refinement_messages(row["prompt"], answer, verdict)})
+    return rows + own, {"prompts": len(keys), "answers": len(answers), "own_failure_rows": len(own), "reasons": dict(reasons)}
+
+
 def main() -> None:
     args = parse_args()
     os.environ["TRITONRL_HOME"] = args.home or tempfile.mkdtemp(prefix="tritonrl-refinement-bench-")
     use_interpreter_on("cpu")
     from bench.results_log import results_log
+    from tritonrl.artifacts.datasets_io import publish_dataset
+    from tritonrl.artifacts.store import ArtifactStore, join
     from tritonrl.config import load_config
     from tritonrl.stages import augment, distill, sft
     from tritonrl.stages import filter as filter_stage
@@ -75,11 +124,19 @@ def main() -> None:
         run_config, _ = load_config("tiny", overrides=[*overrides, f"augment.refinement_pairs={pairs}"])
         augmented = augment.run(run_config, accepted.uri)
         trained = sft.run(run_config, augmented.pairs.uri, on_log=lambda line: print(line, flush=True))
+        if pairs and args.own_failures:
+            rows, counts = own_failure_rows(run_config, trained.output_uri, augmented.pairs.uri, args.own_failures)
+            record(f"- own failures of the first student (correct@1 not measured): {counts}")
+            mixed = publish_dataset(ArtifactStore.of(run_config.storage), join(run_config.artifact_root, "datasets"),
+                                    "augment-pairs-own-failures", rows, {"stage": "bench", "input": augmented.pairs.uri})
+            trained = sft.run(run_config, mixed.uri, on_log=lambda line: print(line, flush=True))
+            label += f" + {counts['own_failure_rows']} rows from its own wrong answers"
         summary = evaluate_model(run_config, trained.output_uri, lambda line: print(line, flush=True))
         correct, fast = _turn_cells(summary.metrics, args.turns)
         answered = summary.metrics.get("turns", {}).get("answered", {})
         first, last = trained.loss_curve[0][1], trained.loss_curve[-1][1]
-        record(f"| {label} | {trained.train_rows} ({augmented.refinement_pairs}) | {trained.steps} | {first:.3f} → {last:.3f} | "
+        refinement = augmented.refinement_pairs + (counts["own_failure_rows"] if pairs and args.own_failures else 0)
+        record(f"| {label} | {trained.train_rows} ({refinement}) | {trained.steps} | {first:.3f} → {last:.3f} | "
                f"{correct} | {fast} | {', '.join(f'{t}: {n}' for t, n in answered.items()) or '–'} |")
     record(f"\nTotal wall time {time.time() - started:.0f}s.")
 
