@@ -120,24 +120,27 @@ def main() -> None:
     record(f"| model | SFT rows (refinement) | steps | first → last train loss | correct@1 → @{args.turns} | "
            f"fast_1@1 → @{args.turns} | answered per turn |")
     record("|---|---|---|---|---|---|---|")
+    def evaluate_and_record(label: str, config, trained, refinement_rows: int) -> None:
+        summary = evaluate_model(config, trained.output_uri, lambda line: print(line, flush=True))
+        correct, fast = _turn_cells(summary.metrics, args.turns)
+        answered = summary.metrics.get("turns", {}).get("answered", {})
+        first, last = trained.loss_curve[0][1], trained.loss_curve[-1][1]
+        record(f"| {label} | {trained.train_rows} ({refinement_rows}) | {trained.steps} | {first:.3f} → {last:.3f} | "
+               f"{correct} | {fast} | {', '.join(f'{t}: {n}' for t, n in answered.items()) or '–'} |")
+
     for label, pairs in runs:
         run_config, _ = load_config("tiny", overrides=[*overrides, f"augment.refinement_pairs={pairs}"])
         augmented = augment.run(run_config, accepted.uri)
         trained = sft.run(run_config, augmented.pairs.uri, on_log=lambda line: print(line, flush=True))
+        evaluate_and_record(label, run_config, trained, augmented.refinement_pairs)
         if pairs and args.own_failures:
             rows, counts = own_failure_rows(run_config, trained.output_uri, augmented.pairs.uri, args.own_failures)
-            record(f"- own failures of the first student (correct@1 not measured): {counts}")
+            record(f"- the first student's own wrong answers at the training prompts: {counts}")
             mixed = publish_dataset(ArtifactStore.of(run_config.storage), join(run_config.artifact_root, "datasets"),
                                     "augment-pairs-own-failures", rows, {"stage": "bench", "input": augmented.pairs.uri})
-            trained = sft.run(run_config, mixed.uri, on_log=lambda line: print(line, flush=True))
-            label += f" + {counts['own_failure_rows']} rows from its own wrong answers"
-        summary = evaluate_model(run_config, trained.output_uri, lambda line: print(line, flush=True))
-        correct, fast = _turn_cells(summary.metrics, args.turns)
-        answered = summary.metrics.get("turns", {}).get("answered", {})
-        first, last = trained.loss_curve[0][1], trained.loss_curve[-1][1]
-        refinement = augmented.refinement_pairs + (counts["own_failure_rows"] if pairs and args.own_failures else 0)
-        record(f"| {label} | {trained.train_rows} ({refinement}) | {trained.steps} | {first:.3f} → {last:.3f} | "
-               f"{correct} | {fast} | {', '.join(f'{t}: {n}' for t, n in answered.items()) or '–'} |")
+            retrained = sft.run(run_config, mixed.uri, on_log=lambda line: print(line, flush=True))
+            evaluate_and_record(f"{label} + {counts['own_failure_rows']} rows from the first student's own wrong answers",
+                                run_config, retrained, augmented.refinement_pairs + counts["own_failure_rows"])
     record(f"\nTotal wall time {time.time() - started:.0f}s.")
 
 
