@@ -264,3 +264,35 @@ def test_verify_precision_tf32_accepts_a_tf32_dot(builtin_problems):
     assert verdict.ran and "precision_downgrade" not in verdict.codes, verdict.reasons
     if DEVICE == "cpu":  # the interpreter computes the TF32 dot in fp32; a GPU's TF32 error may still miss the tolerance
         assert verdict.correct, verdict.reasons
+
+
+def test_integer_tensors_are_fp32_data_narrowed_only_when_the_host_views_floats_in_pieces():
+    from tritonrl.verify.precision import narrow_argument
+    from tritonrl.verify.runtime import AtenTrace
+
+    assert not narrow_argument(torch.int16) and narrow_argument(torch.float16) and not narrow_argument(torch.float32)
+    x = torch.randn(8)
+    with AtenTrace() as trace:
+        torch.arange(8, dtype=torch.int16)  # an index table: integers
+        x.view(torch.int32)  # the same width: fp32 bits whole
+        x.view(torch.int32).view(torch.int16)
+    assert list(trace.narrowings) == ["aten.view int32->int16 view"]
+    host = [{"precision": {"dots": [{"kernel": "host", "cast": c} for c in trace.narrowings], "input_dtypes": ["float32"]}}]
+    assert "reads this fp32 problem's data in narrower pieces" in precision_reason(host, ["float32"], "strict").message
+
+
+def test_integer_bits_made_floats_are_downgrades_when_they_are_narrow():
+    from tritonrl.verify.precision import parse_bitcasts
+
+    lines = "\n".join([
+        "%5 = tt.bitcast %4 : tensor<1024xi16> -> tensor<1024xf16> loc(#loc3)",
+        "%6 = tt.bitcast %a : tensor<1024xi32> -> tensor<1024xf32> loc(#loc3)",
+        "%7 = tt.bitcast %b : tensor<1024xf32> -> tensor<1024xi32> loc(#loc3)",  # float to integer: no decoding
+        "%8 = tt.bitcast %c : !tt.ptr<f32> -> !tt.ptr<i16> loc(#loc3)",  # a pointer cast, judged by parse_casts
+    ])
+    assert parse_bitcasts(lines) == [("int16", "fp16"), ("int32", "fp32")]
+    table, bits32, bits16 = {"integers": "int16"}, {"bits": "int32->fp32"}, {"bits": "int16->fp16"}
+    assert precision_reason(_trials(table), ["float32"], "strict") is None  # an int16 table alone
+    assert precision_reason(_trials(bits32), ["float32"], "strict") is None  # fp32 bits whole
+    assert "a int16->fp16 bitcast decodes" in precision_reason(_trials(bits16), ["float32"], "strict").message
+    assert "a int32->fp32 bitcast decodes" in precision_reason(_trials(table, bits32), ["float32"], "tf32").message

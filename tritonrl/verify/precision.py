@@ -35,7 +35,14 @@ executes is a downgrade in an fp32 problem, under both policies (tf32 allows
 only TF32 dots). DotWatch records the kernels' casts: on CPU the builder's
 `create_fp_trunc` / `create_fp_to_fp`, on GPU the TTIR's `arith.truncf` and
 `tt.fp_to_fp`; the host's casts come from runtime.AtenTrace (`aten._to_copy`,
-`aten.copy_`). fp64 -> fp32 is no narrowing to half here, and a dot's
+`aten.copy_`). Integer tensors hold integers (an index table, a mask), not the problem's
+float data, unless the host made them by viewing wider elements in narrower
+pieces (`x.view(torch.int16)`: fp32 bits read in halves) or a kernel turns them back
+into floats by their bits: a bitcast of 16-bit integers to a float (fp16 bits
+kept in int16), or any integer-to-float bitcast in a kernel that reads 16-bit
+integers (bf16 bits shifted into place). So an int16 lane table built with
+arange is fine, an int16 copy of a weight's fp16 bits is not.
+fp64 -> fp32 is no narrowing to half here, and a dot's
 `out_dtype` needs no check: Triton gives fp32 operands an fp32 result
 whatever out_dtype says (semantic.dot), so a narrower result comes only
 from narrow operands, which are judged already.
@@ -71,6 +78,8 @@ _CAST_LINE = re.compile(r"\b(?:arith\.truncf|tt\.fp_to_fp)\s")
 # A pointer made to point at narrower elements (`p.to(tl.pointer_type(tl.int16))`): fp32 data read in halves.
 _POINTER_CAST_LINE = re.compile(r"\btt\.(?:bitcast|int_to_ptr)\s")
 _POINTER_TYPE = re.compile(r"!tt\.ptr<(\w+)")
+# A value bitcast (`h.to(tl.float16, bitcast=True)`): integer bits made a float.
+_BITCAST_VALUE = re.compile(r"\btt\.bitcast\s[^:]*:\s*(?:tensor<(?:\d+x)+)?(i\d+)[^-]*->\s*(?:tensor<(?:\d+x)+)?(\w+)")
 
 
 def _triton_name(mlir: str) -> str:
@@ -139,14 +148,27 @@ def _bits(name: str) -> int:
     return 8 if name.startswith("fp8") else int("".join(c for c in name if c.isdigit()) or 0)
 
 
-# Tensors a kernel may read in an fp32 problem without rounding its data: 32 bits or more per element,
-# bool masks, and 8-bit integers (a mask or byte data; 8 bits cannot hold an fp32 value's precision).
-def narrow_argument(dtype) -> bool:
-    """Whether a torch dtype, as a kernel's tensor argument in an fp32 problem, holds fp32 data narrowed:
-    a float of 16 bits or fewer, or a 16-bit integer (fp16 bits stored as int16)."""
-    if dtype.is_floating_point:
-        return dtype.itemsize <= 2
-    return dtype.itemsize == 2
+def narrow_argument(dtype: torch.dtype) -> bool:
+    """Whether a kernel's tensor argument, in an fp32 problem, holds fp32 data narrowed: a float of 16 bits or fewer.
+    Integers are integers: a host view of floats as narrower integers is judged where it is made (AtenTrace), their
+    bits made floats again in the kernel (`bits_downgrade`)."""
+    return dtype.is_floating_point and dtype.itemsize <= 2
+
+
+def bits_downgrade(src: str, reads_int16: bool) -> bool:
+    """Whether a kernel's integer-to-float bitcast from `src` (a Triton integer dtype name) decodes narrowed float
+    data: 16-bit (or narrower) integers made a float, or any integer in a kernel that reads 16-bit integer tensors."""
+    return _bits(src) <= 16 or reads_int16
+
+
+def parse_bitcasts(text: str) -> list[tuple[str, str]]:
+    """(integer, float) Triton dtypes of every value `tt.bitcast` from integers to a float in TTIR text."""
+    found = []
+    for line in text.splitlines():
+        match = _BITCAST_VALUE.search(line.split(" loc(")[0])
+        if match and match.group(2) in _MLIR_TYPES and not match.group(2).startswith("i"):
+            found.append((_triton_name(match.group(1)), _MLIR_TYPES[match.group(2)]))
+    return found
 
 
 def parse_casts(text: str) -> list[tuple[str, str]]:
@@ -227,8 +249,13 @@ class DotWatch:
         """Tensors a kernel reads in a narrower format than fp32 (however they were made: a cast, a copy made in
         `__init__`, a cache, integer bit tricks), judged like a cast in fp32 problems."""
         for value in launch_values(kernel, args, kwargs):
-            if isinstance(value, torch.Tensor) and narrow_argument(value.dtype):
-                self._note(kernel=_kernel_name(kernel), argument=str(value.dtype).removeprefix("torch."))
+            if not isinstance(value, torch.Tensor):
+                continue
+            dtype = str(value.dtype).removeprefix("torch.")
+            if narrow_argument(value.dtype):
+                self._note(kernel=_kernel_name(kernel), argument=dtype)
+            elif value.dtype in (torch.int16, torch.uint16):
+                self._note(kernel=_kernel_name(kernel), integers=dtype)
 
     def _interpreted_run(self, original):
         watch = self
@@ -273,6 +300,8 @@ class DotWatch:
                 a = str(source.element_ty) if source.is_ptr() else "int"
                 if narrowing_pointer(a, str(target.element_ty)):
                     watch._note(kernel=watch._kernel(), cast=f"ptr<{a}>->ptr<{target.element_ty}>")
+            elif source.is_int() and target.is_floating():
+                watch._note(kernel=watch._kernel(), bits=f"{source}->{target}")
             return original(builder, src, dst_type, *args, **kwargs)
 
         return create_bitcast
@@ -317,6 +346,8 @@ class DotWatch:
             self._note(kernel=name, a=a, b=b, precision=precision)
         for a, b in casts:
             self._note(kernel=name, cast=f"{a}->{b}")
+        for a, b in parse_bitcasts(ttir):
+            self._note(kernel=name, bits=f"{a}->{b}")
 
     def observation(self, inputs: list, host_casts: dict[str, int]) -> dict:
         """What the trial's dots and casts were (`host_casts`: AtenTrace.narrowings), and its inputs' float dtypes, for `precision_reason`."""
@@ -331,14 +362,27 @@ def full_precision_problem(dtypes: Iterable[str]) -> bool:
     return bool(floats) and all(d in _FULL_TENSORS for d in floats)
 
 
-def downgrade(dot: dict, policy: str) -> str | None:
-    """Why this dot (or narrowing cast) loses the precision of fp32 data under `policy`; None when it does not."""
+def downgrade(dot: dict, policy: str, reads_int16: bool = False) -> str | None:
+    """Why this dot (or narrowing cast) loses the precision of fp32 data under `policy`; None when it does not.
+
+    `reads_int16`: whether its kernel reads a 16-bit integer tensor (which its integer-to-float bitcasts then decode).
+    """
     kernel = dot["kernel"]
+    if "integers" in dot:
+        return None
+    if "bits" in dot:
+        src = dot["bits"].split("->")[0]
+        if not bits_downgrade(src, reads_int16):
+            return None
+        return (f"kernel {kernel}: a {dot['bits']} bitcast decodes fp32 data kept narrowed in integers "
+                "(fp16/bf16 bits); keep every float tensor fp32 (fp64 may be used)")
     if "argument" in dot:
-        return (f"kernel {kernel}: reads a {dot['argument']} tensor, which holds this fp32 problem's data narrowed "
-                "(or a 16-bit scratch buffer); keep every float tensor fp32 (fp64 may be used)")
+        return (f"kernel {kernel}: reads a {dot['argument']} tensor, which holds this fp32 problem's data narrowed; "
+                "keep every float tensor fp32 (fp64 may be used)")
     if "cast" in dot:
         where = f"host code: {dot['cast']}" if kernel == "host" else f"kernel {kernel}: a {dot['cast']} cast"
+        if dot["cast"].endswith(" view"):
+            return f"{where} reads this fp32 problem's data in narrower pieces; keep it fp32 (fp64 may be used)"
         return f"{where} rounds this fp32 problem's data to a narrower float; keep it fp32 (fp64 may be used)"
     if "unknown" in dot:
         return (
@@ -375,9 +419,10 @@ def precision_reason(trials: list[dict], output_dtypes: Iterable[str], policy: s
     if not full_precision_problem([*output_dtypes, *inputs]):
         return None
     found: dict[str, None] = {}
+    reads_int16 = {dot["kernel"] for t in trials for dot in t["precision"]["dots"] if "integers" in dot}
     for t in trials:
         for dot in t["precision"]["dots"]:
-            message = downgrade(dot, policy)
+            message = downgrade(dot, policy, dot["kernel"] in reads_int16)
             if message:
                 found[message] = None
     if not found:
