@@ -13,7 +13,7 @@ import time
 import pytest
 import torch
 
-from tritonrl.verify.handoff import Inbox, send_outputs
+from tritonrl.verify.handoff import ACCEPTED, DESCRIPTORS, Inbox, send_outputs
 
 
 @pytest.fixture
@@ -29,13 +29,18 @@ def inbox(tmp_path):
 
 
 def _send_raw(path, header, fds=()):
-    """A hand-written message, as a candidate that reached the socket could send it; returns the reply byte."""
+    """A hand-written handover, as a candidate that reached the socket could send it: the header, then the
+    descriptors if the verifier accepted it; returns the last reply byte."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as connection:
         connection.settimeout(10)
         connection.connect(str(path))
-        rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
-        connection.sendmsg([json.dumps(header).encode()], rights)
-        return connection.recv(1)
+        connection.send(json.dumps(header).encode())
+        reply = connection.recv(1)
+        if reply == ACCEPTED:
+            rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
+            connection.sendmsg([DESCRIPTORS], rights)
+            reply = connection.recv(1)
+        return reply
 
 
 def _bits(tensor):

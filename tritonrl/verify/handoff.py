@@ -3,9 +3,13 @@
 The child copies each output into memory it can export as a file
 descriptor — GPU memory from the CUDA driver's virtual-memory API
 (`cuMemCreate` with a POSIX-descriptor handle) on cuda, a memfd on cpu —
-and sends the descriptors with a JSON header over the job directory's
-UNIX socket (SCM_RIGHTS), one message per trial, then waits for the
-verifier's acknowledgement. The verifier (`Inbox`) imports the memory,
+and sends the descriptors over the job directory's UNIX socket (SCM_RIGHTS),
+one connection per trial: first a JSON header alone, which the verifier
+checks (count, dtypes, shapes, total bytes against what the job may
+return) before the child copies anything, then the descriptors, then it
+waits for the verifier's acknowledgement. A candidate returning broadcast
+views of one element is refused from its header, before gigabytes of
+copies. The verifier (`Inbox`) imports the memory,
 hands the tensors to a handler (compare, or copy for a reference) and
 releases them. Descriptors cross the child's PID, user and mount
 namespaces where legacy CUDA IPC handles cannot (the driver rejects a
@@ -44,6 +48,8 @@ ACK_TIMEOUT_S = 600.0  # a 6.4 GB comparison takes milliseconds; this only bound
 RECEIVE_TIMEOUT_S = 30.0  # for the header after a child connected
 MAX_ERRORS = 8  # refused messages recorded per job (each becomes a reason in the verdict)
 MAX_ERROR_CHARS = 300
+ACCEPTED, REFUSED = b"\x01", b"\x00"  # the verifier's reply to a header, then to the descriptors
+DESCRIPTORS = b"fds"  # the body of the message carrying the descriptors
 DTYPES = {  # every dense dtype this torch has: an answer may return any the reference returns
     name: getattr(torch, name)
     for name in (
@@ -209,37 +215,43 @@ def _export(tensor: torch.Tensor) -> tuple[int, Callable[[], None]]:
 
 
 def send_outputs(label: int | str, tensors: list[torch.Tensor], socket_path: str = SOCKET_NAME) -> None:
-    """In the child: hand `tensors` to the verifier as trial `label`; returns once it has them."""
+    """In the child: hand `tensors` to the verifier as trial `label`; returns once it has them.
+
+    Nothing is copied until the verifier has accepted the header (a refused one raises here).
+    """
+    header = json.dumps({"label": label, "tensors": [_spec(t) for t in tensors]}).encode()
     exported = []
-    try:
-        for tensor in tensors:
-            exported.append(_export(tensor))
-        header = json.dumps({"label": label, "tensors": [_spec(t) for t in tensors]}).encode()
-        with _socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as connection:
-            connection.settimeout(ACK_TIMEOUT_S)
-            connection.connect(socket_path)
-            fds = array.array("i", [fd for fd, _ in exported])
-            _sendmsg(connection, [header], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)] if exported else [])
-            if connection.recv(1) != b"\x01":
-                raise HandoffError(f"the verifier did not take outputs {label}")
-    finally:
-        for fd, release in exported:
-            os.close(fd)
-            release()
+    with _socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as connection:
+        connection.settimeout(ACK_TIMEOUT_S)
+        connection.connect(socket_path)
+        _sendmsg(connection, [header])
+        try:
+            if connection.recv(1) == ACCEPTED:
+                for tensor in tensors:
+                    exported.append(_export(tensor))
+                fds = array.array("i", [fd for fd, _ in exported])
+                _sendmsg(connection, [DESCRIPTORS], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)] if exported else [])
+                if connection.recv(1) == ACCEPTED:
+                    return
+        finally:
+            for fd, release in exported:
+                os.close(fd)
+                release()
+    raise HandoffError(f"the verifier did not take outputs {label}")
 
 
 # -- verifier side ------------------------------------------------------------
 
 
-def _parse(header: bytes, fds: list[int]) -> tuple[int | str, list[dict]]:
+def _parse(header: bytes) -> tuple[int | str, list[dict]]:
     message = json.loads(header)
     if not isinstance(message, dict) or not isinstance(message.get("tensors"), list):
         raise HandoffError("the message is not {label, tensors}")
     label, specs = message.get("label"), message["tensors"]
     if not isinstance(label, (int, str)) or isinstance(label, bool):
         raise HandoffError(f"bad label {label!r}")
-    if len(specs) != len(fds) or len(specs) > MAX_TENSORS:
-        raise HandoffError(f"{len(specs)} tensors described, {len(fds)} descriptors sent")
+    if len(specs) > MAX_TENSORS:
+        raise HandoffError(f"{len(specs)} tensors described, more than the {MAX_TENSORS} allowed")
     for spec in specs:
         if not isinstance(spec, dict) or spec.get("dtype") not in DTYPES:
             raise HandoffError(f"bad tensor description {spec!r}")
@@ -336,27 +348,24 @@ class Inbox:
                 self._current = None
 
     def _receive(self, connection: socket.socket) -> None:
-        connection.settimeout(RECEIVE_TIMEOUT_S)
-        fds: list[int] = []
+        fds: list[int] = []  # every descriptor received, closed at the end
         label: int | str = "?"
         try:
-            header, ancillary, flags, _ = connection.recvmsg(
-                MAX_HEADER_BYTES, socket.CMSG_SPACE(MAX_TENSORS * 4), socket.MSG_CMSG_CLOEXEC
-            )
-            for level, kind, data in ancillary:
-                if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                    fds.extend(array.array("i", data[: len(data) - len(data) % 4]))
-            if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
-                raise HandoffError("the message was larger than allowed")
-            label, specs = _parse(header, fds)
+            header = self._message(connection, RECEIVE_TIMEOUT_S, fds)
+            if fds:
+                raise HandoffError("descriptors came with the header, before the verifier accepted it")
+            label, specs = _parse(header)
             total = sum(spec["nbytes"] for spec in specs)
             if total > self.limit:
                 raise HandoffError(f"outputs of {total} bytes exceed the {self.limit} bytes expected at most")
             if label in self.seen:
                 raise HandoffError(f"outputs {label} were sent twice")
             self.seen.add(label)
+            connection.sendall(ACCEPTED)
+            if self._message(connection, ACK_TIMEOUT_S, fds) != DESCRIPTORS or len(fds) != len(specs):
+                raise HandoffError(f"{len(specs)} tensors described, {len(fds)} descriptors sent")
             self._deliver(label, specs, fds)
-            connection.sendall(b"\x01")
+            connection.sendall(ACCEPTED)
         except Exception as exc:  # a malformed message, or the handler failing on what it got
             key = str(label)[:40]
             if len(self.errors) < MAX_ERRORS:
@@ -364,12 +373,24 @@ class Inbox:
             if isinstance(exc, torch.OutOfMemoryError):
                 self.out_of_memory.add(key)
             try:
-                connection.sendall(b"\x00")
+                connection.sendall(REFUSED)
             except OSError:
                 pass
         finally:
             for fd in fds:
                 os.close(fd)
+
+    @staticmethod
+    def _message(connection: socket.socket, timeout_s: float, fds: list[int]) -> bytes:
+        """One message's body; the descriptors it carried are appended to `fds`."""
+        connection.settimeout(timeout_s)
+        body, ancillary, flags, _ = connection.recvmsg(MAX_HEADER_BYTES, socket.CMSG_SPACE(MAX_TENSORS * 4), socket.MSG_CMSG_CLOEXEC)
+        for level, kind, data in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds.extend(array.array("i", data[: len(data) - len(data) % 4]))
+        if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
+            raise HandoffError("the message was larger than allowed")
+        return body
 
     def _deliver(self, label: int | str, specs: list[dict], fds: list[int]) -> None:
         with ExitStack() as stack:
