@@ -144,9 +144,9 @@ def run_hack(source: str, honest_code: str, verifier: Verifier, precision: str) 
         expected = [model(*final)]
     rows = []
     for label, fn in (("honest", honest), ("skips back-to-back calls", SkipsBackToBack(honest))):
-        timing, output = Timer("cuda", budget_s=1.0).time(fn, make_inputs(problem, 0, "cuda"),
-                                                           lambda: make_inputs(problem, next(seeds), "cuda"), final, set())
-        ok = compare_outputs(expected, [output], "cuda", precision)[0] is None
+        timing, checked = Timer("cuda", budget_s=1.0).time(fn, make_inputs(problem, 0, "cuda"),
+                                                            lambda: make_inputs(problem, next(seeds), "cuda"), final, set())
+        ok = all(compare_outputs(expected, [output], "cuda", precision)[0] is None for output in checked)
         rows.append({**judged_timing(label, timing.median_ms, limits, ok), "calls_per_window": timing.calls_per_rep})
     return rows
 

@@ -71,8 +71,8 @@ def test_launch_bound_honest_kernel_is_timed_on_the_device_clock():
     assert timing.median_ms == timing.event_median_ms
 
 
-def test_a_cache_keyed_by_input_contents_never_hits_while_timed_and_the_last_call_is_checkable():
-    from tritonrl.verify.timing import Timer
+def test_a_cache_keyed_by_input_contents_never_hits_while_timed_and_the_checked_calls_are_checkable():
+    from tritonrl.verify.timing import CHECKED_REPS, Timer
 
     timer = Timer("cuda", budget_s=0.5)
     cache = {}
@@ -85,11 +85,30 @@ def test_a_cache_keyed_by_input_contents_never_hits_while_timed_and_the_last_cal
         return cache[key]
 
     known = torch.randn(4096, device="cuda")
-    timing, output = timer.time(
+    timing, checked = timer.time(
         memoised, [known.clone()], lambda: [torch.randn(4096, device="cuda")], final=[known], kernel_names=set()
     )
     assert timing.median_ms > 0.5  # every timed call missed: fresh data each time
-    assert torch.equal(output, known * 2)  # the last call ran on the known input set
+    assert len(checked) == 1 + CHECKED_REPS  # the profiled call and the sampled repetitions
+    assert all(torch.equal(output, known * 2) for output in checked)  # each ran on the known input set
+
+
+def test_work_skipped_on_buffers_seen_before_shows_in_the_checked_outputs():
+    from tritonrl.verify.timing import Timer
+
+    timer = Timer("cuda", budget_s=0.5)
+    seen = set()
+
+    def skips_seen(x):
+        if x.data_ptr() in seen:
+            return torch.zeros_like(x)  # the window's input sets come round again: "unwatched"
+        seen.add(x.data_ptr())
+        return x * 2
+
+    known = torch.randn(4096, device="cuda")
+    _, checked = timer.time(skips_seen, [known.clone()], lambda: [torch.randn(4096, device="cuda")], final=[known],
+                            kernel_names=set())
+    assert any(not torch.equal(output, known * 2) for output in checked)
 
 
 def test_honest_kernel_gets_a_speedup_and_a_high_triton_share(gpu_verifier, builtin_problems):

@@ -16,7 +16,7 @@ candidate job: import the candidate, build `ModelNew` with the reference's
 weights, run every trial under the aten trace and the Triton launch counter,
 and record behaviour (launches, compute ops, input mutation, aliasing,
 threads, output types, each tl.dot's precision), handing over every
-trial's outputs and the last timed call's. Comparison with the reference
+trial's outputs and those of the timed calls checked at random. Comparison with the reference
 happens in the caller, which alone holds it.
 
 Test: tests/verify/test_verifier.py (through the sandbox).
@@ -214,7 +214,7 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                 if not _distribution_trial(job_dir, result, problem, model, overrides, own_finite, distributions, device):
                     outputs = _reference_outputs(problem, model, seed, device)  # no other distribution is left
                     _save_trial(result, job_dir, seed, overrides, PROBLEM_DISTRIBUTION, outputs)
-            if job.get("timed_seed") is not None:  # the inputs of the candidate's last timed call
+            if job.get("timed_seed") is not None:  # the inputs of the candidate's timed calls checked at random
                 send_outputs("timed", _reference_outputs(problem, model, job["timed_seed"], device))
             if job.get("work"):
                 result.stage("work")
@@ -429,9 +429,9 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         with lock.exclusive():
             result.stage("timing")
             try:
-                timing, outputs, foreign = _time_candidate(candidate, problem, job, kernels)
-                # Handed over while the GPU is still this job's alone: the caller compares it with the reference's.
-                if not foreign and job.get("timed_seed") is not None:
+                timing, checked, foreign = _time_candidate(candidate, problem, job, kernels)
+                # Handed over while the GPU is still this job's alone: the caller compares each with the reference's.
+                for outputs in [] if foreign else checked:
                     send_outputs("timed", outputs)
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
@@ -439,11 +439,11 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         result.save()
 
 
-def _time_candidate(candidate, problem, job: dict, kernels: set[str]) -> tuple[dict, list, list[str]]:
-    """Time the candidate like the baseline; its last timed call, for the caller to check, runs on inputs no trial used.
+def _time_candidate(candidate, problem, job: dict, kernels: set[str]) -> tuple[dict, list[list], list[str]]:
+    """Time the candidate like the baseline; the timed calls checked at random, for the caller, run on inputs no trial used.
 
     Every repetition gets fresh inputs, so a cache keyed by a few input
-    elements never hits; the last call's inputs come from `timed_seed`,
+    elements never hits; the checked calls' inputs come from `timed_seed`,
     whose reference outputs only the caller holds, so a candidate that
     computes only while it believes it is watched is caught there.
     """
@@ -452,9 +452,10 @@ def _time_candidate(candidate, problem, job: dict, kernels: set[str]) -> tuple[d
     fresh = _fresh_inputs(problem, "cuda", job["fresh_seed"])
     final = make_inputs(problem, job["timed_seed"], "cuda") if job.get("timed_seed") is not None else None
     timer = Timer("cuda", budget_s=job["timing"].get("budget_s", 2.0))
-    timing, output = timer.time(candidate, fresh(), fresh, final, kernels)
-    outputs, foreign = plain_outputs(output)
-    return {**asdict(timing), "escaped_current_stream": timing.escaped_current_stream}, outputs, foreign
+    timing, checked = timer.time(candidate, fresh(), fresh, final, kernels)
+    plain = [plain_outputs(output) for output in checked]
+    foreign = next((names for _, names in plain if names), [])
+    return {**asdict(timing), "escaped_current_stream": timing.escaped_current_stream}, [o for o, _ in plain], foreign
 
 
 def _observe(

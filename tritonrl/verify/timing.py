@@ -32,22 +32,38 @@ launch costs more than they run.) Repetitions continue until the reported median
 the first calls are warm-up and are discarded.
 
 Before each repetition every input set is refilled with fresh inputs (new
-random data, outside the timed window), so a cache keyed by input contents
-or addresses never hits. The last repetition gets an input set
-whose correct output the caller knows, and its output is returned to be
-checked: a candidate that returns a stale answer is caught.
+random data, outside the timed window), so a cache keyed by input contents or
+addresses never hits. No timed call can tell whether it is checked: the
+window's input sets are all allocated after the warm-up (none is the set the
+warm-up called), single calls run on a random one of them, and the profiled
+call and a secret random sample of `CHECKED_REPS` repetitions (reservoir
+sampling over all of them, the number of which nobody knows in advance) get,
+in a random call of the window, the input set whose correct output the caller
+knows. Those calls' outputs are copied after the window's synchronisation and
+returned to be checked, so a candidate that skips work on calls it believes
+unwatched (by address, by order, by count) is caught, at each check, with the
+probability of the share of calls it skips. Each repetition keeps one call's
+output until it ends, checked or not, so the allocator sees the same pattern
+either way. (A red-team candidate computed honestly only on the warm-up's
+input set, which then served the single calls and the checked last call, and
+skipped the work on the window's other sets: 5× "faster".) Not covered: every
+check runs on the same known input set, so a candidate that recognises its
+contents (a fingerprint kept on the device) is unwatched only until the first
+check; the fix would be a reference output per check.
 
 Timing functions are bound at import time, before any candidate code runs,
 so patching `torch.cuda.Event`, `time.perf_counter` or the tensor methods
 that flush L2 and refill the inputs later does not change what the harness
 measures.
 
-GPU only. Test: tests/verify/test_timing.py (skips without CUDA);
+GPU only (`_Window`, which calls are checked, runs on the CPU too). Tests:
+tests/verify/test_timing.py (skips without CUDA), tests/verify/test_timing_checks.py;
 benchmark: bench/timing_stability.py.
 """
 
 from __future__ import annotations
 
+import secrets
 import statistics
 import time
 from collections.abc import Callable
@@ -62,6 +78,7 @@ _elapsed = torch.cuda.Event.elapsed_time
 _synchronize = torch.cuda.synchronize
 _spin = torch.cuda._sleep
 _zero, _copy, _clone = torch.Tensor.zero_, torch.Tensor.copy_, torch.Tensor.clone  # the L2 flush and the refills
+_randbelow = secrets.randbelow  # which calls are checked: not from a generator the candidate can seed or read
 
 L2_FLUSH_BYTES = 256 << 20  # > the H100/H200 L2 (50–60 MB) several times over
 WARMUP_CALLS = 3
@@ -75,6 +92,7 @@ MAX_SPIN_MS = 5.0  # a forward that takes longer to queue is timed with some hos
 WINDOW_MS = 1.0  # device time per repetition that short calls are batched up to
 MAX_CALLS = 32  # calls per window
 ROTATION_BYTES = 2 << 30  # input sets of one window, together
+CHECKED_REPS = 3  # repetitions whose checked call's output is returned, besides the profiled call
 
 
 @dataclass(frozen=True)
@@ -126,7 +144,7 @@ class Timer:
         self._spin_ms = MIN_SPIN_MS
         self._overhead_ms = 0.0
         self._overhead_ms = statistics.median(
-            self._one(_Window(lambda: None, [], list, None), False, spin=False)[1] for _ in range(OVERHEAD_REPS)
+            self._one(_Window(lambda: None, [], list, None), spin=False, single=True)[1] for _ in range(OVERHEAD_REPS)
         )
 
     @staticmethod
@@ -146,13 +164,12 @@ class Timer:
         _synchronize()
         return cycles / max(_elapsed(start, end), 1e-3)
 
-    def _one(self, window: _Window, last: bool, spin: bool, single: bool = False) -> tuple[float, float, float, object]:
-        """One repetition: per call, (event ms, host ms to device idle, host ms to queue), and the last output.
+    def _one(self, window: _Window, spin: bool, single: bool = False, counted: bool = True) -> tuple[float, float, float]:
+        """One repetition: per call, (event ms, host ms to device idle, host ms to queue).
 
-        `last`: one call on the final input set; `single`: one call on a fresh set.
+        `single`: one call, on a random input set; `counted`: a repetition whose time counts, so it may be checked.
         """
-        single = single or last
-        calls = window.refill(last, single)
+        calls = window.refill(single, counted)
         _zero(self._flush)
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
         _synchronize()
@@ -161,12 +178,13 @@ class Timer:
             _spin(int(self._spin_ms * self._cycles_per_ms))
         _record(start)
         queue_start = _perf_counter()
-        out = window.run(single)
+        window.run()
         queue_ms = (_perf_counter() - queue_start) * 1e3
         _record(end)
         _synchronize()
         host_ms = (_perf_counter() - host_start) * 1e3 - self._overhead_ms
-        return _elapsed(start, end) / calls, max(host_ms, 0.0) / calls, queue_ms / calls, out
+        window.settle()
+        return _elapsed(start, end) / calls, max(host_ms, 0.0) / calls, queue_ms / calls
 
     def _warm_up(self, window: _Window) -> None:
         """Run the first calls untimed, size the window from one call's device time, then size the spin.
@@ -175,52 +193,57 @@ class Timer:
         GPU is still spinning when the window's last call is queued.
         """
         for _ in range(WARMUP_CALLS):
-            window.refill(False, single=True)
+            window.refill(single=True, counted=False)
             _synchronize()
-            window.run(single=True)
+            window.run()
             _synchronize()
+            window.settle()
         self._spin_ms = MAX_SPIN_MS
-        call_ms, _, queue_ms, _ = self._one(window, False, spin=True, single=True)
+        call_ms, _, queue_ms = self._one(window, spin=True, single=True, counted=False)
         # As many calls as fill WINDOW_MS, but no more than half the longest spin can cover the queueing of.
         calls = min(WINDOW_MS / max(call_ms, 1e-3), MAX_SPIN_MS / 2 / max(queue_ms, 1e-3))
         window.widen(min(MAX_CALLS, max(1, int(calls))))
-        window.refill(False, single=False)
+        window.refill(single=False, counted=False)
         _synchronize()
         started = _perf_counter()
-        window.run(single=False)
+        window.run()
         queue_ms = (_perf_counter() - started) * 1e3
         _synchronize()
+        window.settle()
         self._spin_ms = min(max(2 * queue_ms, MIN_SPIN_MS), MAX_SPIN_MS)
 
     def _measure(self, window: _Window, kernel_names: set[str] | None) -> Timing:
-        """Repeat until the median is stable or the budget is spent, then once more as the last (checked) call."""
+        """Repeat until the median is stable or the budget is spent (or MAX_REPS)."""
         self._warm_up(window)
         # The profiler's first use costs seconds; trusted callables (the PyTorch baseline) skip it.
-        one_call = lambda: window.run(single=True)  # noqa: E731
-        profiled_ms, own_ms = _profile(one_call, kernel_names) if kernel_names is not None else (0.0, 0.0)
+        if kernel_names is not None:
+            window.refill(single=True, counted=True, profiled=True)
+            profiled_ms, own_ms = _profile(window.run, kernel_names)
+            window.settle()
+        else:
+            profiled_ms, own_ms = 0.0, 0.0
         events: list[float] = []
         hosts: list[float] = []
         queues: list[float] = []
         deadline = _perf_counter() + self.budget_s
-        rep, last = 0, False
+        rep = 0
         while True:
             host_rep = rep % HOST_EVERY == HOST_EVERY - 1
-            event_ms, host_ms, queue_ms, self.last_output = self._one(window, last, spin=not host_rep)
+            event_ms, host_ms, queue_ms = self._one(window, spin=not host_rep)
             if host_rep:
                 hosts.append(host_ms)
             else:
                 events.append(event_ms)
                 queues.append(queue_ms)
             rep += 1
-            if last:
+            if rep >= MAX_REPS:
                 break
-            if rep + 1 >= MAX_REPS:
-                last = True
-            elif rep >= MIN_REPS:
+            if rep >= MIN_REPS:
                 counted = self._counted(events, hosts, queues, profiled_ms)
                 # standard error of the median ≈ 1.25 σ / √n
                 rel_error = 1.25 * _robust_cv(counted) / len(counted) ** 0.5
-                last = rel_error <= self.target_rel_error or _perf_counter() > deadline
+                if rel_error <= self.target_rel_error or _perf_counter() > deadline:
+                    break
         counted = self._counted(events, hosts, queues, profiled_ms)
         return Timing(
             median_ms=statistics.median(counted),
@@ -249,56 +272,107 @@ class Timer:
         fresh: Callable[[], list],
         final: list | None = None,
         kernel_names: set[str] | None = None,
-    ) -> tuple[Timing, object]:
+    ) -> tuple[Timing, list]:
         """Time `fn(*buffers)` (and of copies of `buffers`), copying a new input set `fresh()` into them before each call.
 
-        `final`: the input set of the last call (default: a fresh one too),
-        one whose correct output the caller knows. `kernel_names`: the
-        candidate's own Triton kernels; given (even empty), one call is
+        `final`: an input set whose correct output the caller knows; the
+        calls checked at random run on it (none without it). `kernel_names`:
+        the candidate's own Triton kernels; given (even empty), one call is
         profiled to catch hidden work and measure `triton_time_share`. Leave
-        it out only for trusted callables. Returns the timing and the last
-        call's output.
+        it out only for trusted callables. Returns the timing and the checked
+        calls' outputs (each as the call returned it, its plain tensors
+        copied), for the caller to compare with the correct output of `final`.
         """
 
         with torch.no_grad():
             window = _Window(fn, buffers, fresh, final)
             timing = self._measure(window, None if kernel_names is None else set(kernel_names))
-        return timing, self.last_output
+        return timing, window.checked
 
 
 class _Window:
-    """The calls of one repetition, each on its own input set; the last (checked) repetition is one call on `final`."""
+    """The calls of one repetition, each on its own input set, and which call's output is checked.
+
+    Before each repetition `refill` draws the call whose output is kept until
+    `settle` (after the device is idle) and, for a checked repetition, gives
+    that call the `final` input set; `run` is all that happens in the timed
+    region. Drivable on the CPU: tests/verify/test_timing_checks.py.
+    """
 
     def __init__(self, fn: Callable[..., object], buffers: list, fresh: Callable[[], list], final: list | None) -> None:
         self.fn, self.fresh, self.final = fn, fresh, final
         self.sets = [buffers]
+        self.targets = self.sets
+        self.checked: list = []  # the profiled call's output, then the sampled repetitions'
+        self._held, self._held_output, self._check_at = 0, None, None
+        self._counted_reps = 0
 
     @property
     def calls(self) -> int:
         return len(self.sets)
 
     def widen(self, calls: int) -> None:
-        """Grow to `calls` input sets (copies of the first), as far as ROTATION_BYTES allows."""
+        """Make `calls` input sets (copies of the first), as far as ROTATION_BYTES allows; none is the warm-up's own."""
         first = self.sets[0]
         set_bytes = sum(v.numel() * v.element_size() for v in first if isinstance(v, torch.Tensor))
         calls = min(calls, max(1, ROTATION_BYTES // max(set_bytes, 1)))
-        self.sets = [first] + [[_clone(v) if isinstance(v, torch.Tensor) else v for v in first] for _ in range(calls - 1)]
+        self.sets = [[_clone(v) if isinstance(v, torch.Tensor) else v for v in first] for _ in range(calls)]
 
-    def refill(self, last: bool, single: bool) -> int:
-        """New inputs (`final` for the last call) into every set this repetition uses; returns how many calls it makes."""
-        targets = self.sets[:1] if single else self.sets
-        for buffers in targets:
-            source = self.final if last and self.final is not None else self.fresh()
+    def refill(self, single: bool, counted: bool, profiled: bool = False) -> int:
+        """New inputs into every set this repetition uses (`final` into a checked one's held call); returns how many calls.
+
+        `counted`: the repetition's time counts, so it takes part in the
+        sample of checked ones; `profiled`: the profiled call, always checked.
+        """
+        self.targets = [self.sets[_randbelow(len(self.sets))]] if single else self.sets
+        self._held = _randbelow(len(self.targets))
+        self._check_at = self._sample(profiled) if counted and self.final is not None else None
+        for index, buffers in enumerate(self.targets):
+            source = self.final if index == self._held and self._check_at is not None else self.fresh()
             for buffer, value in zip(buffers, source):
                 if isinstance(buffer, torch.Tensor):
                     _copy(buffer, value)
-        return len(targets)
+        return len(self.targets)
 
-    def run(self, single: bool) -> object:
-        out = None
-        for buffers in self.sets[:1] if single else self.sets:
+    def _sample(self, profiled: bool) -> int | None:
+        """Where this repetition's output goes in `checked` (None: unchecked): a uniform sample of CHECKED_REPS repetitions."""
+        if profiled:
+            return len(self.checked)
+        seen, self._counted_reps = self._counted_reps, self._counted_reps + 1
+        if seen < CHECKED_REPS:
+            return len(self.checked)
+        slot = _randbelow(seen + 1)
+        return len(self.checked) - CHECKED_REPS + slot if slot < CHECKED_REPS else None
+
+    def run(self) -> None:
+        held = self._held
+        for index, buffers in enumerate(self.targets):
             out = self.fn(*buffers)
-        return out
+            if index == held:
+                self._held_output = out
+
+    def settle(self) -> None:
+        """After the repetition, outside the timed region: copy a checked call's output, drop the held one."""
+        if self._check_at is not None:
+            output = _snapshot(self._held_output)
+            if self._check_at == len(self.checked):
+                self.checked.append(output)
+            else:
+                self.checked[self._check_at] = output
+        self._held_output, self._check_at = None, None
+
+
+def _snapshot(output: object) -> object:
+    """The output as it is now: plain tensors (alone or in an exact tuple/list) copied, anything else as returned.
+
+    Only exact types are copied, so no candidate code (a tensor subclass's
+    dispatch) runs here; the caller reports anything else as not plain.
+    """
+    if type(output) is torch.Tensor:
+        return _clone(output)
+    if type(output) in (tuple, list):
+        return type(output)(_clone(o) if type(o) is torch.Tensor else o for o in output)
+    return output
 
 
 def _profile(fn: Callable[[], object], kernel_names: set[str]) -> tuple[float, float]:
