@@ -54,8 +54,10 @@ Covered:
   signal/exit status of the child, never as a failure of the caller; a fork
   server that dies or stops answering ends that job as `sandbox_broken` and
   is restarted for the next one;
+- output floods: the job's stdout and stderr are a pipe to the relay, which
+  keeps the first and last MiB of them in the job's log (child.log);
 - private temp dir, Triton cache and HOME per job; no file descriptor but
-  its log (and the job directory's socket, which only takes outputs).
+  that pipe (and the job directory's socket, which only takes outputs).
 Each protection is reported in the job's `isolation` (Verdict.sandbox):
 user_namespace, pid_namespace (own namespace and own /proc), network_isolated,
 ipc_isolated, private_root, capabilities_dropped, filesystem_restricted
@@ -89,6 +91,8 @@ Test: tests/verify/test_sandbox.py.
 
 from __future__ import annotations
 
+import collections
+import fcntl
 import glob
 import json
 import os
@@ -133,6 +137,9 @@ ROOT_MOUNT_POINT = ".root"  # in the job directory: where the private root is as
 # it has no handler for, even SIGKILL from itself): `cat` reading a pipe only
 # the relay holds lives exactly as long as the relay.
 NAMESPACE_INIT = "/bin/cat"
+LOG_KEEP_BYTES = 1 << 20  # a job's log (child.log: stdout and stderr) keeps this much of its output's start, and of its end
+VERIFIER_FOLDER_PREFIX = "tritonrl-verify-"  # then the owner's pid: one folder per verifier in the job root, its jobs' in it
+OUTPUT_POLL_S = 0.05  # how often the relay looks whether the job ended while its output pipe is quiet
 
 
 class SandboxError(RuntimeError):
@@ -246,13 +253,69 @@ def _exit_with(body: Callable[[], int]) -> NoReturn:
 
 
 def _redirect_output(job_dir: Path) -> None:
-    """stdout/stderr to the job's log, stdin from /dev/null, every other inherited descriptor closed."""
+    """stdout/stderr to the job's log, stdin from /dev/null, every other inherited descriptor closed.
+
+    Called in the relay, which alone writes the log: the job's output reaches it through `_relay_output`.
+    """
     log_fd = os.open(job_dir / "child.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     null_fd = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null_fd, 0)
     os.dup2(log_fd, 1)
     os.dup2(log_fd, 2)
     os.closerange(3, max(int(fd) for fd in os.listdir("/proc/self/fd")) + 1)  # not to SC_OPEN_MAX: it can be 2**30
+
+
+def _relay_output(source: int, job_pid: int) -> int:
+    """Copy the job's output from the pipe `source` to the log (stdout) until the job ends; returns its wait status.
+
+    The log keeps the first and the last LOG_KEEP_BYTES (where a traceback is), with a line
+    saying how much was dropped between them: a candidate printing gigabytes neither fills the job root
+    (RAM, in /dev/shm) nor stops, and still gets the verdict its outputs earn.
+    """
+    status, written, dropped, after_end = None, 0, 0, 0
+    tail: collections.deque[bytes] = collections.deque()
+    tail_bytes = 0
+    while True:
+        if status is None:
+            done, wait_status = os.waitpid(job_pid, os.WNOHANG)
+            if done:
+                status = wait_status
+                os.set_blocking(source, False)  # drain what is left, then stop
+            elif not select.select([source], [], [], OUTPUT_POLL_S)[0]:
+                continue
+        try:
+            chunk = os.read(source, 1 << 16)
+        except BlockingIOError:
+            break
+        if not chunk:  # every writer is gone
+            status = os.waitpid(job_pid, 0)[1] if status is None else status
+            break
+        if status is not None:
+            after_end += len(chunk)
+            if after_end > LOG_KEEP_BYTES:  # something the job left running keeps writing; the namespace's end kills it
+                break
+        head = chunk[: max(LOG_KEEP_BYTES - written, 0)]
+        _write_all(1, head)
+        written += len(head)
+        if len(head) < len(chunk):
+            tail.append(chunk[len(head) :])
+            tail_bytes += len(tail[-1])
+            while tail_bytes - len(tail[0]) >= LOG_KEEP_BYTES:
+                dropped += len(tail[0])
+                tail_bytes -= len(tail.popleft())
+    end = b"".join(tail)
+    dropped += max(len(end) - LOG_KEEP_BYTES, 0)
+    if dropped:
+        _write_all(1, f"\n[sandbox: {dropped} bytes of output dropped here (the log keeps its first and last "
+                      f"{LOG_KEEP_BYTES} bytes)]\n".encode())
+    _write_all(1, end[-LOG_KEEP_BYTES:])
+    return status
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _end_like(status: int) -> int:
@@ -290,12 +353,17 @@ def run_sandboxed(
             )
             os.close(init_stdin)
         relay_pid = 0 if entered["pid"] else os.getpid()  # as the job sees it: a parent outside its namespace is 0
+        output, job_output = os.pipe()
         job_pid = os.fork()
         if job_pid == 0:
-            if entered["pid"]:
-                os.close(holder)
+            os.dup2(job_output, 1)
+            os.dup2(job_output, 2)
+            for fd in (output, job_output, *([holder] if entered["pid"] else [])):
+                os.close(fd)
             _exit_with(lambda: job(job_dir, _prepare_job(relay_pid, job_dir, limits, device, exposure, entered)))
-        _, status = os.waitpid(job_pid, 0)
+        os.close(job_output)
+        status = _relay_output(output, job_pid)
+        os.close(output)
         if entered["pid"]:
             os.close(holder)  # the namespace's init reads end-of-file and exits, killing what the job left running
             os.waitpid(init, 0)
@@ -377,6 +445,34 @@ def job_root() -> Path:
     if shm.is_dir() and os.access(shm, os.W_OK) and shutil.disk_usage(shm).free >= SHM_MIN_FREE:
         return shm
     return Path(tempfile.gettempdir())
+
+
+def claim_verifier_folder(root: Path) -> tuple[Path, int]:
+    """A new verifier folder in `root` (the job root) and a descriptor locking it (flock) while this process lives.
+
+    Folders of verifiers that died without closing (SIGKILL, the OOM killer) are swept first: nothing holds
+    their lock any more. The lock decides, not the pid in the name (kept for people): pids are reused, and
+    processes in other PID namespaces sharing /dev/shm have pids this one cannot see.
+    """
+    for folder in root.glob(f"{VERIFIER_FOLDER_PREFIX}[0-9]*-*"):
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            shutil.rmtree(folder, ignore_errors=True)
+        except BlockingIOError:
+            pass  # its verifier is alive
+        finally:
+            os.close(fd)
+    while True:
+        folder = Path(tempfile.mkdtemp(prefix=f"{VERIFIER_FOLDER_PREFIX}{os.getpid()}-", dir=root))
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if os.fstat(fd).st_nlink:  # not swept by another verifier between mkdtemp and flock
+            return folder, fd
+        os.close(fd)
 
 
 class ForkServer:

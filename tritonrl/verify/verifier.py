@@ -39,7 +39,7 @@ from tritonrl.verify.precision import check_policy, precision_reason
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import Reason, ReasonCode, Verdict
 from tritonrl.verify.runtime import DISTRIBUTIONS, PROBLEM_DISTRIBUTION, compare_outputs
-from tritonrl.verify.sandbox import ForkServer, Limits, ProcessOutcome, job_root
+from tritonrl.verify.sandbox import ForkServer, Limits, ProcessOutcome, claim_verifier_folder, job_root
 from tritonrl.verify.shrink import DEFAULT_BUDGET
 from tritonrl.verify.speed_of_light import Bound, GpuPeaks, Work, bound, light_reason, sol_fraction
 from tritonrl.verify.static import check_static
@@ -166,7 +166,7 @@ class Verifier:
         self.device = f"cuda:{self._ordinal()}" if settings.device == "cuda" else "cpu"  # that GPU in this process
         limits = Limits(timeout_s=settings.timeout_s, memory_bytes=settings.memory_bytes)
         self.server = ForkServer(limits, interpret=settings.device == "cpu", env=worker_env)
-        self._root = Path(tempfile.mkdtemp(prefix="tritonrl-verify-", dir=job_root()))
+        self._root, self._root_lock = claim_verifier_folder(job_root())
         self.gpu_lock = GpuLock(job_root(), self.gpu).create() if settings.device == "cuda" else None
         self.peaks: GpuPeaks | None = None  # measured on this GPU by the first reference job that times (or cached)
         self._root.chmod(0o711)  # children may enter their own job dir, not list others
@@ -186,6 +186,9 @@ class Verifier:
     def close(self) -> None:
         self.server.stop()
         shutil.rmtree(self._root, ignore_errors=True)
+        if self._root_lock is not None:
+            os.close(self._root_lock)
+            self._root_lock = None
 
     # -- reference -------------------------------------------------------
 
@@ -537,8 +540,11 @@ class Verifier:
 
     @staticmethod
     def _log_tail(job_dir: Path) -> str:
+        """The end of the child's log, read from there: the sandbox bounds the log, this bounds the read."""
         try:
-            text = (job_dir / "child.log").read_text(errors="replace").strip()
+            with open(job_dir / "child.log", "rb") as log:
+                log.seek(max(os.fstat(log.fileno()).st_size - 4 * LOG_TAIL_CHARS, 0))  # UTF-8: at most 4 bytes a character
+                text = log.read(4 * LOG_TAIL_CHARS).decode(errors="replace").strip()
         except OSError:
             return ""
         return f"Output: …{text[-LOG_TAIL_CHARS:]}" if text else ""
