@@ -33,7 +33,9 @@ around launches.
 
 Code that can never run is not judged: the bodies of top-level functions and
 classes nothing loads (e.g. a restated reference `Model`; its class body must
-be inert), and the body of `if __name__ == "__main__":` (the module is never
+be inert), the methods of a class only ever subclassed that every subclass
+overrides without calling them (`class ModelNew(Model)` over a restated
+`Model` whose `forward` it replaces), and the body of `if __name__ == "__main__":` (the module is never
 imported as `__main__`; its `else` branch is judged).
 
 What the grammar cannot see, the runtime layer's aten trace and launch hook
@@ -524,6 +526,21 @@ class _Checker:
                      for n in ast.walk(node))
         return self.loads.get(node.name, 0) - inside == 0
 
+    def _overridden(self, node: ast.ClassDef) -> set[str]:
+        """Methods of a top-level class that never run: the class is only subclassed (`class ModelNew(Model)` over a
+        restated `Model`), every subclass defines the method again, and no super() call names it."""
+        subclasses = [c for c in self._live_statements() if isinstance(c, ast.ClassDef)
+                      and any(isinstance(b, ast.Name) and b.id == node.name for b in c.bases)]
+        as_base = sum(isinstance(b, ast.Name) and b.id == node.name for c in subclasses for b in c.bases)
+        if node.name == "ModelNew" or not subclasses or self.loads.get(node.name, 0) != as_base:
+            return set()  # built or named somewhere (`Model.forward(self, x)`): its methods can run
+        methods = {s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for sub in subclasses:
+            methods &= {s.name for s in sub.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        # super().m anywhere (a mixin's too, which the method resolution order may lead to this class)
+        return methods - {n.attr for n in ast.walk(self.tree) if isinstance(n, ast.Attribute)
+                          and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) and n.value.func.id == "super"}
+
     @staticmethod
     def _inert(stmt: ast.stmt) -> bool:
         """A class-body statement that runs nothing: a def, a docstring, pass, a constant."""
@@ -828,9 +845,10 @@ class _Checker:
         for decorator in node.decorator_list:
             self.decorator(decorator, scope, node)
         dead = scope is self.module and self._dead(node)
+        overridden = self._overridden(node) if scope is self.module else set()
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if dead:  # never referenced, inert body: judge only what runs at class creation
+                if dead or stmt.name in overridden:  # never runs: judge only what runs at class creation
                     self._method_name(stmt, inner)
                     for decorator in stmt.decorator_list:
                         self.decorator(decorator, inner, stmt)
