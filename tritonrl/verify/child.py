@@ -9,9 +9,11 @@ where they happen, into reason codes.
 
 reference job: shrink shapes for the CPU interpreter if needed, build
 `Model` from the weight seed, run it on every trial's inputs: the first on
-the problem's own ones, the others (the alternate-shape trial too) on other
-input distributions where it stays finite on them (trials.py plans the
-shapes and judges the distributions).
+the problem's own ones (drawn twice from its seed first: inputs the seed
+does not decide fail the problem), the others (the alternate-shape trial
+too) on other input distributions where it stays finite on them and that
+replaced one of get_inputs' draws (trials.py plans the shapes and judges
+the distributions).
 candidate job: import the candidate, build `ModelNew` with the reference's
 weights, run every trial under the aten trace and the Triton launch counter,
 and record behaviour (launches, compute ops, input mutation, aliasing,
@@ -55,10 +57,12 @@ from tritonrl.verify.runtime import (
     build_candidate,
     build_reference,
     clone_values,
+    draw_inputs,
     flatten_outputs,
     import_source,
     make_inputs,
     plain_outputs,
+    unreproducible_input,
 )
 from tritonrl.verify.shrink import element_count, shrink_overrides
 from tritonrl.verify.speed_of_light import measure_peaks, measure_work
@@ -171,11 +175,9 @@ def run_job(job_dir: Path, isolation: dict[str, bool]) -> int:
     return 0
 
 
-def _reference_outputs(
-    problem, model, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION
-) -> list[torch.Tensor]:
+def _reference_outputs(model, inputs: list, device: str) -> list[torch.Tensor]:
     with torch.no_grad():
-        outputs = flatten_outputs(model(*make_inputs(problem, seed, device, distribution)))
+        outputs = flatten_outputs(model(*inputs))
     if not all(type(o) is torch.Tensor for o in outputs):
         raise _Failed(ReasonCode.REFERENCE_FAILED, "the reference Model returned something other than tensors")
     _sync(device)
@@ -205,17 +207,24 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             problem = import_source(source, "problem", job_dir)
             model = build_reference(problem, job["weight_seed"], device)
             first, *more = job["input_seeds"]
-            outputs = _reference_outputs(problem, model, first, device)
+            differs = unreproducible_input(problem, first, device)
+            if differs is not None:
+                raise _Failed(ReasonCode.REFERENCE_FAILED, (
+                    f"the problem's get_inputs() is not reproducible from the seed: two draws from one seed differ in "
+                    f"input {differs}, so the candidate's process would get other inputs than the reference's; draw "
+                    "with torch (torch.randn, ...), numpy's global np.random functions or Python's random, which the "
+                    "verifier seeds, not an unseeded generator such as np.random.default_rng()"))
+            outputs = _reference_outputs(model, make_inputs(problem, first, device), device)
             _save_trial(result, job_dir, first, overrides, PROBLEM_DISTRIBUTION, outputs)
             own_finite = [bool(torch.isfinite(o).all()) for o in outputs]
             distributions = iter(job.get("distributions", []))  # what later trials draw from, most telling first
             for seed in more:
                 result.stage("other distributions")
                 if not _distribution_trial(job_dir, result, problem, model, overrides, own_finite, distributions, device):
-                    outputs = _reference_outputs(problem, model, seed, device)  # no other distribution is left
+                    outputs = _reference_outputs(model, make_inputs(problem, seed, device), device)  # no other distribution left
                     _save_trial(result, job_dir, seed, overrides, PROBLEM_DISTRIBUTION, outputs)
             if job.get("timed_seed") is not None:  # the inputs of the candidate's timed calls checked at random
-                send_outputs("timed", _reference_outputs(problem, model, job["timed_seed"], device))
+                send_outputs("timed", _reference_outputs(model, make_inputs(problem, job["timed_seed"], device), device))
             if job.get("work"):
                 result.stage("work")
                 result.data["work"] = _work(job, result, problem, model, device)
@@ -252,12 +261,17 @@ def _distribution_trial(
     """Save one trial on the next distribution the reference stays finite on; False when none is left.
 
     A distribution the reference fails on, or turns non-finite on, is
-    outside the problem's domain: dropped, with the reason recorded.
+    outside the problem's domain: dropped, with the reason recorded; so is
+    one that replaced none of get_inputs' draws (numpy or Python's random).
     """
     dropped = result.data.setdefault("dropped_distributions", {})
     for name, seed in distributions:
         try:
-            outputs = _reference_outputs(problem, model, seed, device, name)
+            inputs, replaced = draw_inputs(problem, seed, device, name)
+            if not replaced:
+                dropped[name] = "get_inputs draws nothing it replaces (torch.rand/randn): the problem's own inputs"
+                continue
+            outputs = _reference_outputs(model, inputs, device)
         except Exception as exc:
             dropped[name] = f"the reference fails on them: {_describe(exc)}"
             continue
@@ -287,7 +301,7 @@ def _alternate_trial(
         try:
             alt = import_source(with_shapes(source, variant), "problem", job_dir)
             model = build_reference(alt, job["weight_seed"], job["device"])
-            outputs = _reference_outputs(alt, model, job["alt_seed"], job["device"])
+            outputs = _reference_outputs(model, make_inputs(alt, job["alt_seed"], job["device"]), job["device"])
         except Exception:  # the problem has constraints these shapes break: try the next set
             continue
         shapes = {**overrides, **variant}

@@ -303,22 +303,54 @@ class _Redraw(TorchFunctionMode):
     def __init__(self, draw: Callable[[torch.Size, torch.device], torch.Tensor]) -> None:
         super().__init__()
         self.draw = draw
+        self.replaced = 0  # draws refilled: none when get_inputs draws with numpy or Python's random
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
         if func in _REDRAWN and out.is_floating_point():
             with torch.no_grad():
                 out.copy_(self.draw(out.shape, out.device))
+            self.replaced += 1
         return out
+
+
+def draw_inputs(problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION) -> tuple[list, int]:
+    """`make_inputs`, and how many of get_inputs' torch.rand/randn draws `distribution` replaced (0 for the problem's
+    own): a distribution that replaced none drew the problem's own inputs."""
+    seed_everything(seed)
+    redraw = None if distribution == PROBLEM_DISTRIBUTION else _Redraw(DISTRIBUTIONS[distribution])
+    with torch.device(device), redraw or nullcontext():
+        values = problem.get_inputs()
+    return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values], redraw.replaced if redraw else 0
 
 
 def make_inputs(problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION) -> list:
     """`get_inputs()` drawn from `seed` (and `distribution`), created directly on `device` (no host round trip)."""
-    seed_everything(seed)
-    redraw = nullcontext() if distribution == PROBLEM_DISTRIBUTION else _Redraw(DISTRIBUTIONS[distribution])
-    with torch.device(device), redraw:
-        values = problem.get_inputs()
-    return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values]
+    return draw_inputs(problem, seed, device, distribution)[0]
+
+
+def _same_value(a, b) -> bool:
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or (a.shape, a.dtype) != (b.shape, b.dtype):
+            return False
+        if a.is_floating_point() or a.is_complex():
+            return torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)
+        return torch.equal(a, b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+    return a == b or (a != a and b != b)  # NaN equals NaN here
+
+
+def unreproducible_input(problem: ModuleType, seed: int, device: str) -> int | None:
+    """The index of the first input that differs between two `get_inputs()` drawn from one seed; None when none does.
+
+    The candidate's process draws its inputs from the same seed as the reference's: inputs the seed does not decide
+    (an unseeded `np.random.default_rng()`, the clock) differ there, and an honest kernel would be judged wrong.
+    """
+    first, second = make_inputs(problem, seed, device), make_inputs(problem, seed, device)
+    if len(first) != len(second):
+        return min(len(first), len(second))
+    return next((i for i, (a, b) in enumerate(zip(first, second)) if not _same_value(a, b)), None)
 
 
 def clone_values(values: list) -> list:
