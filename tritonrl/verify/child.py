@@ -445,8 +445,8 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             try:
                 timing, checked, foreign = _time_candidate(candidate, problem, job, kernels)
                 # Handed over while the GPU is still this job's alone: the caller compares each with the reference's.
-                for outputs in [] if foreign else checked:
-                    send_outputs("timed", outputs)
+                for check, outputs in enumerate([] if foreign else checked):
+                    send_outputs(f"timed {check}", outputs)  # a label is taken once
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
         result.data["timing"] = {**timing, "timed_output_error": f"returned {foreign}, not plain tensors" if foreign else None}

@@ -374,15 +374,16 @@ class Verifier:
 
         def judge(label: int | str, tensors: list[torch.Tensor]) -> None:
             """Compare as the outputs arrive, so a 6.4 GB trial's memory is released before the next is made."""
-            if label == "timed" and reference.timed is not None:
+            timed = type(label) is str and label.startswith("timed ")  # "timed <n>": the n-th checked timed call
+            if timed and reference.timed is not None:
                 expected = reference.timed.outputs
             elif type(label) is int and 0 <= label < len(reference.trials):
                 expected = reference.trials[label].outputs
             else:
                 raise HandoffError(f"there is no trial {label!r}")
             comparison = compare_outputs(expected, tensors, self.device, self.settings.precision)
-            if label != "timed" or compared.get("timed", (None,))[0] is None:  # the first wrong checked timed call stays
-                compared[label] = comparison
+            if not timed or compared.get("timed", (None,))[0] is None:  # the first wrong checked timed call stays
+                compared["timed" if timed else label] = comparison
 
         largest = max((sum(o.numel() * o.element_size() for o in t.outputs) for t in reference.trials), default=0)
         timeout_s = self.candidate_timeout(reference)
