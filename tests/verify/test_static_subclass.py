@@ -53,6 +53,9 @@ def test_a_subclass_that_replaces_the_restated_forward_is_judged_by_its_own_code
     "class ModelNew(Model):\n    def launch(self, x):\n" + _LAUNCH + "        return out\n",
     # built as well as subclassed
     "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return Model()(out)\n",
-], ids=["super", "super_two_arguments", "unbound", "mixin_super", "inherited", "instantiated"])
+    # super kept, or named by a string: any method may be reached
+    "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        parent = super()\n        return parent.forward(out)\n",
+    "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return getattr(super(), 'forward')(out)\n",
+], ids=["super", "super_two_arguments", "unbound", "mixin_super", "inherited", "instantiated", "super_kept", "super_getattr"])
 def test_the_restated_forward_is_compute_when_it_can_run(source):
     assert ReasonCode.FORBIDDEN_TORCH_OP.value in _codes(source)

@@ -537,9 +537,13 @@ class _Checker:
         methods = {s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         for sub in subclasses:
             methods &= {s.name for s in sub.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        # super().m anywhere (a mixin's too, which the method resolution order may lead to this class)
-        return methods - {n.attr for n in ast.walk(self.tree) if isinstance(n, ast.Attribute)
-                          and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) and n.value.func.id == "super"}
+        # super().m anywhere (a mixin's too, which the method resolution order may lead to this class); a super used
+        # any other way (`s = super()`, `getattr(super(), name)`) could reach any method: then none is exempt
+        named = [n.attr for n in ast.walk(self.tree) if isinstance(n, ast.Attribute)
+                 and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) and n.value.func.id == "super"]
+        if len(named) != sum(isinstance(n, ast.Name) and n.id == "super" for n in ast.walk(self.tree)):
+            return set()
+        return methods - set(named)
 
     @staticmethod
     def _inert(stmt: ast.stmt) -> bool:
