@@ -8,12 +8,15 @@ outputs are compared with the reference's as the verifier does.
 
 import random
 from itertools import count
+from types import SimpleNamespace
 
 import pytest
 import torch
 
 from tritonrl.verify import timing
+from tritonrl.verify.result import ReasonCode, Verdict
 from tritonrl.verify.timing import CHECKED_REPS, WARMUP_CALLS, _Window
+from tritonrl.verify.verifier import ReferenceRun, Verifier
 
 SIZE = 16
 
@@ -155,6 +158,35 @@ def test_a_checked_output_is_copied_when_its_repetition_ends():
     checked = _drive(writes_into_one_buffer, final, calls=1)
     assert all(output.data_ptr() != reused.data_ptr() for output in checked)
     assert _wrong(checked, final) == 0  # one call a window: nothing overwrote it before the copy
+
+
+def test_an_output_tensor_returned_again_by_later_calls_is_flagged(seeded):
+    """Writing every call's answer into one buffer leaves a checked call's output overwritten: flagged, so the verdict
+    can say why the check failed; a fresh tensor per call is not flagged."""
+    final, reused = _inputs(1), torch.zeros(SIZE, SIZE)
+    windows = {}
+    for name, fn in {"one buffer": lambda a, b: torch.matmul(a, b, out=reused), "fresh": lambda a, b: a @ b}.items():
+        seeds = count(1000)
+        window = windows[name] = _Window(fn, _inputs(0), lambda: _inputs(next(seeds)), final)
+        window.widen(8)
+        for _ in range(20):
+            window.refill(single=False, counted=True)
+            window.run()
+            window.settle()
+    assert windows["one buffer"].reused and _wrong(windows["one buffer"].checked, final) > 0
+    assert not windows["fresh"].reused and _wrong(windows["fresh"].checked, final) == 0
+
+
+@pytest.mark.parametrize("reused", [False, True])
+def test_a_failed_check_of_a_reused_output_says_so(reused):
+    reference = ReferenceRun("", {}, {}, 0)
+    reference.timed = SimpleNamespace(outputs=[])
+    verdict = Verdict(ran=True, matches_reference=True, device="cuda")
+    judged = {"median_ms": 1.0, "cv": 0.01, "triton_time_share": 1.0, "timed_output_error": None, "checked_output_reused": reused}
+    Verifier._judge_timing(SimpleNamespace(), reference, judged, ("wrong", None, "max abs error 3.0"), verdict)
+    [reason] = verdict.reasons
+    assert reason.code is ReasonCode.TIMED_OUTPUT_WRONG
+    assert ("same output tensor" in reason.message) is reused and ("max abs error" in reason.message) is not reused
 
 
 def test_no_timed_call_runs_on_the_input_set_the_warm_up_called():

@@ -110,6 +110,7 @@ class Timing:
     queue_median_ms: float  # host time to queue one call (Python + launches)
     profiled_ms: float  # kernel time on all streams in one profiled call
     triton_time_share: float  # share of that kernel time in the named Triton kernels
+    checked_output_reused: bool = False  # a checked call's output tensor was returned again by a later call of its window
 
     @property
     def escaped_current_stream(self) -> bool:
@@ -257,6 +258,7 @@ class Timer:
             queue_median_ms=statistics.median(queues),
             profiled_ms=profiled_ms,
             triton_time_share=own_ms / profiled_ms if profiled_ms > 0 else 0.0,
+            checked_output_reused=window.reused,
         )
 
     @staticmethod
@@ -304,8 +306,9 @@ class _Window:
         self.sets = [buffers]
         self.targets = self.sets
         self.checked: list = []  # the profiled call's output, then the sampled repetitions'
-        self._held, self._held_output, self._check_at = 0, None, None
+        self._held, self._held_output, self._last_output, self._check_at = 0, None, None, None
         self._counted_reps = 0
+        self.reused = False  # a checked output was overwritten by a later call returning the same tensor
 
     @property
     def calls(self) -> int:
@@ -350,16 +353,28 @@ class _Window:
             out = self.fn(*buffers)
             if index == held:
                 self._held_output = out
+        self._last_output = out
 
     def settle(self) -> None:
         """After the repetition, outside the timed region: copy a checked call's output, drop the held one."""
         if self._check_at is not None:
+            if self._held != len(self.targets) - 1 and _storages(self._held_output) & _storages(self._last_output):
+                self.reused = True  # what is copied below is a later call's answer, not the checked call's
             output = _snapshot(self._held_output)
             if self._check_at == len(self.checked):
                 self.checked.append(output)
             else:
                 self.checked[self._check_at] = output
-        self._held_output, self._check_at = None, None
+        self._held_output, self._last_output, self._check_at = None, None, None
+
+
+def _storages(output: object) -> set[int]:
+    """Where the plain tensors of an output (alone or in an exact tuple/list) keep their data."""
+    if type(output) is torch.Tensor:
+        return {output.untyped_storage().data_ptr()}
+    if type(output) in (tuple, list):
+        return {o.untyped_storage().data_ptr() for o in output if type(o) is torch.Tensor}
+    return set()
 
 
 def _snapshot(output: object) -> object:

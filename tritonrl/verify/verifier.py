@@ -444,6 +444,9 @@ class Verifier:
             error = "its outputs were not handed over"
         elif error is None and timed is not None and timed[0] is not None:
             error = timed[2]
+            if timing.get("checked_output_reused"):
+                error = ("it returns the same output tensor from call to call, so a later call overwrote a checked "
+                         "call's output before it was compared; return a new tensor from each call, as the reference does")
         if error:
             verdict.reasons.append(
                 Reason(ReasonCode.TIMED_OUTPUT_WRONG, f"a timed call checked at random (among calls on fresh inputs): {error}")
