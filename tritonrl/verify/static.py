@@ -775,7 +775,8 @@ class _Checker:
             else:
                 self.imported(node, f"{node.module}.{a.name}", module_only=node.module not in ALLOWED_MODULES)
 
-    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, body_runs: bool = True) -> None:
+        """Everything that runs when the `def` runs (decorators, defaults, annotations), and the body unless it never runs."""
         inner = self.binder.scopes[id(node)]
         for decorator in node.decorator_list:
             self.decorator(decorator, scope, node)
@@ -790,7 +791,7 @@ class _Checker:
             self.report(R.MONKEYPATCH, node, f"defines {node.name}", "Python calls it implicitly")
         if id(node) in self.kernels:
             _KernelRules(self, inner).check(node)
-        elif not (scope is self.module and self._dead(node)):
+        elif body_runs and not (scope is self.module and self._dead(node)):
             self.body(node.body, inner)
 
     def _signature(self, args: ast.arguments, scope: _Scope, inner: _Scope) -> None:
@@ -852,13 +853,8 @@ class _Checker:
         overridden = self._overridden(node) if scope is self.module else set()
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if dead or stmt.name in overridden:  # never runs: judge only what runs at class creation
-                    self._method_name(stmt, inner)
-                    for decorator in stmt.decorator_list:
-                        self.decorator(decorator, inner, stmt)
-                    self._signature(stmt.args, inner, self.binder.scopes[id(stmt)])
-                else:
-                    self.function(stmt, inner)
+                # a method that never runs: judge only what runs at class creation (its return annotation too)
+                self.function(stmt, inner, body_runs=not (dead or stmt.name in overridden))
             elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass, ast.ClassDef)):
                 self.stmt(stmt, inner)
             else:
