@@ -40,6 +40,16 @@ def test_a_subclass_that_replaces_the_restated_forward_is_judged_by_its_own_code
     assert _codes("class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return out\n") == set()
 
 
+def test_a_helper_only_the_replaced_forward_calls_never_runs_either():
+    restated = _HEAD.replace("        return torch.relu(x)", "        return reference_relu(x)")
+    helper = "def reference_relu(x):\n    return torch.relu(x)\n\n\n"
+    subclass = "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return out\n"
+    assert {r.code.value for r in check_static(restated + helper + subclass)} == set()
+    # still judged once anything that runs calls it
+    called = subclass.replace("        return out", "        return reference_relu(out)")
+    assert ReasonCode.FORBIDDEN_TORCH_OP.value in {r.code.value for r in check_static(restated + helper + called)}
+
+
 @pytest.mark.parametrize("source", [
     # the restated forward called through super()
     "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return super().forward(out)\n",

@@ -467,7 +467,11 @@ class _Checker:
         self.classes: dict[str, ast.ClassDef] = {s.name: s for s in ast.walk(tree) if isinstance(s, ast.ClassDef)}
         self.class_kinds: dict[str, str] = {}  # "module" | "autograd" | "plain"
         self.own_attrs = self.binder.local_attrs - RESERVED_ATTRS
+        self._unrun: set[int] = set()  # ids of method and function bodies that never run (their loads do not count)
         self.loads = self._loads()
+        while (unrun := self._unrun_bodies()) != self._unrun:  # a name loaded only in such bodies is dead in turn
+            self._unrun = unrun
+            self.loads = self._loads()
 
     # -- reporting
     def report(self, code: R, node: ast.AST | None, what: str, why: str = "") -> None:
@@ -502,14 +506,30 @@ class _Checker:
     def _live_statements(self) -> list[ast.stmt]:
         return [n for s in self.tree.body for n in ([*s.orelse] if _is_main_guard(s) else [s])]
 
-    def _loads(self) -> dict[str, int]:
-        """How often each name is loaded, outside `__main__` blocks."""
+    def _loads(self, nodes: list[ast.AST] | None = None) -> dict[str, int]:
+        """How often each name is loaded in `nodes` (default: the module outside `__main__` blocks), bodies that never
+        run aside."""
         counts: dict[str, int] = {}
-        for stmt in self._live_statements():
-            for node in ast.walk(stmt):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                    counts[node.id] = counts.get(node.id, 0) + 1
+        stack = list(self._live_statements() if nodes is None else nodes)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                counts[node.id] = counts.get(node.id, 0) + 1
+            stack += [child for child in ast.iter_child_nodes(node) if id(child) not in self._unrun]
         return counts
+
+    def _unrun_bodies(self) -> set[int]:
+        """The body statements of top-level functions and methods that never run, by the current load counts."""
+        unrun: set[int] = set()
+        for stmt in self._live_statements():
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._dead(stmt):
+                unrun |= {id(s) for s in stmt.body}
+            elif isinstance(stmt, ast.ClassDef):
+                never = {m.name for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))} \
+                    if self._dead(stmt) else self._overridden(stmt)
+                unrun |= {id(s) for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                          and m.name in never for s in m.body}
+        return unrun
 
     def _dead(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
         """A top-level def nothing loads (its own body aside) can never run, unless a decorator keeps it."""
@@ -522,9 +542,7 @@ class _Checker:
                 return False
         if isinstance(node, ast.ClassDef) and not all(self._inert(s) for s in node.body):
             return False  # the class body runs at import and could call its own methods
-        inside = sum(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == node.name
-                     for n in ast.walk(node))
-        return self.loads.get(node.name, 0) - inside == 0
+        return self.loads.get(node.name, 0) - self._loads([node]).get(node.name, 0) == 0
 
     def _overridden(self, node: ast.ClassDef) -> set[str]:
         """Methods of a top-level class that never run: the class is only subclassed (`class ModelNew(Model)` over a
