@@ -50,26 +50,51 @@ def test_text_a_candidate_raised_reaches_the_feedback_as_one_capped_quoted_line(
     assert not any(ln.startswith("The verifier accepted") for ln in text.splitlines())
 
 
-def test_feedback_on_a_trial_at_the_alternate_shape_names_none_of_its_sizes():
+def _two_shape_reference():
+    from tritonrl.verify.verifier import ReferenceRun, ReferenceTrial
+
+    primary, alternate = {"batch_size": 16, "dim": 1024}, {"batch_size": 17, "dim": 1153}
+    return ReferenceRun("src", primary, primary, 0, trials=[
+        ReferenceTrial("src", 1, primary, []), ReferenceTrial("src", 2, alternate, [], "heavy_tailed")])
+
+
+def test_feedback_on_the_other_shape_trial_carries_only_its_code_and_a_fixed_text():
+    """Allow-list, not a mask: 19601 = 17 × 1153 and 'm17k1153' pass any filter of the sizes themselves."""
     import torch
 
     from tritonrl.prompts import feedback_message
     from tritonrl.verify.result import Reason, ReasonCode, Verdict
     from tritonrl.verify.runtime import compare_outputs
-    from tritonrl.verify.verifier import ReferenceRun, ReferenceTrial
 
-    primary, alternate = {"batch_size": 16, "dim": 1024}, {"batch_size": 19, "dim": 1151}
-    reference = ReferenceRun("src", primary, primary, 0, trials=[
-        ReferenceTrial("src", 1, primary, []), ReferenceTrial("src", 2, alternate, [], "heavy_tailed")])
-    code, _, mismatch = compare_outputs([torch.zeros(19, 1151)], [torch.zeros(16, 1024)])
-    verdict = Verdict(ran=True, shapes=primary, alt_shapes=alternate, reasons=[
+    reference = _two_shape_reference()
+    code, _, mismatch = compare_outputs([torch.zeros(17, 1153)], [torch.zeros(17 * 1153)])
+    raised = "ValueError: unsupported shape m17k1153 = 17x1153; tiles 17007 100153 3459 (at candidate_0.py:31)"
+    verdict = Verdict(ran=True, shapes=reference.shapes, alt_shapes=reference.alt_shapes, trials=2, reasons=[
         Reason(code, f"{reference.describe(1)}: {mismatch}"),
-        Reason(ReasonCode.RUNTIME_ERROR, "RuntimeError: The size of tensor a (1151) must match the size of tensor b (1024)")])
-    assert "1151" in verdict.reasons[0].message  # the verdict, read by people, keeps them
-    text = feedback_message(verdict)
-    assert "[shape_mismatch] 'trial 1 (heavy_tailed inputs, at the other shape): shape (16, 1024) is not the expected shape'" in text
-    assert "tensor a (N) must match the size of tensor b (1024)" in text
-    assert "19" not in text and "1151" not in text
+        Reason(ReasonCode.RUNTIME_ERROR, f"{reference.describe(1)}: {raised}"),
+        Reason(ReasonCode.RUNTIME_ERROR, f"{reference.describe(1)}: Size17x1153Error: no"),
+        Reason(ReasonCode.OUTPUT_NOT_TENSOR, "trial 1: outputs are ['Shape17By1153'], not plain torch.Tensor"),
+        Reason(ReasonCode.CRASHED, "outputs 1 could not be handed over: outputs of 78404 bytes exceed what ..."),
+        Reason(ReasonCode.CRASHED, "killed by SIGSEGV during trial 1. Output: …m=17 k=1153")])
+    assert "19601" in verdict.reasons[0].message and "m17k1153" in verdict.reasons[1].message  # people keep the details
+    lines = feedback_message(verdict).splitlines()
+    assert lines[1:12:2] == ["- [shape_mismatch] \"an output's shape is wrong at the other shape\"",
+                             "- [runtime_error] 'failed at the other shape with ValueError'",
+                             "- [runtime_error] 'failed at the other shape'",  # an exception type of its own is its text
+                             "- [output_not_tensor] 'failed at the other shape'",
+                             "- [crashed] 'failed at the other shape'", "- [crashed] 'failed at the other shape'"]
+    assert lines[2] == "  What to do: return outputs with exactly the reference's shapes"
+    assert not any(size in "".join(lines) for size in ("17", "1153", "19601", "78404"))
+
+
+def test_feedback_keeps_the_candidates_text_from_a_trial_at_the_primary_shapes():
+    from tritonrl.prompts import feedback_message
+    from tritonrl.verify.result import Reason, ReasonCode, Verdict
+
+    reference = _two_shape_reference()
+    verdict = Verdict(ran=True, shapes=reference.shapes, alt_shapes=reference.alt_shapes, trials=2, reasons=[
+        Reason(ReasonCode.RUNTIME_ERROR, f"{reference.describe(0)}: IndexError: tile 7 of 5 (at candidate_0.py:12)")])
+    assert "[runtime_error] 'trial 0: IndexError: tile 7 of 5 (at candidate_0.py:12)'" in feedback_message(verdict)
 
 
 def test_feedback_keeps_the_expected_shape_of_a_trial_at_the_primary_shapes():

@@ -14,25 +14,28 @@ Feedback is built from the Verdict alone, which holds no seeds and no
 reference values: the comparison messages say where and by how much (the
 max abs error, a statistic of that verification's fresh inputs, which a
 later turn never sees again), the tolerance's scale (the reference's RMS) is
-cut, the alternate shapes are secret (a trial at them is "at the other
-shape", a shape mismatch there does not state the expected shape, and no
-size only they have is written, not even inside an exception's text), and
-text the candidate produced (an exception, a crash log) is flattened to one
-quoted line and capped, so it cannot pose as the verifier. Versioned like
+cut, the alternate shapes are secret: a reason from the trial at them
+carries its code and a fixed text only ("wrong result at the other shape",
+"failed at the other shape with ValueError"), never the candidate's text or
+a number from that trial (an allow-list: masks miss products and spellings
+such as 19601 = 17 × 1153 or m17k1153). Elsewhere, text the candidate
+produced (an exception, a crash log) is flattened to one quoted line and
+capped, so it cannot pose as the verifier. Versioned like
 the prompt (FEEDBACK_VERSION).
 
-Test: tests/test_prompts.py.
+Test: tests/test_prompts.py, tests/verify/test_feedback_other_shape.py.
 """
 
 from __future__ import annotations
 
+import builtins
 import re
 
 from tritonrl.verify.report import HINTS
-from tritonrl.verify.result import Layer, Verdict
+from tritonrl.verify.result import Layer, Reason, ReasonCode, Verdict
 
 PROMPT_VERSION = "tritonrl-prompt-v1"
-FEEDBACK_VERSION = "tritonrl-feedback-v2"
+FEEDBACK_VERSION = "tritonrl-feedback-v3"
 
 SYSTEM = (
     "You are an expert GPU kernel engineer. You rewrite PyTorch modules as fast, correct Triton kernels."
@@ -72,21 +75,38 @@ REASON_CHARS = 400  # a reason's text in the feedback, at most
 
 
 # A trial's description (verifier.ReferenceRun.describe): "trial 3 (heavy_tailed inputs, at n=97, m=5)"
-_TRIAL_SIZES = re.compile(r"^(trial \d+)(?: \((?:(.*?)(?:, )?)?\bat (?:\w+=\d+(?:, )?)+\))")
-_EXPECTED_SHAPE = re.compile(r" != expected \([\d, ]*\)")
+_TRIAL_SIZES = re.compile(r"^trial \d+ \((?:.*?, )?at \w+=\d+")
 OTHER_SHAPE = "at the other shape"  # what the feedback calls the alternate-shape trial
+# The only text a reason from the other-shape trial carries into the feedback: fixed, one per code.
+_AT_OTHER_SHAPE: dict[ReasonCode, str] = {
+    ReasonCode.SHAPE_MISMATCH: "an output's shape is wrong at the other shape",
+    ReasonCode.DTYPE_MISMATCH: "an output's dtype is wrong at the other shape",
+    ReasonCode.NON_FINITE: "NaN/inf in the output at the other shape",
+    ReasonCode.WRONG_RESULT: "wrong result at the other shape",
+    ReasonCode.TIMEOUT: "ran too long at the other shape",
+}
+_RAISED = re.compile(r"^(?:trial \d+[^:]*: )?(\w+): ")  # child._describe: "ValueError: ... (at file.py:31)"
+_KNOWN_EXCEPTIONS = frozenset({*(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)),
+                               "OutOfMemoryError", "AcceleratorError", "CompilationError", "HandoffError"})
 
 
-def _secret_sizes(message: str, verdict: Verdict) -> str:
-    """`message` without the alternate shapes: its trial description, its expected shape, any size only they have."""
-    at_alternate = _TRIAL_SIZES.match(message)
-    if at_alternate:
-        notes = ", ".join(n for n in (at_alternate.group(2), OTHER_SHAPE) if n)
-        message = f"{at_alternate.group(1)} ({notes})" + _EXPECTED_SHAPE.sub(" is not the expected shape",
-                                                                            message[at_alternate.end():])
-    for size in set(verdict.alt_shapes.values()) - set(verdict.shapes.values()):
-        message = re.sub(rf"(?<![\w.]){size}(?![\w.])", "N", message)
-    return message
+def _alternate_trial(message: str, verdict: Verdict) -> bool:
+    """Whether `message` reports the other-shape trial (the last one): by its description, index or stage."""
+    if not verdict.alt_shapes:
+        return False
+    last = verdict.trials - 1
+    return bool(_TRIAL_SIZES.match(message) or re.match(rf"(?:trial|outputs) {last}\b", message)
+                or re.search(rf"\bduring trial {last}\b", message))
+
+
+def _other_shape_text(code: ReasonCode, message: str) -> str:
+    """The fixed text for a reason at the other shape: nothing the candidate wrote, no number from that trial."""
+    if code in _AT_OTHER_SHAPE:
+        return _AT_OTHER_SHAPE[code]
+    raised = _RAISED.match(message)
+    if raised and raised.group(1) in _KNOWN_EXCEPTIONS:
+        return f"failed {OTHER_SHAPE} with {raised.group(1)}"
+    return f"failed {OTHER_SHAPE}"
 
 
 def _reason_text(message: str) -> str:
@@ -95,6 +115,12 @@ def _reason_text(message: str) -> str:
         message = message.split(_TOLERANCE_DETAIL, 1)[0] + _TOLERANCE_DETAIL
     flat = " ".join(message.split())
     return repr(flat[:REASON_CHARS] + ("…" if len(flat) > REASON_CHARS else ""))
+
+
+def _feedback_text(reason: Reason, verdict: Verdict) -> str:
+    if _alternate_trial(reason.message, verdict):
+        return repr(_other_shape_text(reason.code, reason.message))
+    return _reason_text(reason.message)
 
 
 def _shapes(values: dict[str, int]) -> str:
@@ -119,7 +145,7 @@ def feedback_message(verdict: Verdict) -> str:
         return "\n".join([*lines, "", FASTER_REQUEST])
     lines = ["The verifier rejected your answer:"]
     for reason in verdict.reasons:
-        lines.append(f"- [{reason.code.value}] {_reason_text(_secret_sizes(reason.message, verdict))}")
+        lines.append(f"- [{reason.code.value}] {_feedback_text(reason, verdict)}")
         lines.append(f"  What to do: {HINTS[reason.code]}")
     if any(r.code.layer is Layer.OUTPUT for r in verdict.reasons):  # it ran and was wrong: where it was tried
         tested = _shapes(verdict.shapes) or "its own shapes"

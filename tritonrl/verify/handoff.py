@@ -357,7 +357,7 @@ class Inbox:
             label, specs = _parse(header)
             total = sum(spec["nbytes"] for spec in specs)
             if total > self.limit:
-                raise HandoffError(f"outputs of {total} bytes exceed the {self.limit} bytes expected at most")
+                raise HandoffError(f"outputs of {total} bytes exceed what this job's outputs may hold (a few times the reference's)")
             if label in self.seen:
                 raise HandoffError(f"outputs {label} were sent twice")
             self.seen.add(label)

@@ -391,7 +391,9 @@ class Verifier:
         verdict.ran = True
         verdict.sandbox = {k: bool(v) for k, v in dict(result.get("isolation", {})).items()}
         try:
-            verdict.reasons.extend(Reason(ReasonCode(r["code"]), str(r["message"])) for r in result.get("reasons", []))
+            stage = str(result.get("stage", "")).removeprefix("trial ")  # a failure raised in a trial names it (prompts.py)
+            at = f"{reference.describe(int(stage))}: " if stage.isdecimal() and int(stage) < len(reference.trials) else ""
+            verdict.reasons.extend(Reason(ReasonCode(r["code"]), at + str(r["message"])) for r in result.get("reasons", []))
             trials = result.get("trials", [])
             verdict.kernel_launches = sum(int(t["launches"]) for t in trials)
             verdict.reasons.extend(self._behaviour_reasons(trials))
