@@ -239,7 +239,7 @@ def _timed(candidate_ms: float, floor_ms: float) -> Verdict:
     reference.bound = SimpleNamespace(sol_ms=1.0, floor_ms=floor_ms, floor_bytes=1 << 30, floor_bandwidth=4.8e12)
     verdict = Verdict(ran=True, matches_reference=True, device="cuda")
     timing = {"median_ms": candidate_ms, "cv": 0.01, "triton_time_share": 1.0, "timed_output_error": None}
-    Verifier._judge_timing(SimpleNamespace(), reference, timing, None, verdict)
+    Verifier._judge_timing(SimpleNamespace(), reference, timing, [], verdict)
     return verdict
 
 

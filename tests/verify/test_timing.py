@@ -72,7 +72,7 @@ def test_launch_bound_honest_kernel_is_timed_on_the_device_clock():
 
 
 def test_a_cache_keyed_by_input_contents_never_hits_while_timed_and_the_checked_calls_are_checkable():
-    from tritonrl.verify.timing import CHECKED_REPS, Timer
+    from tritonrl.verify.timing import CHECKS, Timer
 
     timer = Timer("cuda", budget_s=0.5)
     cache = {}
@@ -84,17 +84,18 @@ def test_a_cache_keyed_by_input_contents_never_hits_while_timed_and_the_checked_
             cache[key] = x * 2
         return cache[key]
 
-    known = torch.randn(4096, device="cuda")
+    known = [torch.randn(4096, device="cuda") for _ in range(CHECKS)]
     timing, checked = timer.time(
-        memoised, [known.clone()], lambda: [torch.randn(4096, device="cuda")], final=[known], kernel_names=set()
+        memoised, [known[0].clone()], lambda: [torch.randn(4096, device="cuda")],
+        known=[lambda x=x: [x] for x in known], kernel_names=set(),
     )
     assert timing.median_ms > 0.5  # every timed call missed: fresh data each time
-    assert len(checked) == 1 + CHECKED_REPS  # the profiled call and the sampled repetitions
-    assert all(torch.equal(output, known * 2) for output in checked)  # each ran on the known input set
+    assert len(checked) == CHECKS  # the profiled call and the sampled repetitions
+    assert all(torch.equal(output, x * 2) for output, x in zip(checked, known))  # check n ran on known set n
 
 
 def test_work_skipped_on_buffers_seen_before_shows_in_the_checked_outputs():
-    from tritonrl.verify.timing import Timer
+    from tritonrl.verify.timing import CHECKS, Timer
 
     timer = Timer("cuda", budget_s=0.5)
     seen = set()
@@ -105,10 +106,10 @@ def test_work_skipped_on_buffers_seen_before_shows_in_the_checked_outputs():
         seen.add(x.data_ptr())
         return x * 2
 
-    known = torch.randn(4096, device="cuda")
-    _, checked = timer.time(skips_seen, [known.clone()], lambda: [torch.randn(4096, device="cuda")], final=[known],
-                            kernel_names=set())
-    assert any(not torch.equal(output, known * 2) for output in checked)
+    known = [torch.randn(4096, device="cuda") for _ in range(CHECKS)]
+    _, checked = timer.time(skips_seen, [known[0].clone()], lambda: [torch.randn(4096, device="cuda")],
+                            known=[lambda x=x: [x] for x in known], kernel_names=set())
+    assert any(not torch.equal(output, x * 2) for output, x in zip(checked, known))
 
 
 def test_honest_kernel_gets_a_speedup_and_a_high_triton_share(gpu_verifier, builtin_problems):

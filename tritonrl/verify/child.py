@@ -32,6 +32,7 @@ import time
 import traceback
 from contextlib import contextmanager
 from dataclasses import asdict
+from functools import partial
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -223,8 +224,8 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                 if not _distribution_trial(job_dir, result, problem, model, overrides, own_finite, distributions, device):
                     outputs = _reference_outputs(model, make_inputs(problem, seed, device), device)  # no other distribution left
                     _save_trial(result, job_dir, seed, overrides, PROBLEM_DISTRIBUTION, outputs)
-            if job.get("timed_seed") is not None:  # the inputs of the candidate's timed calls checked at random
-                send_outputs("timed", _reference_outputs(model, make_inputs(problem, job["timed_seed"], device), device))
+            for check, seed in enumerate(job.get("timed_seeds") or []):  # one input set per checked timed call
+                send_outputs(f"timed {check}", _reference_outputs(model, make_inputs(problem, seed, device), device))
             if job.get("work"):
                 result.stage("work")
                 result.data["work"] = _work(job, result, problem, model, device)
@@ -457,16 +458,16 @@ def _time_candidate(candidate, problem, job: dict, kernels: set[str]) -> tuple[d
     """Time the candidate like the baseline; the timed calls checked at random, for the caller, run on inputs no trial used.
 
     Every repetition gets fresh inputs, so a cache keyed by a few input
-    elements never hits; the checked calls' inputs come from `timed_seed`,
+    elements never hits; checked call n runs on the inputs of `timed_seeds[n]`,
     whose reference outputs only the caller holds, so a candidate that
     computes only while it believes it is watched is caught there.
     """
     from tritonrl.verify.timing import Timer
 
     fresh = _fresh_inputs(problem, "cuda", job["fresh_seed"])
-    final = make_inputs(problem, job["timed_seed"], "cuda") if job.get("timed_seed") is not None else None
+    known = [partial(make_inputs, problem, seed, "cuda") for seed in job.get("timed_seeds") or []]
     timer = Timer("cuda", budget_s=job["timing"].get("budget_s", 2.0))
-    timing, checked = timer.time(candidate, fresh(), fresh, final, kernels)
+    timing, checked = timer.time(candidate, fresh(), fresh, known, kernels)
     plain = [plain_outputs(output) for output in checked]
     foreign = next((names for _, names in plain if names), [])
     return {**asdict(timing), "escaped_current_stream": timing.escaped_current_stream}, [o for o, _ in plain], foreign

@@ -33,23 +33,35 @@ the first calls are warm-up and are discarded.
 
 Before each repetition every input set is refilled with fresh inputs (new
 random data, outside the timed window), so a cache keyed by input contents or
-addresses never hits. No timed call can tell whether it is checked: the
-window's input sets are all allocated after the warm-up (none is the set the
-warm-up called), single calls run on a random one of them, and the profiled
-call and a secret random sample of `CHECKED_REPS` repetitions (reservoir
-sampling over all of them, the number of which nobody knows in advance) get,
-in a random call of the window, the input set whose correct output the caller
-knows. Those calls' outputs are copied after the window's synchronisation and
+addresses never hits; tensors are copied into the set's buffers, other
+arguments (a Python scalar `get_inputs` draws) replace the set's values. No
+timed call can tell whether it is checked: the window's input sets are all
+allocated after the warm-up (none is the set the warm-up called), single
+calls run on a random one of them, and the profiled call and `CHECKED_REPS`
+secretly chosen repetitions each get, in a random call of the window, a
+*known* input set whose correct output the caller holds: `CHECKS` of them,
+one per check, each used once (so a candidate that recognises inputs it has
+seen before, a fingerprint kept on the device, has never seen a checked one;
+a red-team candidate that computed only on inputs seen twice skipped 1586 of
+1600 calls unseen while every check ran on one set). The sampled repetitions
+are chosen at secret uniform points of the run, measured in repetitions of
+the median length so far (or a share of `MAX_REPS`, whichever is further), so
+no repetition is certain to be checked and a candidate cannot make the one
+after a long repetition likely checked; the repetitions go on until every
+known set was used (at `MAX_REPS`, the rest go to the next repetitions).
+Those calls' outputs are copied after the window's synchronisation and
 returned to be checked, so a candidate that skips work on calls it believes
-unwatched (by address, by order, by count) is caught, at each check, with the
-probability of the share of calls it skips. Each repetition keeps one call's
-output until it ends, checked or not, so the allocator sees the same pattern
-either way. (A red-team candidate computed honestly only on the warm-up's
-input set, which then served the single calls and the checked last call, and
-skipped the work on the window's other sets: 5× "faster".) Not covered: every
-check runs on the same known input set, so a candidate that recognises its
-contents (a fingerprint kept on the device) is unwatched only until the first
-check; the fix would be a reference output per check.
+unwatched (by address, by order, by count) is caught, at each check, with
+about the probability of the share of repetitions it skips. Each repetition
+keeps one call's output until it ends, checked or not, so the allocator sees
+the same pattern either way. (A red-team candidate computed honestly only on
+the warm-up's input set, which then served the single calls and the checked
+last call, and skipped the work on the window's other sets: 5× "faster".)
+Not covered: the profiled call comes at a fixed place (the first after
+sizing), so it catches only skips that do not count calls; a candidate that
+lengthens most repetitions (the median) moves the sampled points, but then
+is timed at that length; the loop runs until the last point, so a stable
+median no longer ends it early (about 3/4 of the budget on average).
 
 Timing functions are bound at import time, before any candidate code runs,
 so patching `torch.cuda.Event`, `time.perf_counter` or the tensor methods
@@ -66,7 +78,7 @@ from __future__ import annotations
 import secrets
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -93,6 +105,8 @@ WINDOW_MS = 1.0  # device time per repetition that short calls are batched up to
 MAX_CALLS = 32  # calls per window
 ROTATION_BYTES = 2 << 30  # input sets of one window, together
 CHECKED_REPS = 3  # repetitions whose checked call's output is returned, besides the profiled call
+CHECKS = CHECKED_REPS + 1  # known input sets (with their reference outputs) a timing of a candidate uses, one per check
+_POINTS = 1 << 30  # resolution of the secret points in the run at which the sampled repetitions are checked
 
 
 @dataclass(frozen=True)
@@ -145,7 +159,7 @@ class Timer:
         self._spin_ms = MIN_SPIN_MS
         self._overhead_ms = 0.0
         self._overhead_ms = statistics.median(
-            self._one(_Window(lambda: None, [], list, None), spin=False, single=True)[1] for _ in range(OVERHEAD_REPS)
+            self._one(_Window(lambda: None, [], list), spin=False, single=True)[1] for _ in range(OVERHEAD_REPS)
         )
 
     @staticmethod
@@ -227,6 +241,7 @@ class Timer:
         hosts: list[float] = []
         queues: list[float] = []
         deadline = _perf_counter() + self.budget_s
+        window.schedule(self.budget_s)
         rep = 0
         while True:
             host_rep = rep % HOST_EVERY == HOST_EVERY - 1
@@ -237,14 +252,16 @@ class Timer:
                 events.append(event_ms)
                 queues.append(queue_ms)
             rep += 1
-            if rep >= MAX_REPS:
-                break
-            if rep >= MIN_REPS:
+            done = rep >= MAX_REPS
+            if done:
+                window.hurry()
+            elif rep >= MIN_REPS:
                 counted = self._counted(events, hosts, queues, profiled_ms)
                 # standard error of the median ≈ 1.25 σ / √n
                 rel_error = 1.25 * _robust_cv(counted) / len(counted) ** 0.5
-                if rel_error <= self.target_rel_error or _perf_counter() > deadline:
-                    break
+                done = rel_error <= self.target_rel_error or _perf_counter() > deadline
+            if done and not window.pending:
+                break
         counted = self._counted(events, hosts, queues, profiled_ms)
         return Timing(
             median_ms=statistics.median(counted),
@@ -272,22 +289,23 @@ class Timer:
         fn: Callable[..., object],
         buffers: list,
         fresh: Callable[[], list],
-        final: list | None = None,
+        known: Sequence[Callable[[], list]] = (),
         kernel_names: set[str] | None = None,
     ) -> tuple[Timing, list]:
         """Time `fn(*buffers)` (and of copies of `buffers`), copying a new input set `fresh()` into them before each call.
 
-        `final`: an input set whose correct output the caller knows; the
-        calls checked at random run on it (none without it). `kernel_names`:
-        the candidate's own Triton kernels; given (even empty), one call is
-        profiled to catch hidden work and measure `triton_time_share`. Leave
-        it out only for trusted callables. Returns the timing and the checked
-        calls' outputs (each as the call returned it, its plain tensors
-        copied), for the caller to compare with the correct output of `final`.
+        `known`: one per check (`CHECKS` for a candidate), each draws an input
+        set whose correct output the caller knows; checked call n runs on set
+        n, once (none checked without them). `kernel_names`: the candidate's
+        own Triton kernels; given (even empty), one call is profiled (on the
+        first known set) to catch hidden work and measure `triton_time_share`.
+        Leave it out only for trusted callables. Returns the timing and the
+        checked calls' outputs, the n-th from known set n (each as the call
+        returned it, its plain tensors copied), for the caller to compare.
         """
 
         with torch.no_grad():
-            window = _Window(fn, buffers, fresh, final)
+            window = _Window(fn, buffers, fresh, known)
             timing = self._measure(window, None if kernel_names is None else set(kernel_names))
         return timing, window.checked
 
@@ -297,22 +315,32 @@ class _Window:
 
     Before each repetition `refill` draws the call whose output is kept until
     `settle` (after the device is idle) and, for a checked repetition, gives
-    that call the `final` input set; `run` is all that happens in the timed
-    region. Drivable on the CPU: tests/verify/test_timing_checks.py.
+    that call the next known input set; `run` is all that happens in the timed
+    region. Drivable on the CPU (`clock` stands for the host clock there):
+    tests/verify/test_timing_checks.py.
     """
 
-    def __init__(self, fn: Callable[..., object], buffers: list, fresh: Callable[[], list], final: list | None) -> None:
-        self.fn, self.fresh, self.final = fn, fresh, final
+    def __init__(
+        self, fn: Callable[..., object], buffers: list, fresh: Callable[[], list],
+        known: Sequence[Callable[[], list]] = (), clock: Callable[[], float] = _perf_counter,
+    ) -> None:
+        self.fn, self.fresh, self.known, self._clock = fn, fresh, list(known), clock
         self.sets = [buffers]
         self.targets = self.sets
-        self.checked: list = []  # the profiled call's output, then the sampled repetitions'
-        self._held, self._held_output, self._last_output, self._check_at = 0, None, None, None
-        self._counted_reps = 0
+        self.checked: list = []  # the n-th checked call's output, from known set n
+        self._held, self._held_output, self._last_output, self._checking = 0, None, None, False
+        self._points: list[float] = []  # where in the run (0–1) the sampled repetitions not yet run are
+        self._budget_s, self._rep_s, self._rep_started = 1.0, [], None
         self.reused = False  # a checked output was overwritten by a later call returning the same tensor
 
     @property
     def calls(self) -> int:
         return len(self.sets)
+
+    @property
+    def pending(self) -> int:
+        """Known input sets not used yet: the repetitions must go on until none is left."""
+        return len(self.known) - len(self.checked) - self._checking
 
     def widen(self, calls: int) -> None:
         """Make `calls` input sets (copies of the first), as far as ROTATION_BYTES allows; none is the warm-up's own."""
@@ -321,31 +349,52 @@ class _Window:
         calls = min(calls, max(1, ROTATION_BYTES // max(set_bytes, 1)))
         self.sets = [[_clone(v) if isinstance(v, torch.Tensor) else v for v in first] for _ in range(calls)]
 
-    def refill(self, single: bool, counted: bool, profiled: bool = False) -> int:
-        """New inputs into every set this repetition uses (`final` into a checked one's held call); returns how many calls.
+    def schedule(self, budget_s: float) -> None:
+        """Draw the secret points of the run (0: its start, 1: the budget spent) at which the known sets left are used."""
+        self._points = sorted(_randbelow(_POINTS) / _POINTS for _ in range(self.pending))
+        self._budget_s, self._rep_s, self._rep_started = budget_s, [], None
 
-        `counted`: the repetition's time counts, so it takes part in the
-        sample of checked ones; `profiled`: the profiled call, always checked.
+    def hurry(self) -> None:
+        """The run must end: the known sets left go to the next repetitions."""
+        self._points = [0.0] * len(self._points)
+
+    def refill(self, single: bool, counted: bool, profiled: bool = False) -> int:
+        """New inputs into every set this repetition uses (a known set into a checked one's held call); returns how many calls.
+
+        `counted`: the repetition's time counts, so it may be checked;
+        `profiled`: the profiled call, checked when there is a known set.
         """
         self.targets = [self.sets[_randbelow(len(self.sets))]] if single else self.sets
         self._held = _randbelow(len(self.targets))
-        self._check_at = self._sample(profiled) if counted and self.final is not None else None
+        self._checking = self.pending > 0 and (profiled or counted and self._due())
         for index, buffers in enumerate(self.targets):
-            source = self.final if index == self._held and self._check_at is not None else self.fresh()
-            for buffer, value in zip(buffers, source):
+            source = self.known[len(self.checked)]() if index == self._held and self._checking else self.fresh()
+            for position, (buffer, value) in enumerate(zip(buffers, source)):
                 if isinstance(buffer, torch.Tensor):
                     _copy(buffer, value)
+                else:
+                    buffers[position] = value
         return len(self.targets)
 
-    def _sample(self, profiled: bool) -> int | None:
-        """Where this repetition's output goes in `checked` (None: unchecked): a uniform sample of CHECKED_REPS repetitions."""
-        if profiled:
-            return len(self.checked)
-        seen, self._counted_reps = self._counted_reps, self._counted_reps + 1
-        if seen < CHECKED_REPS:
-            return len(self.checked)
-        slot = _randbelow(seen + 1)
-        return len(self.checked) - CHECKED_REPS + slot if slot < CHECKED_REPS else None
+    def _due(self) -> bool:
+        """Whether this counted repetition reached the next secret point (and takes it).
+
+        Progress is counted in repetitions of the median length so far, not
+        in time, so a candidate that makes a few repetitions long does not
+        make the next one likely checked; and at least as a share of MAX_REPS.
+        """
+        now = self._clock()
+        if self._rep_started is not None:
+            self._rep_s.append(now - self._rep_started)
+        self._rep_started = now
+        if not self._points or not self._rep_s:
+            return bool(self._points) and self._points[0] <= 0.0
+        reps = len(self._rep_s)
+        progress = max(reps * statistics.median(self._rep_s) / self._budget_s, reps / MAX_REPS)
+        if self._points[0] > progress:
+            return False
+        self._points.pop(0)
+        return True
 
     def run(self) -> None:
         held = self._held
@@ -357,15 +406,11 @@ class _Window:
 
     def settle(self) -> None:
         """After the repetition, outside the timed region: copy a checked call's output, drop the held one."""
-        if self._check_at is not None:
+        if self._checking:
             if self._held != len(self.targets) - 1 and _storages(self._held_output) & _storages(self._last_output):
                 self.reused = True  # what is copied below is a later call's answer, not the checked call's
-            output = _snapshot(self._held_output)
-            if self._check_at == len(self.checked):
-                self.checked.append(output)
-            else:
-                self.checked[self._check_at] = output
-        self._held_output, self._last_output, self._check_at = None, None, None
+            self.checked.append(_snapshot(self._held_output))
+        self._held_output, self._last_output, self._checking = None, None, False
 
 
 def _storages(output: object) -> set[int]:

@@ -43,6 +43,7 @@ from tritonrl.verify.sandbox import ForkServer, Limits, ProcessOutcome, claim_ve
 from tritonrl.verify.shrink import DEFAULT_BUDGET
 from tritonrl.verify.speed_of_light import Bound, GpuPeaks, Work, bound, light_reason, sol_fraction
 from tritonrl.verify.static import check_static
+from tritonrl.verify.timing import CHECKS
 from tritonrl.verify.trials import constant_output
 
 # A candidate runs the reference's trials once more, plus a call on the same inputs and a timed loop:
@@ -107,9 +108,9 @@ class ReferenceRun:
     original_shapes: dict[str, int]
     weight_seed: int
     trials: list[ReferenceTrial] = field(default_factory=list)
-    # cuda with timing: the reference's outputs for a seed no trial uses, the inputs of the candidate's
-    # timed calls checked at random (a candidate cannot have kept an answer for them, however it counts its calls)
-    timed: ReferenceTrial | None = None
+    # cuda with timing: the reference's outputs for CHECKS seeds no trial uses, the n-th the inputs of the candidate's
+    # n-th timed call checked at random, each used once (a candidate cannot have kept or recognised an answer for them)
+    timed: list[ReferenceTrial] | None = None
     baseline: dict | None = None  # eager Model timing (timing.Timing fields), cuda only
     baseline_compile: dict | None = None
     failure: Reason | None = None
@@ -208,7 +209,7 @@ class Verifier:
             "distributions": [[name, secrets.randbits(31)] for name in DISTRIBUTIONS],
             "alt_seed": secrets.randbits(31) if self.settings.alternate_shapes else None,
             "fresh_seed": secrets.randbits(31),
-            "timed_seed": secrets.randbits(31) if timing is not None else None,
+            "timed_seeds": [secrets.randbits(31) for _ in range(CHECKS)] if timing is not None else None,
             "shrink_budget": self.settings.cpu_element_budget if self.settings.device == "cpu" else 0,
             "timing": None if cached else timing,
             "work": timing is not None and not (cached and "work" in cached),
@@ -218,7 +219,7 @@ class Verifier:
         received: dict[int | str, list[torch.Tensor]] = {}
 
         def keep(label: int | str, tensors: list[torch.Tensor]) -> None:
-            if label != "timed" and label != sum(type(k) is int for k in received):
+            if _timed_check(label) is None and label != sum(type(k) is int for k in received):
                 raise HandoffError(f"reference outputs {label!r} out of order")
             received[label] = [t.clone() for t in tensors]  # the received memory is released after this call
 
@@ -252,9 +253,11 @@ class Verifier:
                     source = with_shapes(problem_source, trial["overrides"])
                     shapes = shape_sites(source)
                     run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"]))
-                if "timed" in received:
+                seeds = job["timed_seeds"] or []
+                if seeds and all(f"timed {n}" in received for n in range(len(seeds))):
                     first = run.trials[0]
-                    run.timed = ReferenceTrial(first.source, job["timed_seed"], first.shapes, received["timed"])
+                    run.timed = [ReferenceTrial(first.source, seed, first.shapes, received[f"timed {n}"])
+                                 for n, seed in enumerate(seeds)]
                 run.constant_output = constant_output([t.outputs for t in run.trials if t.shapes == run.shapes])
         finally:
             shutil.rmtree(job_dir, ignore_errors=True)
@@ -359,7 +362,7 @@ class Verifier:
             "timing": self._timing_job_settings(),
             "gpu_lock": self._job_lock(),
             "fresh_seed": secrets.randbits(31),
-            "timed_seed": reference.timed.seed if reference.timed is not None else None,
+            "timed_seeds": [t.seed for t in reference.timed] if reference.timed is not None else None,
             "trials": [
                 {
                     "problem_source": t.source,
@@ -374,16 +377,14 @@ class Verifier:
 
         def judge(label: int | str, tensors: list[torch.Tensor]) -> None:
             """Compare as the outputs arrive, so a 6.4 GB trial's memory is released before the next is made."""
-            timed = type(label) is str and label.startswith("timed ")  # "timed <n>": the n-th checked timed call
-            if timed and reference.timed is not None:
-                expected = reference.timed.outputs
+            check = _timed_check(label)
+            if check is not None and check < len(reference.timed or []):
+                expected = reference.timed[check].outputs  # the reference's on the known inputs of checked timed call n
             elif type(label) is int and 0 <= label < len(reference.trials):
                 expected = reference.trials[label].outputs
             else:
                 raise HandoffError(f"there is no trial {label!r}")
-            comparison = compare_outputs(expected, tensors, self.device, self.settings.precision)
-            if not timed or compared.get("timed", (None,))[0] is None:  # the first wrong checked timed call stays
-                compared["timed" if timed else label] = comparison
+            compared[label] = compare_outputs(expected, tensors, self.device, self.settings.precision)
 
         largest = max((sum(o.numel() * o.element_size() for o in t.outputs) for t in reference.trials), default=0)
         timeout_s = self.candidate_timeout(reference)
@@ -410,7 +411,8 @@ class Verifier:
             matched = self._compare(reference, trials, compared, verdict)
             verdict.matches_reference = finished and matched and len(trials) == len(reference.trials)
             if result.get("timing"):
-                self._judge_timing(reference, result["timing"], compared.get("timed"), verdict)
+                timed = [compared.get(f"timed {n}") for n in range(len(reference.timed or []))]
+                self._judge_timing(reference, result["timing"], timed, verdict)
             verdict.stage_seconds = self._stage_seconds(result, time.perf_counter() - started)
         except (KeyError, TypeError, ValueError, AttributeError, RuntimeError, OSError) as exc:
             # The child writes its own result file; one we cannot read was damaged by the candidate.
@@ -433,19 +435,20 @@ class Verifier:
                 return False
         return True
 
-    def _judge_timing(self, reference: ReferenceRun, timing: dict, timed: tuple | None, verdict: Verdict) -> None:
+    def _judge_timing(self, reference: ReferenceRun, timing: dict, timed: list[tuple | None], verdict: Verdict) -> None:
         """Record the candidate's timing; speed-ups only for candidates with nothing against them.
 
-        `timed`: the comparison of the checked timed calls' outputs (on inputs of a seed no trial used) with the
-        reference's, the first wrong one if any.
+        `timed`: per check n, the comparison of checked timed call n's outputs (on the inputs of `reference.timed[n]`,
+        a seed no trial used) with the reference's, None where none arrived.
         """
         error = timing.get("timed_output_error")
+        wrong = next((c for c in timed if c is not None and c[0] is not None), None)
         if not verdict.matches_reference:
             error = None  # already wrong in the trials: the timed call adds nothing
-        elif error is None and timed is None and reference.timed is not None:
-            error = "its outputs were not handed over"
-        elif error is None and timed is not None and timed[0] is not None:
-            error = timed[2]
+        elif error is None and None in timed:
+            error = f"the outputs of checked call {timed.index(None)} were not handed over"
+        elif error is None and wrong is not None:
+            error = wrong[2]
             if timing.get("checked_output_reused"):
                 error = ("it returns the same output tensor from call to call, so a later call overwrote a checked "
                          "call's output before it was compared; return a new tensor from each call, as the reference does")
@@ -574,3 +577,9 @@ class Verifier:
             result = {}
         return job_dir, outcome, result, inbox
 
+
+def _timed_check(label: int | str) -> int | None:
+    """n for the outputs of checked timed call n (label "timed <n>", as child.py sends them), else None."""
+    if type(label) is str and label.startswith("timed ") and label[len("timed "):].isdigit():
+        return int(label[len("timed "):])
+    return None
