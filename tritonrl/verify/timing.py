@@ -52,7 +52,7 @@ known set was used (at `MAX_REPS`, the rest go to the next repetitions).
 Those calls' outputs are copied after the window's synchronisation and
 returned to be checked, so a candidate that skips work on calls it believes
 unwatched (by address, by order, by count) is caught, at each check, with
-about the probability of the share of repetitions it skips. Each repetition
+about the probability of the share of calls it skips. Each repetition
 keeps one call's output until it ends, checked or not, so the allocator sees
 the same pattern either way. (A red-team candidate computed honestly only on
 the warm-up's input set, which then served the single calls and the checked
@@ -60,8 +60,9 @@ last call, and skipped the work on the window's other sets: 5× "faster".)
 Not covered: the profiled call comes at a fixed place (the first after
 sizing), so it catches only skips that do not count calls; a candidate that
 lengthens most repetitions (the median) moves the sampled points, but then
-is timed at that length; the loop runs until the last point, so a stable
-median no longer ends it early (about 3/4 of the budget on average).
+most of its timed calls take that long too; two points in one repetition
+put the second on the next one; the loop runs until the last point, so a
+stable median no longer ends it early (about 3/4 of the budget on average).
 
 Timing functions are bound at import time, before any candidate code runs,
 so patching `torch.cuda.Event`, `time.perf_counter` or the tensor methods
