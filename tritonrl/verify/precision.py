@@ -39,9 +39,15 @@ only TF32 dots). DotWatch records the kernels' casts: on CPU the builder's
 float data, unless the host made them by viewing wider elements in narrower
 pieces (`x.view(torch.int16)`: fp32 bits read in halves) or a kernel turns them back
 into floats by their bits: a bitcast of 16-bit integers to a float (fp16 bits
-kept in int16), or any integer-to-float bitcast in a kernel that reads 16-bit
-integers (bf16 bits shifted into place). So an int16 lane table built with
-arange is fine, an int16 copy of a weight's fp16 bits is not.
+kept in int16), or an integer-to-float bitcast of a value computed from
+16-bit integers the kernel loaded (bf16 bits shifted into place). That is
+data flow, not the kernel's arguments: a value whose *address* came from an
+int16 lane table is the problem's own fp32 data, and bitcasting its bits (a
+ReLU on the sign bit) is exact. DotWatch follows it on CPU by marking the
+interpreter's values (`_TAINT`), on GPU through the TTIR's SSA values
+(`narrow_values`); a value stored to memory and loaded again keeps it when
+the same kernel loads integers after storing such a value. So an int16 lane
+table is fine, an int16 copy of a weight's bf16 bits is not.
 fp64 -> fp32 is no narrowing to half here, and a dot's
 `out_dtype` needs no check: Triton gives fp32 operands an fp32 result
 whatever out_dtype says (semantic.dot), so a narrower result comes only
@@ -155,19 +161,73 @@ def narrow_argument(dtype: torch.dtype) -> bool:
     return dtype.is_floating_point and dtype.itemsize <= 2
 
 
-def bits_downgrade(src: str, reads_int16: bool) -> bool:
+def bits_downgrade(src: str, from_narrow_loads: bool) -> bool:
     """Whether a kernel's integer-to-float bitcast from `src` (a Triton integer dtype name) decodes narrowed float
-    data: 16-bit (or narrower) integers made a float, or any integer in a kernel that reads 16-bit integer tensors."""
-    return _bits(src) <= 16 or reads_int16
+    data: 16-bit (or narrower) integers made a float, or a value computed from 16-bit integers the kernel loaded."""
+    return _bits(src) <= 16 or from_narrow_loads
 
 
-def parse_bitcasts(text: str) -> list[tuple[str, str]]:
-    """(integer, float) Triton dtypes of every value `tt.bitcast` from integers to a float in TTIR text."""
+_NARROW_INTEGERS = ("int16", "uint16")  # Triton dtype names of loaded integers that may hold fp16/bf16 bits
+_SSA_NAME = re.compile(r"%([\w.$-]+)(?:#\d+)?")
+_SSA_DEFS = re.compile(r"^\s*((?:%[\w.$-]+(?::\d+)?(?:,\s*)?)+)\s=\s")
+_LOAD_OPS = re.compile(r"\btt\.(?:load|descriptor_load|descriptor_gather|atomic_rmw|atomic_cas)\b")
+_STORE_OPS = re.compile(r"\btt\.(?:store|descriptor_store|descriptor_scatter|atomic_rmw|atomic_cas)\b")
+_REGION_END = re.compile(r"\b(?:scf\.yield|scf\.condition|tt\.reduce\.return|tt\.scan\.return)\b")
+_BLOCK_ARGS = re.compile(r"^\s*\^bb\d+")
+_BINDING = re.compile(r"%([\w.$-]+)\s=\s")  # iter_args(%arg6 = %cst): a region's own values
+
+
+def narrow_values(text: str) -> set[str]:
+    """The SSA values of TTIR text computed from 16-bit integers a load read (not from an address computed so).
+
+    A load's value comes from its element type alone, any other op's from its operands; a region op (scf.for,
+    scf.if, tt.reduce) and its block arguments take what its operands or its yields carry, repeated until nothing
+    changes (loops). Integers loaded after the kernel stored such a value may be that value again.
+    """
+    lines = [line.split(" loc(")[0] for line in text.splitlines()]
+    narrow: set[str] = set()
+    stored = False
+    while True:
+        before, regions = len(narrow) + stored, [set()]
+        for line in lines:
+            defs = {m.group(1) for m in _SSA_NAME.finditer(d.group(1))} if (d := _SSA_DEFS.match(line)) else set()
+            body = line[d.end():] if d else line
+            uses = {m.group(1) for m in _SSA_NAME.finditer(body)}
+            closed = regions.pop() if line.strip().startswith("}") and len(regions) > 1 else None
+            if line.rstrip().endswith("{"):  # a region op, or `} else {`: its results and block arguments
+                region = closed if closed is not None else {*defs, *(m.group(1) for m in _BINDING.finditer(body))}
+                regions.append(region)
+                if uses - region & narrow:
+                    narrow |= region
+                continue
+            if _BLOCK_ARGS.match(line):
+                regions[-1].update(uses)
+                continue
+            _, _, types = body.partition(" : ")
+            if _LOAD_OPS.search(body):
+                if re.search(r"\bi16\b", types) or (stored and re.search(r"\bi(?:8|16|32|64)\b", types)):
+                    narrow |= defs
+            elif uses & narrow:
+                narrow |= defs
+                if _REGION_END.search(body):
+                    narrow |= regions[-1]
+            if _STORE_OPS.search(body) and uses & narrow:
+                stored = True
+        if len(narrow) + stored == before:
+            return narrow
+
+
+def parse_bitcasts(text: str) -> list[tuple[str, str, bool]]:
+    """(integer, float, from narrow loads) of every value `tt.bitcast` from integers to a float in TTIR text; the
+    last says whether the integers were computed from 16-bit integers the kernel loaded (`narrow_values`)."""
     found = []
+    narrow = None
     for line in text.splitlines():
         match = _BITCAST_VALUE.search(line.split(" loc(")[0])
         if match and match.group(2) in _MLIR_TYPES and not match.group(2).startswith("i"):
-            found.append((_triton_name(match.group(1)), _MLIR_TYPES[match.group(2)]))
+            narrow = narrow_values(text) if narrow is None else narrow
+            operand = _SSA_NAME.search(line.split("tt.bitcast", 1)[1])
+            found.append((_triton_name(match.group(1)), _MLIR_TYPES[match.group(2)], bool(operand and operand.group(1) in narrow)))
     return found
 
 
@@ -201,6 +261,21 @@ def parse_casts(text: str) -> list[tuple[str, str]]:
     return casts
 
 
+_TAINT = "_tritonrl_from_narrow_loads"  # set on an interpreter value computed from 16-bit integer loads
+
+
+def _narrow(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_narrow(v) for v in value)
+    return getattr(value, _TAINT, False)
+
+
+def _mark(result, narrow: bool) -> None:
+    for value in result if isinstance(result, (list, tuple)) else (result,):
+        if narrow and hasattr(value, "__dict__"):
+            setattr(value, _TAINT, True)
+
+
 class DotWatch:
     """Records the dots and narrowing casts of the Triton kernels launched while active (as LaunchCounter records launches)."""
 
@@ -210,6 +285,7 @@ class DotWatch:
         self._running: list[str] = []  # kernels being interpreted (CPU)
         self._read: set[int] = set()  # compiled kernels already parsed (GPU)
         self._saved: list[tuple[type, str, object]] = []
+        self._stored: set[str] = set()  # kernels that stored a value computed from 16-bit integer loads (CPU)
 
     def __enter__(self) -> DotWatch:
         if self.device == "cpu":
@@ -223,6 +299,8 @@ class DotWatch:
             self._patch(InterpreterBuilder, "create_int_to_ptr", self._create_bitcast)
             if "create_dot_scaled" in InterpreterBuilder.__dict__:
                 self._patch(InterpreterBuilder, "create_dot_scaled", self._create_dot_scaled)
+            for name in [n for n in InterpreterBuilder.__dict__ if n.startswith("create_")]:
+                self._patch(InterpreterBuilder, name, lambda original, name=name: self._data_flow(name, original))
         else:
             from triton.runtime.jit import JITFunction
 
@@ -251,11 +329,8 @@ class DotWatch:
         for value in launch_values(kernel, args, kwargs):
             if not isinstance(value, torch.Tensor):
                 continue
-            dtype = str(value.dtype).removeprefix("torch.")
             if narrow_argument(value.dtype):
-                self._note(kernel=_kernel_name(kernel), argument=dtype)
-            elif value.dtype in (torch.int16, torch.uint16):
-                self._note(kernel=_kernel_name(kernel), integers=dtype)
+                self._note(kernel=_kernel_name(kernel), argument=str(value.dtype).removeprefix("torch."))
 
     def _interpreted_run(self, original):
         watch = self
@@ -301,10 +376,35 @@ class DotWatch:
                 if narrowing_pointer(a, str(target.element_ty)):
                     watch._note(kernel=watch._kernel(), cast=f"ptr<{a}>->ptr<{target.element_ty}>")
             elif source.is_int() and target.is_floating():
-                watch._note(kernel=watch._kernel(), bits=f"{source}->{target}")
+                watch._note_bits(watch._kernel(), f"{source}->{target}", _narrow(src))
             return original(builder, src, dst_type, *args, **kwargs)
 
         return create_bitcast
+
+    def _note_bits(self, kernel: str, bits: str, from_narrow_loads: bool) -> None:
+        self._note(kernel=kernel, bits=bits, **({"loaded": "16-bit integers"} if from_narrow_loads else {}))
+
+    def _data_flow(self, name: str, original):
+        """An interpreter op that marks its result (`_TAINT`) when computed from 16-bit integers a load read: a load
+        by the integers it reads, any other op by its operands; a store of a marked value marks the kernel's later
+        integer loads."""
+        watch = self
+        ttir = f"tt.{name.removeprefix('create_').removeprefix('masked_')}"  # create_masked_load: tt.load
+        load, store = _LOAD_OPS.search(ttir), _STORE_OPS.search(ttir)
+
+        def op(builder, *args, **kwargs):
+            result = original(builder, *args, **kwargs)
+            operands = any(_narrow(v) for v in (*args, *kwargs.values()))
+            if store and operands:
+                watch._stored.add(watch._kernel())
+            if load:
+                dtype = str(getattr(getattr(result, "dtype", None), "scalar", ""))
+                _mark(result, dtype in _NARROW_INTEGERS or (watch._kernel() in watch._stored and dtype.startswith(("int", "uint"))))
+            elif operands:
+                _mark(result, True)
+            return result
+
+        return op
 
     def _create_dot_scaled(self, original):
         watch = self
@@ -346,8 +446,8 @@ class DotWatch:
             self._note(kernel=name, a=a, b=b, precision=precision)
         for a, b in casts:
             self._note(kernel=name, cast=f"{a}->{b}")
-        for a, b in parse_bitcasts(ttir):
-            self._note(kernel=name, bits=f"{a}->{b}")
+        for a, b, from_narrow_loads in parse_bitcasts(ttir):
+            self._note_bits(name, f"{a}->{b}", from_narrow_loads)
 
     def observation(self, inputs: list, host_casts: dict[str, int]) -> dict:
         """What the trial's dots and casts were (`host_casts`: AtenTrace.narrowings), and its inputs' float dtypes, for `precision_reason`."""
@@ -362,19 +462,15 @@ def full_precision_problem(dtypes: Iterable[str]) -> bool:
     return bool(floats) and all(d in _FULL_TENSORS for d in floats)
 
 
-def downgrade(dot: dict, policy: str, reads_int16: bool = False) -> str | None:
-    """Why this dot (or narrowing cast) loses the precision of fp32 data under `policy`; None when it does not.
-
-    `reads_int16`: whether its kernel reads a 16-bit integer tensor (which its integer-to-float bitcasts then decode).
-    """
+def downgrade(dot: dict, policy: str) -> str | None:
+    """Why this dot (or narrowing cast) loses the precision of fp32 data under `policy`; None when it does not."""
     kernel = dot["kernel"]
-    if "integers" in dot:
-        return None
     if "bits" in dot:
         src = dot["bits"].split("->")[0]
-        if not bits_downgrade(src, reads_int16):
+        if not bits_downgrade(src, "loaded" in dot):
             return None
-        return (f"kernel {kernel}: a {dot['bits']} bitcast decodes fp32 data kept narrowed in integers "
+        of = f" of bits computed from loaded {dot['loaded']}" if "loaded" in dot else ""
+        return (f"kernel {kernel}: a {dot['bits']} bitcast{of} decodes fp32 data kept narrowed in integers "
                 "(fp16/bf16 bits); keep every float tensor fp32 (fp64 may be used)")
     if "argument" in dot:
         return (f"kernel {kernel}: reads a {dot['argument']} tensor, which holds this fp32 problem's data narrowed; "
@@ -419,10 +515,9 @@ def precision_reason(trials: list[dict], output_dtypes: Iterable[str], policy: s
     if not full_precision_problem([*output_dtypes, *inputs]):
         return None
     found: dict[str, None] = {}
-    reads_int16 = {dot["kernel"] for t in trials for dot in t["precision"]["dots"] if "integers" in dot}
     for t in trials:
         for dot in t["precision"]["dots"]:
-            message = downgrade(dot, policy, dot["kernel"] in reads_int16)
+            message = downgrade(dot, policy)
             if message:
                 found[message] = None
     if not found:

@@ -478,13 +478,16 @@ def _transfer(name: str, args: tuple, kwargs: dict) -> str | None:
 
 def _narrowing(name: str, args: tuple, kwargs: dict) -> str | None:
     """'float32->float16' for a host cast or copy that rounds fp32/fp64 data to fp16/bf16/fp8 (e.g. `x.half()`),
-    'float32->int16 view' for a view of 32-bit (or wider) elements as narrower ones (`x.view(torch.int16)`).
+    'float32->int16 view' for a view of fp32 (or wider) floats as narrower elements (`x.view(torch.int16)`), or of
+    any elements as 16-bit or narrower ones (the last step of float32->int64->int32->int16). An int64->int32 view
+    of indices reads integers in halves, not floats: it is not one.
 
     precision.py judges these in fp32 problems: the kernel then computes on the rounded data.
     """
     if name == "view" and len(args) > 1 and isinstance(args[1], torch.dtype) and isinstance(args[0], torch.Tensor):
         source, target = args[0].dtype, args[1]  # `x.view(torch.int16)`: the data read in narrower pieces
-        if target.itemsize < source.itemsize and source.itemsize >= 4:
+        floats = source.is_floating_point and source.itemsize >= 4
+        if target.itemsize < source.itemsize and (floats or target.itemsize <= 2):
             return f"{str(source).removeprefix('torch.')}->{str(target).removeprefix('torch.')} view"
         return None
     if name == "_to_copy" and kwargs.get("dtype") is not None and isinstance(args[0], torch.Tensor):
