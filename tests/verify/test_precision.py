@@ -305,7 +305,7 @@ def test_integer_bits_made_floats_are_downgrades_when_they_are_narrow():
 # TTIR of one kernel (trimmed): an int16 lane table moves the addresses of fp32 data whose bits are bitcast
 # (%9: exact), while int16 bits widened, shifted in a loop and bitcast (%13, %16) decode bf16 data.
 DATA_FLOW_TTIR = """\
-tt.func public @k(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<i16>, %arg2: !tt.ptr<f32>) attributes {noinline = false} {
+tt.func public @k(%arg0: !tt.ptr<f32> loc("x_ptr"(#loc)), %arg1: !tt.ptr<i16> loc("lanes_ptr"(#loc)), %arg2: !tt.ptr<f32> loc("y_ptr"(#loc))) attributes {noinline = false} {
   %0 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32> loc(#loc1)
   %1 = tt.splat %arg1 : !tt.ptr<i16> -> tensor<1024x!tt.ptr<i16>> loc(#loc2)
   %2 = tt.addptr %1, %0 : tensor<1024x!tt.ptr<i16>>, tensor<1024xi32> loc(#loc2)

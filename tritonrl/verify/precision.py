@@ -184,17 +184,17 @@ def narrow_values(text: str) -> set[str]:
     scf.if, tt.reduce) and its block arguments take what its operands or its yields carry, repeated until nothing
     changes (loops). Integers loaded after the kernel stored such a value may be that value again.
     """
-    lines = [line.split(" loc(")[0] for line in text.splitlines()]
+    lines = [(raw.strip(), raw.split(" loc(")[0]) for raw in text.splitlines()]  # braces and all, and without locations
     narrow: set[str] = set()
     stored = False
     while True:
         before, regions = len(narrow) + stored, [set()]
-        for line in lines:
+        for raw, line in lines:
             defs = {m.group(1) for m in _SSA_NAME.finditer(d.group(1))} if (d := _SSA_DEFS.match(line)) else set()
             body = line[d.end():] if d else line
             uses = {m.group(1) for m in _SSA_NAME.finditer(body)}
-            closed = regions.pop() if line.strip().startswith("}") and len(regions) > 1 else None
-            if line.rstrip().endswith("{"):  # a region op, or `} else {`: its results and block arguments
+            closed = regions.pop() if raw.startswith("}") and len(regions) > 1 else None
+            if raw.endswith("{"):  # a region op, or `} else {`: its results and block arguments
                 region = closed if closed is not None else {*defs, *(m.group(1) for m in _BINDING.finditer(body))}
                 regions.append(region)
                 if uses - region & narrow:
