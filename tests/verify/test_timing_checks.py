@@ -194,6 +194,21 @@ def test_an_honest_callable_passes_every_check_and_each_known_set_is_used_exactl
     assert uses == [1] * CHECKS
 
 
+def test_a_single_known_set_goes_to_a_secret_repetition_not_the_profiled_call():
+    """Problems with huge outputs get one known set (the verifier's memory): the profiled call, which a candidate can
+    tell by its place, must not be the only check."""
+    known, calls = _inputs(1), []
+    profiled_call = WARMUP_CALLS + 1 + 8 + 1
+
+    def honest(a, b):
+        calls.append(torch.equal(a, known[0]) and torch.equal(b, known[1]))
+        return a @ b
+
+    checked = _drive(honest, [partial(_inputs, 1)])
+    assert len(checked) == 1 and torch.allclose(checked[0], known[0] @ known[1])
+    assert sum(calls) == 1 and not calls[profiled_call - 1]
+
+
 def test_without_known_inputs_nothing_is_checked():
     seen = []
     checked = _drive(lambda a, b: seen.append(a.clone()) or a @ b, [])

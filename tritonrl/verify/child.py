@@ -67,6 +67,7 @@ from tritonrl.verify.runtime import (
 )
 from tritonrl.verify.shrink import element_count, shrink_overrides
 from tritonrl.verify.speed_of_light import measure_peaks, measure_work
+from tritonrl.verify.timing import TIMED_OUTPUTS_BYTES
 from tritonrl.verify.trials import alternate_budget, alternate_shapes, unfit_distribution
 
 
@@ -224,8 +225,13 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                 if not _distribution_trial(job_dir, result, problem, model, overrides, own_finite, distributions, device):
                     outputs = _reference_outputs(model, make_inputs(problem, seed, device), device)  # no other distribution left
                     _save_trial(result, job_dir, seed, overrides, PROBLEM_DISTRIBUTION, outputs)
+            timed_bytes = 0
             for check, seed in enumerate(job.get("timed_seeds") or []):  # one input set per checked timed call
-                send_outputs(f"timed {check}", _reference_outputs(model, make_inputs(problem, seed, device), device))
+                outputs = _reference_outputs(model, make_inputs(problem, seed, device), device)
+                timed_bytes += sum(o.numel() * o.element_size() for o in outputs)
+                if check and timed_bytes > TIMED_OUTPUTS_BYTES:
+                    break  # the verifier holds these while it judges the problem's candidates: fewer checks, not its memory
+                send_outputs(f"timed {check}", outputs)
             if job.get("work"):
                 result.stage("work")
                 result.data["work"] = _work(job, result, problem, model, device)

@@ -49,6 +49,10 @@ the median length so far (or a share of `MAX_REPS`, whichever is further), so
 no repetition is certain to be checked and a candidate cannot make the one
 after a long repetition likely checked; the repetitions go on until every
 known set was used (at `MAX_REPS`, the rest go to the next repetitions).
+The caller keeps the known sets' reference outputs while it judges a
+problem's candidates, so beyond the first only as many as fit
+`TIMED_OUTPUTS_BYTES` are made (a problem with 6.4 GB outputs gets one); a
+single known set goes to a secret repetition, not to the profiled call.
 Those calls' outputs are copied after the window's synchronisation and
 returned to be checked, so a candidate that skips work on calls it believes
 unwatched (by address, by order, by count) is caught, at each check, with
@@ -107,6 +111,9 @@ MAX_CALLS = 32  # calls per window
 ROTATION_BYTES = 2 << 30  # input sets of one window, together
 CHECKED_REPS = 3  # repetitions whose checked call's output is returned, besides the profiled call
 CHECKS = CHECKED_REPS + 1  # known input sets (with their reference outputs) a timing of a candidate uses, one per check
+# the verifier holds the known sets' reference outputs while it judges a problem's candidates: beyond the first set,
+# only as many as fit this (a problem with 6.4 GB outputs gets one check, at a secret repetition)
+TIMED_OUTPUTS_BYTES = 8 << 30
 _POINTS = 1 << 30  # resolution of the secret points in the run at which the sampled repetitions are checked
 
 
@@ -367,7 +374,8 @@ class _Window:
         """
         self.targets = [self.sets[_randbelow(len(self.sets))]] if single else self.sets
         self._held = _randbelow(len(self.targets))
-        self._checking = self.pending > 0 and (profiled or counted and self._due())
+        # the profiled call is told apart by its place: with a single known set, a secret repetition gets it instead
+        self._checking = self.pending > 0 and (profiled and len(self.known) > 1 or counted and not profiled and self._due())
         for index, buffers in enumerate(self.targets):
             source = self.known[len(self.checked)]() if index == self._held and self._checking else self.fresh()
             for position, (buffer, value) in enumerate(zip(buffers, source)):
