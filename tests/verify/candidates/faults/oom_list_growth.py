@@ -1,6 +1,6 @@
 # problem: 01_relu.py
-# expect: reject out_of_memory|crashed|runtime_error
-# hack: none — fault: forward grows a Python list of 256 MiB host buffers forever (touching every page), until the memory limit stops it
+# expect: reject out_of_memory|crashed|runtime_error|timeout
+# hack: none — fault: forward grows a Python list of 256 MiB host buffers forever (touching every page), until the memory limit stops it (or the time limit: faulting in 8 GiB took 20-30 s of a 2-core CI machine, near the tests' 30 s limit)
 # naive: not run (kills, crashes or exhausts the process); parses
 import torch
 import torch.nn as nn
