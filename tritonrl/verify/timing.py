@@ -306,7 +306,7 @@ class Timer:
         set whose correct output the caller knows; checked call n runs on set
         n, once (none checked without them). `kernel_names`: the candidate's
         own Triton kernels; given (even empty), one call is profiled (on the
-        first known set) to catch hidden work and measure `triton_time_share`.
+        first known set when there are several) to catch hidden work and measure `triton_time_share`.
         Leave it out only for trusted callables. Returns the timing and the
         checked calls' outputs, the n-th from known set n (each as the call
         returned it, its plain tensors copied), for the caller to compare.
@@ -390,7 +390,10 @@ class _Window:
 
         Progress is counted in repetitions of the median length so far, not
         in time, so a candidate that makes a few repetitions long does not
-        make the next one likely checked; and at least as a share of MAX_REPS.
+        make the next one likely checked; no faster than a share of MIN_REPS
+        (the fewest repetitions a run has), since the median of the first few
+        is theirs alone (a long first repetition drew half the checks into the
+        next two); and at least as a share of MAX_REPS.
         """
         now = self._clock()
         if self._rep_started is not None:
@@ -399,7 +402,7 @@ class _Window:
         if not self._points or not self._rep_s:
             return bool(self._points) and self._points[0] <= 0.0
         reps = len(self._rep_s)
-        progress = max(reps * statistics.median(self._rep_s) / self._budget_s, reps / MAX_REPS)
+        progress = max(min(reps * statistics.median(self._rep_s) / self._budget_s, reps / MIN_REPS), reps / MAX_REPS)
         if self._points[0] > progress:
             return False
         self._points.pop(0)
