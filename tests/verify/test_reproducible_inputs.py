@@ -3,7 +3,7 @@
 import torch
 
 from tritonrl.verify.result import Layer, ReasonCode
-from tritonrl.verify.runtime import draw_inputs, import_source, unreproducible_input
+from tritonrl.verify.runtime import draw_inputs, import_source, reproducible_inputs
 
 
 def _numpy_relu(builtin_problems, draw: str) -> str:
@@ -38,5 +38,5 @@ def test_reproducible_inputs_with_nans_and_python_values_are_the_same_draw(tmp_p
         "import random\nimport torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x, s):\n        return x * s\n\n"
         "def get_inputs():\n    x = torch.randn(8)\n    x[0] = float('nan')\n    return [x, [random.random(), float('nan')]]\n\n"
         "def get_init_inputs():\n    return []\n", "problem", tmp_path)
-    assert unreproducible_input(problem, 7, "cpu") is None
+    assert reproducible_inputs(problem, 7, "cpu")[1] is None
     assert torch.isnan(draw_inputs(problem, 7, "cpu")[0][0][0])

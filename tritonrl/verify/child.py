@@ -63,11 +63,11 @@ from tritonrl.verify.runtime import (
     import_source,
     make_inputs,
     plain_outputs,
-    unreproducible_input,
+    reproducible_inputs,
 )
 from tritonrl.verify.shrink import element_count, shrink_overrides
 from tritonrl.verify.speed_of_light import measure_peaks, measure_work
-from tritonrl.verify.timing import TIMED_OUTPUTS_BYTES
+from tritonrl.verify.timing import TIMED_OUTPUTS_BYTES, Timer
 from tritonrl.verify.trials import alternate_budget, alternate_shapes, unfit_distribution
 
 
@@ -209,14 +209,15 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             problem = import_source(source, "problem", job_dir)
             model = build_reference(problem, job["weight_seed"], device)
             first, *more = job["input_seeds"]
-            differs = unreproducible_input(problem, first, device)
+            inputs, differs = reproducible_inputs(problem, first, device)
             if differs is not None:
                 raise _Failed(ReasonCode.REFERENCE_FAILED, (
                     f"the problem's get_inputs() is not reproducible from the seed: two draws from one seed differ in "
                     f"input {differs}, so the candidate's process would get other inputs than the reference's; draw "
                     "with torch (torch.randn, ...), numpy's global np.random functions or Python's random, which the "
                     "verifier seeds, not an unseeded generator such as np.random.default_rng()"))
-            outputs = _reference_outputs(model, make_inputs(problem, first, device), device)
+            outputs = _reference_outputs(model, inputs, device)
+            del inputs
             _save_trial(result, job_dir, first, overrides, PROBLEM_DISTRIBUTION, outputs)
             own_finite = [bool(torch.isfinite(o).all()) for o in outputs]
             distributions = iter(job.get("distributions", []))  # what later trials draw from, most telling first
@@ -345,8 +346,6 @@ def _fresh_inputs(problem, device: str, first_seed: int):
 
 def _time_model(model, problem, device: str, settings: dict, fresh_seed: int) -> dict:
     """Time `model` on fresh inputs every repetition (see timing.py)."""
-    from tritonrl.verify.timing import Timer
-
     fresh = _fresh_inputs(problem, device, fresh_seed)
     timer = Timer(device, budget_s=settings.get("budget_s", 2.0))
     timing, _ = timer.time(model, fresh(), fresh)
@@ -468,8 +467,6 @@ def _time_candidate(candidate, problem, job: dict, kernels: set[str]) -> tuple[d
     whose reference outputs only the caller holds, so a candidate that
     computes only while it believes it is watched is caught there.
     """
-    from tritonrl.verify.timing import Timer
-
     fresh = _fresh_inputs(problem, "cuda", job["fresh_seed"])
     known = [partial(make_inputs, problem, seed, "cuda") for seed in job.get("timed_seeds") or []]
     timer = Timer("cuda", budget_s=job["timing"].get("budget_s", 2.0))

@@ -341,16 +341,17 @@ def _same_value(a, b) -> bool:
     return a == b or (a != a and b != b)  # NaN equals NaN here
 
 
-def unreproducible_input(problem: ModuleType, seed: int, device: str) -> int | None:
-    """The index of the first input that differs between two `get_inputs()` drawn from one seed; None when none does.
+def reproducible_inputs(problem: ModuleType, seed: int, device: str) -> tuple[list, int | None]:
+    """`get_inputs()` drawn from `seed`, and the index of the first input a second draw from it gives otherwise (None:
+    none does).
 
     The candidate's process draws its inputs from the same seed as the reference's: inputs the seed does not decide
     (an unseeded `np.random.default_rng()`, the clock) differ there, and an honest kernel would be judged wrong.
     """
     first, second = make_inputs(problem, seed, device), make_inputs(problem, seed, device)
     if len(first) != len(second):
-        return min(len(first), len(second))
-    return next((i for i, (a, b) in enumerate(zip(first, second)) if not _same_value(a, b)), None)
+        return first, min(len(first), len(second))
+    return first, next((i for i, (a, b) in enumerate(zip(first, second)) if not _same_value(a, b)), None)
 
 
 def clone_values(values: list) -> list:
