@@ -11,6 +11,7 @@ import platform
 import sys
 from collections.abc import Callable
 from datetime import datetime, timezone
+from importlib import metadata
 from pathlib import Path
 
 
@@ -43,7 +44,8 @@ def results_log(path: str, title: str, overrides: list[str]) -> Callable[[str], 
 
     record(f"# {title}, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC\n")
     record(f"- machine: {platform.machine()}, {os.cpu_count()} CPU cores, {platform.platform()}")
-    record(f"- versions: python {platform.python_version()}, torch {torch.__version__}, transformers {transformers.__version__}")
+    record(f"- versions: python {platform.python_version()}, torch {torch.__version__}, triton {metadata.version('triton')}, "
+           f"numpy {metadata.version('numpy')}, transformers {transformers.__version__}")
     record(f"- command: `{' '.join([sys.executable.rsplit('/', 1)[-1], *sys.argv])}`")
     record(f"- overrides: {' '.join(overrides)}\n")
     return record

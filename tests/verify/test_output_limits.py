@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import pytest
@@ -12,7 +13,7 @@ import torch
 
 from tritonrl.verify import handoff
 from tritonrl.verify.handoff import Inbox, send_outputs
-from tritonrl.verify.sandbox import LOG_KEEP_BYTES, VERIFIER_FOLDER_PREFIX
+from tritonrl.verify.sandbox import LOG_KEEP_BYTES, VERIFIER_FOLDER_PREFIX, claim_verifier_folder
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 from tests.support.candidates import candidate
@@ -101,3 +102,23 @@ def test_a_new_verifier_sweeps_the_folders_of_killed_ones_only(tmp_path, monkeyp
     finally:
         other.kill()
         other.wait()
+
+
+def test_a_folder_swept_before_it_was_locked_is_replaced(tmp_path, monkeypatch):
+    """Verifiers starting together: one's sweep can remove another's new folder before its lock (seen on a 16-core host)."""
+    made = []
+    mkdtemp = tempfile.mkdtemp
+
+    def swept_once(**kwargs):
+        folder = mkdtemp(**kwargs)
+        made.append(folder)
+        if len(made) == 1:
+            os.rmdir(folder)  # what a concurrent verifier's sweep does to a folder nobody holds yet
+        return folder
+
+    monkeypatch.setattr(tempfile, "mkdtemp", swept_once)
+    folder, fd = claim_verifier_folder(tmp_path)
+    try:
+        assert len(made) == 2 and str(folder) == made[1] and folder.is_dir()
+    finally:
+        os.close(fd)

@@ -366,3 +366,30 @@ def test_exposure_leaves_out_the_checkout_and_the_home():
     for path in exposed.read_only:
         for private in (str(REPO), str(Path.home())):
             assert not (private + "/").startswith(path.rstrip("/") + "/"), f"{path} would expose {private}"
+
+
+def test_child_imports_packages_on_the_callers_python_path(monkeypatch, tmp_path, builtin_problems):
+    """A package directory on PYTHONPATH (pip install --target DIR) is the child's too, so both import one numpy."""
+    packages = tmp_path / "packages"
+    packages.mkdir()
+    (packages / "shared_path_probe.py").write_text("VALUE = 'imported from PYTHONPATH'\n")
+    monkeypatch.setenv("PYTHONPATH", f"{packages}{os.pathsep}{REPO}")
+    with Verifier(VerifierSettings(trials=1, timeout_s=30)) as verifier:
+        verdict = verifier.verify(
+            builtin_problems["01_relu.py"].source,
+            candidate("import shared_path_probe\nraise RuntimeError(shared_path_probe.VALUE)"),
+        )
+    assert "imported from PYTHONPATH" in " ".join(r.message for r in verdict.reasons)
+
+
+def test_python_path_entries_in_the_home_or_around_the_checkout_stay_hidden(monkeypatch, tmp_path):
+    home, outside = tmp_path / "home", tmp_path / "outside"
+    (home / "pylib").mkdir(parents=True)
+    outside.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(home / "pylib"), str(REPO), str(REPO.parent), str(outside)]))
+    exposed = exposure().read_only
+    assert str(outside) in exposed
+    for path in exposed:
+        for private in (str(home / "pylib"), str(REPO)):
+            assert not (private + "/").startswith(path.rstrip("/") + "/"), f"{path} would expose {private}"

@@ -80,10 +80,15 @@ def verify(
         raise fail(str(exc)) from exc
     if loaded is None:
         raise fail(f"--problem must be a .py file in KernelBench format, got {problem}")
+    from tritonrl.verify import InterpreterUnusable
     from tritonrl.verify.report import render_verdict
     from tritonrl.verify.verifier import Verifier, VerifierSettings
 
-    with Verifier(VerifierSettings.from_config(config.verify)) as verifier:
+    try:
+        verifier = Verifier(VerifierSettings.from_config(config.verify))
+    except InterpreterUnusable as exc:
+        raise fail(str(exc)) from exc
+    with verifier:
         verdict = verifier.verify(loaded.source, candidate.read_text(errors="replace"))
     if as_json:
         typer.echo(json.dumps({"problem": loaded.name, "candidate": str(candidate), **verdict.to_dict()}, indent=2))

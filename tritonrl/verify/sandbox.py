@@ -175,8 +175,14 @@ class Exposure:
 
 
 def scrubbed_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The allow-listed variables, and a PYTHONPATH that imports this package and the caller's other packages.
+
+    The caller's PYTHONPATH entries that `exposure` lets a child read come along, so the fork server and its
+    children import the same numpy, triton... as the verifier (packages added with `pip install --target DIR`
+    and PYTHONPATH=DIR were silently replaced by the system's own); entries it hides (home, checkout) do not.
+    """
     env = {k: os.environ[k] for k in ENV_ALLOW if k in os.environ}
-    env["PYTHONPATH"] = str(Path(tritonrl.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(tritonrl.__file__).resolve().parents[1]), *_shared_python_path()])
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.update(extra or {})
     return env
@@ -186,6 +192,25 @@ def _under(path: str, tree: str) -> bool:
     return path == tree or path.startswith(tree.rstrip("/") + "/")
 
 
+def _guarded() -> tuple[str, list[str]]:
+    """The caller's home, and the trees no child may see a parent of: the checkout, the home, the job root."""
+    home = os.path.realpath(os.path.expanduser("~"))
+    package = Path(tritonrl.__file__).resolve().parent
+    return home, [os.path.realpath(p) for p in (str(package.parent), home, str(job_root()))]
+
+
+def _admitted(entry: str) -> bool:
+    """An absolute path outside the caller's home that holds neither the checkout, the home nor the job root."""
+    home, guarded = _guarded()
+    real = os.path.realpath(entry) if os.path.isabs(entry) else ""
+    return bool(real) and not (home != "/" and _under(real, home)) and not any(_under(g, real) for g in guarded)
+
+
+def _shared_python_path() -> list[str]:
+    """The caller's PYTHONPATH entries a child may read (see `exposure`)."""
+    return [e for e in os.environ.get("PYTHONPATH", "").split(os.pathsep) if _admitted(e) and os.path.isdir(e)]
+
+
 def exposure() -> Exposure:
     """The allow-list, computed in the caller (who knows HOME): interpreter, packages, system trees.
 
@@ -193,8 +218,8 @@ def exposure() -> Exposure:
     CUDA on clusters) are added, a `bin` or `lib` directory with the prefix
     around it (a compiler needs its libexec and include directories too),
     unless they lie in the caller's home or hold the checkout, the home or
-    the job root. The package directory is exposed, never the checkout
-    around it.
+    the job root; so are PYTHONPATH's directories, under the same rule. The
+    package directory is exposed, never the checkout around it.
     """
     import site
     import sysconfig
@@ -205,15 +230,13 @@ def exposure() -> Exposure:
         *([site.getusersitepackages()] if site.ENABLE_USER_SITE else []), *sysconfig.get_paths().values(),
         str(package), *SYSTEM_TREES, *(f"/etc/{name}" for name in ETC_FILES),
     ]
-    home = os.path.realpath(os.path.expanduser("~"))
-    guarded = [os.path.realpath(p) for p in (str(package.parent), home, str(job_root()))]
     for variable in ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME"):
         for entry in os.environ.get(variable, "").split(os.pathsep):
             if os.path.basename(entry.rstrip("/")) in ("bin", "sbin", "lib", "lib64"):
                 entry = os.path.dirname(entry.rstrip("/"))
-            real = os.path.realpath(entry) if os.path.isabs(entry) else ""
-            if real and not (home != "/" and _under(real, home)) and not any(_under(g, real) for g in guarded):
+            if _admitted(entry):
                 wanted.append(entry)
+    wanted += _shared_python_path()
     wanted = [p for p in wanted if os.path.exists(p)]
     trees: list[str] = []
     for real in sorted({os.path.realpath(p) for p in wanted}):  # a tree sorts before the paths under it
@@ -466,11 +489,14 @@ def claim_verifier_folder(root: Path) -> tuple[Path, int]:
             pass  # its verifier is alive
         finally:
             os.close(fd)
-    while True:
+    while True:  # another verifier's sweep may remove the new folder before it is locked: then take another
         folder = Path(tempfile.mkdtemp(prefix=f"{VERIFIER_FOLDER_PREFIX}{os.getpid()}-", dir=root))
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        except FileNotFoundError:  # swept between mkdtemp and open
+            continue
         fcntl.flock(fd, fcntl.LOCK_EX)
-        if os.fstat(fd).st_nlink:  # not swept by another verifier between mkdtemp and flock
+        if os.fstat(fd).st_nlink:  # not swept between open and flock
             return folder, fd
         os.close(fd)
 

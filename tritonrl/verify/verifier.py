@@ -31,6 +31,7 @@ import torch
 
 from tritonrl.config import VerifyConfig
 from tritonrl.problems.shapes import shape_sites, with_shapes
+from tritonrl.verify import check_interpreter
 from tritonrl.verify.baseline_cache import BaselineCache
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import HandoffError, Inbox
@@ -161,6 +162,8 @@ class Verifier:
         if settings.device not in ("cpu", "cuda"):
             raise ValueError(f"device must be 'cpu' or 'cuda', not {settings.device!r}")
         check_policy(settings.precision)
+        if settings.device == "cpu":
+            check_interpreter()
         self.settings = settings
         visible = (worker_env or {}).get("CUDA_VISIBLE_DEVICES") or os.environ.get("CUDA_VISIBLE_DEVICES") or "0"
         self.gpu = visible.split(",")[0].strip()  # the physical GPU this verifier's children use
