@@ -382,14 +382,16 @@ def test_child_imports_packages_on_the_callers_python_path(monkeypatch, tmp_path
     assert "imported from PYTHONPATH" in " ".join(r.message for r in verdict.reasons)
 
 
-def test_python_path_entries_in_the_home_or_around_the_checkout_stay_hidden(monkeypatch, tmp_path):
+def test_python_path_entries_in_the_home_around_the_checkout_or_shared_scratch_stay_hidden(monkeypatch, tmp_path):
     home, outside = tmp_path / "home", tmp_path / "outside"
     (home / "pylib").mkdir(parents=True)
     outside.mkdir()
     monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(home / "pylib"), str(REPO), str(REPO.parent), str(outside)]))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(home / "pylib"), str(REPO), str(REPO.parent), str(outside),
+                                                      tempfile.gettempdir()]))
     exposed = exposure().read_only
     assert str(outside) in exposed
+    assert os.path.realpath(tempfile.gettempdir()) not in exposed  # shared scratch: other users' files and sockets
     for path in exposed:
         for private in (str(home / "pylib"), str(REPO)):
             assert not (private + "/").startswith(path.rstrip("/") + "/"), f"{path} would expose {private}"

@@ -200,10 +200,12 @@ def _guarded() -> tuple[str, list[str]]:
 
 
 def _admitted(entry: str) -> bool:
-    """An absolute path outside the caller's home that holds neither the checkout, the home nor the job root."""
+    """An absolute path outside the caller's home that holds neither the checkout, the home nor the job root,
+    and is no shared scratch space (a world-writable directory such as /tmp holds other users' files and sockets)."""
     home, guarded = _guarded()
     real = os.path.realpath(entry) if os.path.isabs(entry) else ""
-    return bool(real) and not (home != "/" and _under(real, home)) and not any(_under(g, real) for g in guarded)
+    return (bool(real) and not (home != "/" and _under(real, home)) and not any(_under(g, real) for g in guarded)
+            and not (os.path.isdir(real) and os.stat(real).st_mode & 0o002))
 
 
 def _shared_python_path() -> list[str]:
@@ -218,7 +220,7 @@ def exposure() -> Exposure:
     CUDA on clusters) are added, a `bin` or `lib` directory with the prefix
     around it (a compiler needs its libexec and include directories too),
     unless they lie in the caller's home or hold the checkout, the home or
-    the job root; so are PYTHONPATH's directories, under the same rule. The
+    the job root or are world-writable; so are PYTHONPATH's directories, under the same rule. The
     package directory is exposed, never the checkout around it.
     """
     import site
