@@ -6,7 +6,9 @@
 #
 # ARGS are grpo_learning.py options for that run (e.g. "sgd-1 --lr 1.0 --set grpo.optimizer=sgd").
 # With GPUs present the runs are spread over them round-robin (the policy trains there; give
-# --set grpo.dtype=float32 for CPU-like numerics); the verifier runs on the CPU (TRITON_INTERPRET=1).
+# --set grpo.dtype=float32 for CPU-like numerics); the verifier runs on the CPU (TRITON_INTERPRET=1). With Triton 3.6
+# (the lent H200 host's) put numpy<2.4 first on PYTHONPATH (pip install --target DIR): the verifier refuses the pair
+# otherwise, as its interpreter fails every loop over a runtime size.
 set -euo pipefail
 out=$1 sft=$2 tasks=$3
 shift 3

@@ -55,16 +55,20 @@ def held_out_problems():
 def correctness(
     config, model_source: str, problems, max_new_tokens: int, samples: int = 1, temperature: float = 0.0
 ) -> tuple[int, list[str]]:
-    """`samples` responses per problem (greedy by default; batched generation) verified on CPU.
+    """`samples` responses per problem (greedy by default; batched generation, on the GPU when there is one) verified
+    on CPU.
 
     Returns how many responses are correct (problems solved, when greedy) and the failures' reasons.
     """
+    import torch
+
     from tritonrl.prompts import build_messages
     from tritonrl.training.models import generate, load_model, load_tokenizer
     from tritonrl.verify.pool import ProblemBatch, VerifierPool
     from tritonrl.verify.verifier import VerifierSettings
 
-    model, tokenizer = load_model(model_source).eval(), load_tokenizer(model_source)
+    device = "cuda" if torch.cuda.is_available() else None
+    model, tokenizer = load_model(model_source, device=device).eval(), load_tokenizer(model_source)
     responses = []
     for start in range(0, len(problems), 6):
         batch = problems[start:start + 6]

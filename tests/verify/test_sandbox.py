@@ -382,16 +382,33 @@ def test_child_imports_packages_on_the_callers_python_path(monkeypatch, tmp_path
     assert "imported from PYTHONPATH" in " ".join(r.message for r in verdict.reasons)
 
 
-def test_python_path_entries_in_the_home_around_the_checkout_or_shared_scratch_stay_hidden(monkeypatch, tmp_path):
+def test_python_path_entries_in_the_home_the_checkout_or_shared_scratch_stay_hidden(monkeypatch, tmp_path):
     home, outside = tmp_path / "home", tmp_path / "outside"
     (home / "pylib").mkdir(parents=True)
+    (home / "pylib" / "mod.py").write_text("")
     outside.mkdir()
+    (outside / "mod.py").write_text("")
     monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(home / "pylib"), str(REPO), str(REPO.parent), str(outside),
-                                                      tempfile.gettempdir()]))
+    hidden = [str(home / "pylib"), str(REPO), str(REPO.parent), str(REPO / "tests" / "support"), tempfile.gettempdir(), "/etc"]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([*hidden, str(outside)]))
     exposed = exposure().read_only
     assert str(outside) in exposed
     assert os.path.realpath(tempfile.gettempdir()) not in exposed  # shared scratch: other users' files and sockets
     for path in exposed:
-        for private in (str(home / "pylib"), str(REPO)):
+        for private in (str(home / "pylib"), str(REPO), "/etc/shadow"):
             assert not (private + "/").startswith(path.rstrip("/") + "/"), f"{path} would expose {private}"
+
+
+def test_a_python_path_entry_behind_a_chain_of_links_is_imported_by_its_real_path(monkeypatch, tmp_path, builtin_problems):
+    packages = tmp_path / "packages"
+    packages.mkdir()
+    (packages / "chained_path_probe.py").write_text("VALUE = 'imported through two links'\n")
+    (tmp_path / "second").symlink_to(packages)
+    (tmp_path / "first").symlink_to(tmp_path / "second")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "first"))
+    with Verifier(VerifierSettings(trials=1, timeout_s=30)) as verifier:
+        verdict = verifier.verify(
+            builtin_problems["01_relu.py"].source,
+            candidate("import chained_path_probe\nraise RuntimeError(chained_path_probe.VALUE)"),
+        )
+    assert "imported through two links" in " ".join(r.message for r in verdict.reasons)

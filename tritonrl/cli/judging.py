@@ -80,7 +80,7 @@ def verify(
         raise fail(str(exc)) from exc
     if loaded is None:
         raise fail(f"--problem must be a .py file in KernelBench format, got {problem}")
-    from tritonrl.verify import InterpreterUnusable
+    from tritonrl.verify.interpreter import InterpreterUnusable
     from tritonrl.verify.report import render_verdict
     from tritonrl.verify.verifier import Verifier, VerifierSettings
 

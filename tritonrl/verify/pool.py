@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from tritonrl.verify.interpreter import check_interpreter
 from tritonrl.verify.result import ReasonCode, Verdict
 from tritonrl.verify.verifier import ReferenceRun, Verifier, VerifierSettings
 
@@ -101,7 +102,11 @@ class VerifierPool:
         self, settings: VerifierSettings, workers: int | None = None, workers_per_gpu: int = DEFAULT_WORKERS_PER_GPU,
         gpus: Sequence[str] = (),
     ) -> None:
-        """`gpus` (CUDA_VISIBLE_DEVICES names) narrows a cuda pool to some GPUs, e.g. one training process's own."""
+        """`gpus` (CUDA_VISIBLE_DEVICES names) narrows a cuda pool to some GPUs, e.g. one training process's own.
+
+        An unusable interpreter is refused here, before a stage loads models or samples, not in the first batch."""
+        if settings.device == "cpu":
+            check_interpreter()
         self.settings = settings
         self.gpus = list(gpus or visible_gpus()) if settings.device == "cuda" else []
         # A device slot is a GPU on cuda, a core on cpu: how many problems' references run at once.

@@ -81,6 +81,9 @@ Not covered:
   dependencies keyed on atomic tickets, which follow any serial order), and
   races between the lanes of one program through global memory without a
   barrier (the interpreter runs a block as one vector operation);
+- exposed directories are checked when the fork server starts and bound by
+  path for each job: whoever can replace one with a link meanwhile (the
+  caller's own files) could also plant code the verifier imports;
 - on kernels without Landlock or user namespaces, the missing layers (see
   the flags above); in particular, without a private root, path-named UNIX
   sockets the caller's uid may use stay reachable (Landlock up to ABI 7
@@ -95,6 +98,7 @@ import collections
 import fcntl
 import glob
 import json
+import logging
 import os
 import resource
 import select
@@ -113,6 +117,8 @@ from typing import Literal, NoReturn
 
 import tritonrl
 from tritonrl.verify import landlock, namespaces
+
+log = logging.getLogger(__name__)
 
 # Variables a job legitimately needs; everything else (AWS_*, *_TOKEN,
 # *_API_KEY, endpoints, proxies) is dropped before the server starts.
@@ -192,25 +198,79 @@ def _under(path: str, tree: str) -> bool:
     return path == tree or path.startswith(tree.rstrip("/") + "/")
 
 
-def _guarded() -> tuple[str, list[str]]:
-    """The caller's home, and the trees no child may see a parent of: the checkout, the home, the job root."""
-    home = os.path.realpath(os.path.expanduser("~"))
+def _guarded() -> list[str]:
+    """Trees a child may neither read into nor see a parent of: the checkout, the caller's home, the job root and
+    the state directory (TRITONRL_HOME: artifacts, databases)."""
+    from tritonrl.config import state_dir
+
     package = Path(tritonrl.__file__).resolve().parent
-    return home, [os.path.realpath(p) for p in (str(package.parent), home, str(job_root()))]
+    trees = (str(package.parent), os.path.expanduser("~"), str(job_root()), str(state_dir()))
+    return [os.path.realpath(p) for p in trees if os.path.exists(p) and os.path.realpath(p) != "/"]
+
+
+def _ancestors(path: str) -> list[str]:
+    """`path` and every directory above it, up to but excluding /."""
+    chain = []
+    while path not in ("/", ""):
+        chain.append(path)
+        path = os.path.dirname(path)
+    return chain
+
+
+def _same_or_inside(inner: str, outer: str) -> bool:
+    """`inner` is `outer` or lies below it, by inode as well as by name (a bind mount or second mount point of the
+    home reaches the same files under another name)."""
+    if _under(inner, outer):
+        return True
+    target = os.stat(outer)
+    return any(os.path.samestat(os.stat(a), target) for a in _ancestors(inner))
 
 
 def _admitted(entry: str) -> bool:
-    """An absolute path outside the caller's home that holds neither the checkout, the home nor the job root,
-    and is no shared scratch space (a world-writable directory such as /tmp holds other users' files and sockets)."""
-    home, guarded = _guarded()
-    real = os.path.realpath(entry) if os.path.isabs(entry) else ""
-    return (bool(real) and not (home != "/" and _under(real, home)) and not any(_under(g, real) for g in guarded)
-            and not (os.path.isdir(real) and os.stat(real).st_mode & 0o002))
+    """An existing absolute path that neither lies in a guarded tree nor holds one, and is no shared scratch space
+    (a world-writable directory such as /tmp holds other users' files and sockets)."""
+    if not os.path.isabs(entry) or not os.path.exists(entry):
+        return False
+    real = os.path.realpath(entry)
+    if real == "/" or (os.path.isdir(real) and os.stat(real).st_mode & 0o002):
+        return False
+    return not any(_same_or_inside(real, g) or _same_or_inside(g, real) for g in _guarded())
+
+
+def _holds_python_packages(directory: str) -> bool:
+    """What `pip install --target` makes: modules, packages, .pth or package metadata at the top level (not /etc, /run)."""
+    try:
+        with os.scandir(directory) as entries:
+            for item in entries:
+                if item.name.endswith((".py", ".pth", ".so", ".dist-info", ".egg-info")):
+                    return True
+                if item.is_dir(follow_symlinks=False) and os.path.exists(os.path.join(item.path, "__init__.py")):
+                    return True
+    except OSError:
+        return False
+    return False
+
+
+_reported_dropped: set[str] = set()
 
 
 def _shared_python_path() -> list[str]:
-    """The caller's PYTHONPATH entries a child may read (see `exposure`)."""
-    return [e for e in os.environ.get("PYTHONPATH", "").split(os.pathsep) if _admitted(e) and os.path.isdir(e)]
+    """The real paths of the caller's PYTHONPATH directories a child may read (see `exposure`); a dropped one is
+    logged once, since the child then imports something else than the caller (the checkout, holding this package,
+    is passed on its own)."""
+    shared = []
+    package_parent = str(Path(tritonrl.__file__).resolve().parents[1])
+    for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        real = os.path.realpath(entry) if entry else ""
+        if not entry or real == package_parent or real in shared:
+            continue
+        if os.path.isdir(real) and _admitted(real) and _holds_python_packages(real):
+            shared.append(real)
+        elif entry not in _reported_dropped:
+            _reported_dropped.add(entry)
+            log.warning("PYTHONPATH entry %s is not visible to sandboxed candidates (it must be an absolute, existing "
+                        "package directory outside the home, the checkout and TRITONRL_HOME, not world-writable)", entry)
+    return shared
 
 
 def exposure() -> Exposure:
@@ -219,9 +279,11 @@ def exposure() -> Exposure:
     Directories named by PATH, LD_LIBRARY_PATH and CUDA_HOME (compilers,
     CUDA on clusters) are added, a `bin` or `lib` directory with the prefix
     around it (a compiler needs its libexec and include directories too),
-    unless they lie in the caller's home or hold the checkout, the home or
-    the job root or are world-writable; so are PYTHONPATH's directories, under the same rule. The
-    package directory is exposed, never the checkout around it.
+    unless they lie in or hold the checkout, the caller's home, the job root
+    or TRITONRL_HOME (by name or by inode: a second mount point of the home
+    counts), or are world-writable; so are PYTHONPATH's package directories,
+    under the same rule, by their real path. The package directory is
+    exposed, never the checkout around it.
     """
     import site
     import sysconfig

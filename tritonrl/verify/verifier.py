@@ -31,7 +31,7 @@ import torch
 
 from tritonrl.config import VerifyConfig
 from tritonrl.problems.shapes import shape_sites, with_shapes
-from tritonrl.verify import check_interpreter
+from tritonrl.verify.interpreter import check_interpreter
 from tritonrl.verify.baseline_cache import BaselineCache
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import HandoffError, Inbox
