@@ -7,6 +7,9 @@
 #
 # SEEDS defaults to "0 1 2". OUT_DIR gets prepare.md (the data and SFT), one results file, log and plot per run, and
 # the SFT checkpoint and task set under OUT_DIR/prepared/ (give them to bench/grpo_sweep.sh to run more).
+# Within one 10-minute device call: prepare on another machine, run only the GRPO seeds there (bench/grpo_sweep.sh,
+# --probe-samples 0; an lr-0 run ends bit-identical to its start checkpoint) and probe the models afterwards with
+# bench/held_out_probe.py (bench/results/2026-12-04-grpo-seeds-h200.md).
 set -euo pipefail
 out=$1 seeds=${2:-0 1 2}
 shift $(( $# > 1 ? 2 : 1 ))
