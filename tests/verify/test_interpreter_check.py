@@ -35,22 +35,32 @@ def test_working_or_unknown_pairs_pass(monkeypatch, triton, numpy):
 
 
 def _fake_numpy(directory) -> str:
-    dist = directory / "numpy-1.0.0.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: numpy\nVersion: 1.0.0\n")
+    (directory / "numpy").mkdir(parents=True)
+    (directory / "numpy" / "__init__.py").write_text("__version__ = '1.0.0'\n")
     return str(directory)
 
 
 @pytest.mark.parametrize("place, seen", [("packages", "1.0.0"), ("home/pylib", "the venv's")])
 def test_the_versions_are_those_the_sandbox_imports(monkeypatch, tmp_path, place, seen):
     """A package directory on PYTHONPATH counts when the sandbox passes it on, not when it hides it (the home)."""
-    from importlib import metadata
+    import numpy
 
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("PYTHONPATH", _fake_numpy(tmp_path / place))
     interpreter._sandbox_versions.cache_clear()
-    _, numpy = interpreter._sandbox_versions(os.environ["PYTHONPATH"])
-    assert numpy == ("1.0.0" if seen == "1.0.0" else metadata.version("numpy"))
+    _, version = interpreter._sandbox_versions(os.environ["PYTHONPATH"])
+    assert version == ("1.0.0" if seen == "1.0.0" else numpy.__version__)
+
+
+def test_a_failed_reading_lets_the_pair_through(monkeypatch):
+    def broken(*args, **kwargs):
+        raise OSError("no interpreter")
+
+    monkeypatch.setattr(interpreter.subprocess, "run", broken)
+    interpreter._sandbox_versions.cache_clear()
+    assert interpreter._sandbox_versions("x") == ("", "")
+    check_interpreter()
+    interpreter._sandbox_versions.cache_clear()
 
 
 def test_a_pool_refuses_before_any_work(monkeypatch):

@@ -368,12 +368,16 @@ def test_exposure_leaves_out_the_checkout_and_the_home():
             assert not (private + "/").startswith(path.rstrip("/") + "/"), f"{path} would expose {private}"
 
 
-def test_child_imports_packages_on_the_callers_python_path(monkeypatch, tmp_path, builtin_problems):
-    """A package directory on PYTHONPATH (pip install --target DIR) is the child's too, so both import one numpy."""
+@pytest.mark.parametrize("job_root", ["default", "around the package"])
+def test_child_imports_packages_on_the_callers_python_path(monkeypatch, tmp_path, builtin_problems, job_root):
+    """A package directory on PYTHONPATH (pip install --target DIR) is the child's too, so both import one numpy;
+    also where the job root is the temp dir around it (a container's /dev/shm is too small)."""
     packages = tmp_path / "packages"
     packages.mkdir()
     (packages / "shared_path_probe.py").write_text("VALUE = 'imported from PYTHONPATH'\n")
     monkeypatch.setenv("PYTHONPATH", f"{packages}{os.pathsep}{REPO}")
+    if job_root != "default":
+        monkeypatch.setenv("TRITONRL_JOB_ROOT", str(tmp_path))
     with Verifier(VerifierSettings(trials=1, timeout_s=30)) as verifier:
         verdict = verifier.verify(
             builtin_problems["01_relu.py"].source,
@@ -412,3 +416,31 @@ def test_a_python_path_entry_behind_a_chain_of_links_is_imported_by_its_real_pat
             candidate("import chained_path_probe\nraise RuntimeError(chained_path_probe.VALUE)"),
         )
     assert "imported through two links" in " ".join(r.message for r in verdict.reasons)
+
+
+def _package_dir(path: Path) -> str:
+    path.mkdir(parents=True)
+    (path / "mod.py").write_text("")
+    return str(path)
+
+
+def test_only_package_directories_without_repositories_sockets_or_mounts_are_shared(monkeypatch, tmp_path):
+    from tritonrl.verify import sandbox
+
+    namespace = tmp_path / "namespace"
+    _package_dir(namespace / "ns_pkg")  # a namespace package: no __init__.py, but pip wrote its metadata
+    (namespace / "ns_pkg-1.0.dist-info").mkdir()
+    checkout = _package_dir(tmp_path / "otherproj")
+    (tmp_path / "otherproj" / ".git").mkdir()
+    with_socket = _package_dir(tmp_path / "with_socket")
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(tmp_path / "with_socket" / "agent.sock"))
+    mounted = _package_dir(tmp_path / "mounted")
+    mountinfo = tmp_path / "mountinfo"
+    mountinfo.write_text(f"36 25 0:32 / {mounted}/homeview rw shared:1 - ext4 /dev/sda1 rw\n")
+    monkeypatch.setattr(sandbox, "MOUNTINFO", str(mountinfo))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(namespace), checkout, with_socket, mounted, "relative/dir"]))
+    try:
+        assert sandbox._shared_python_path() == [str(namespace)]
+    finally:
+        listener.close()

@@ -20,11 +20,11 @@ import sys
 INTERPRETER_FIXED_IN_TRITON = (3, 7)
 NUMPY_REFUSING_OLD_INTERPRETER = (2, 4)
 _READ_VERSIONS = """
-from importlib import metadata
+import importlib
 for name in ("triton", "numpy"):
     try:
-        print(metadata.version(name))
-    except metadata.PackageNotFoundError:
+        print(importlib.import_module(name).__version__)
+    except Exception:
         print()
 """
 
@@ -40,11 +40,15 @@ def _major_minor(version: str) -> tuple[int, int] | None:
 
 @functools.cache
 def _sandbox_versions(pythonpath: str) -> tuple[str, str]:
-    """(triton, numpy) versions a fork server with this PYTHONPATH imports; '' where not installed."""
+    """(triton, numpy) versions a fork server with this PYTHONPATH imports (the modules themselves, not metadata a
+    stray dist-info could fake); '' where one does not import or the reading fails."""
     from tritonrl.verify.sandbox import scrubbed_env
 
-    result = subprocess.run([sys.executable, "-P", "-c", _READ_VERSIONS], env=scrubbed_env(), capture_output=True,
-                            text=True, timeout=120, check=True)
+    try:
+        result = subprocess.run([sys.executable, "-P", "-c", _READ_VERSIONS], env=scrubbed_env(), capture_output=True,
+                                text=True, timeout=120, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return "", ""
     triton, numpy = (result.stdout.splitlines() + ["", ""])[:2]
     return triton.strip(), numpy.strip()
 
@@ -65,6 +69,6 @@ def check_interpreter() -> None:
         f"the sandbox imports triton {triton} with numpy {numpy}: this Triton's interpreter cannot run kernels that loop "
         f"over a runtime size with numpy >= {numpy_limit}, so every such honest kernel would be judged runtime_error on "
         f"CPU. Install numpy<{numpy_limit} (or `pip install --target DIR 'numpy<{numpy_limit}'` with DIR an absolute "
-        f"path outside your home and the checkout, first on PYTHONPATH) or triton>={triton_fixed}, or verify on a GPU "
-        f"(verify.device=cuda)."
+        f"path outside your home, the checkout and TRITONRL_HOME, first on PYTHONPATH) or triton>={triton_fixed}, or "
+        f"verify on a GPU (verify.device=cuda)."
     )

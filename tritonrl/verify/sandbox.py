@@ -84,6 +84,9 @@ Not covered:
 - exposed directories are checked when the fork server starts and bound by
   path for each job: whoever can replace one with a link meanwhile (the
   caller's own files) could also plant code the verifier imports;
+- a path-named UNIX socket inside an exposed PATH, LD_LIBRARY_PATH or
+  CUDA_HOME prefix (a read-only bind does not stop connect()); PYTHONPATH
+  directories holding one are not shared;
 - on kernels without Landlock or user namespaces, the missing layers (see
   the flags above); in particular, without a private root, path-named UNIX
   sockets the caller's uid may use stay reachable (Landlock up to ABI 7
@@ -104,6 +107,7 @@ import resource
 import select
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -145,6 +149,7 @@ ROOT_MOUNT_POINT = ".root"  # in the job directory: where the private root is as
 NAMESPACE_INIT = "/bin/cat"
 LOG_KEEP_BYTES = 1 << 20  # a job's log (child.log: stdout and stderr) keeps this much of its output's start, and of its end
 VERIFIER_FOLDER_PREFIX = "tritonrl-verify-"  # then the owner's pid: one folder per verifier in the job root, its jobs' in it
+MOUNTINFO = "/proc/self/mountinfo"  # where the caller's mount points are listed (mount point: 5th field)
 OUTPUT_POLL_S = 0.05  # how often the relay looks whether the job ended while its output pipe is quiet
 
 
@@ -198,14 +203,17 @@ def _under(path: str, tree: str) -> bool:
     return path == tree or path.startswith(tree.rstrip("/") + "/")
 
 
-def _guarded() -> list[str]:
-    """Trees a child may neither read into nor see a parent of: the checkout, the caller's home, the job root and
-    the state directory (TRITONRL_HOME: artifacts, databases)."""
+def _guarded() -> tuple[list[str], list[str]]:
+    """(trees a child may neither read into nor see a parent of: the checkout, the caller's home and the state
+    directory (TRITONRL_HOME: artifacts, databases); trees it may not see a parent of: the job root, which is the
+    temp dir where /dev/shm is small, so a package directory in /tmp stays usable)."""
     from tritonrl.config import state_dir
 
+    def real(paths) -> list[str]:
+        return [os.path.realpath(p) for p in paths if os.path.exists(p) and os.path.realpath(p) != "/"]
+
     package = Path(tritonrl.__file__).resolve().parent
-    trees = (str(package.parent), os.path.expanduser("~"), str(job_root()), str(state_dir()))
-    return [os.path.realpath(p) for p in trees if os.path.exists(p) and os.path.realpath(p) != "/"]
+    return real((str(package.parent), os.path.expanduser("~"), str(state_dir()))), real((str(job_root()),))
 
 
 def _ancestors(path: str) -> list[str]:
@@ -226,29 +234,53 @@ def _same_or_inside(inner: str, outer: str) -> bool:
     return any(os.path.samestat(os.stat(a), target) for a in _ancestors(inner))
 
 
+def _mounts_below(path: str) -> bool:
+    """Something is mounted under `path` (binds are recursive: a mount of the home there would come along)."""
+    try:
+        with open(MOUNTINFO) as handle:
+            points = [line.split()[4].replace("\\040", " ") for line in handle]
+    except OSError:
+        return False
+    return any(point != path and _under(point, path) for point in points)
+
+
 def _admitted(entry: str) -> bool:
-    """An existing absolute path that neither lies in a guarded tree nor holds one, and is no shared scratch space
-    (a world-writable directory such as /tmp holds other users' files and sockets)."""
+    """An existing absolute path that neither lies in a guarded tree nor holds one (nor the job root, nor a mount),
+    and is no shared scratch space (a world-writable directory such as /tmp holds other users' files and sockets)."""
     if not os.path.isabs(entry) or not os.path.exists(entry):
         return False
     real = os.path.realpath(entry)
-    if real == "/" or (os.path.isdir(real) and os.stat(real).st_mode & 0o002):
+    if real == "/" or (os.path.isdir(real) and os.stat(real).st_mode & 0o002) or _mounts_below(real):
         return False
-    return not any(_same_or_inside(real, g) or _same_or_inside(g, real) for g in _guarded())
+    private, job_roots = _guarded()
+    if any(_same_or_inside(real, g) or _same_or_inside(g, real) for g in private):
+        return False
+    return not any(_same_or_inside(g, real) or (_under(real, g) and real != g and os.path.relpath(real, g).startswith(
+        VERIFIER_FOLDER_PREFIX)) for g in job_roots)  # other verifiers' job folders, never a package next to them
 
 
-def _holds_python_packages(directory: str) -> bool:
-    """What `pip install --target` makes: modules, packages, .pth or package metadata at the top level (not /etc, /run)."""
+PYTHON_FILES = (".py", ".pyc", ".pth", ".so", ".dist-info", ".egg-info")  # what Python imports or reads on a path entry
+CHECKOUT_MARKERS = (".git", ".hg", ".svn")  # a project checkout (its secrets, history) is no package directory
+
+
+def _python_package_directory(directory: str) -> bool:
+    """What `pip install --target` makes: modules, packages, .pth or package metadata (every install writes a
+    .dist-info) at the top level; no project checkout and no socket anywhere in it (a read-only bind does not stop
+    connect()). /etc, /run and a repository root are not package directories."""
+    found = False
     try:
         with os.scandir(directory) as entries:
             for item in entries:
-                if item.name.endswith((".py", ".pth", ".so", ".dist-info", ".egg-info")):
-                    return True
-                if item.is_dir(follow_symlinks=False) and os.path.exists(os.path.join(item.path, "__init__.py")):
-                    return True
+                if item.name in CHECKOUT_MARKERS:
+                    return False
+                found = found or item.name.endswith(PYTHON_FILES) or (
+                    item.is_dir(follow_symlinks=False) and os.path.exists(os.path.join(item.path, "__init__.py")))
+        for root, _, files in os.walk(directory):
+            if any(stat.S_ISSOCK(os.lstat(os.path.join(root, f)).st_mode) for f in files):
+                return False
     except OSError:
         return False
-    return False
+    return found
 
 
 _reported_dropped: set[str] = set()
@@ -264,12 +296,13 @@ def _shared_python_path() -> list[str]:
         real = os.path.realpath(entry) if entry else ""
         if not entry or real == package_parent or real in shared:
             continue
-        if os.path.isdir(real) and _admitted(real) and _holds_python_packages(real):
+        if os.path.isabs(entry) and os.path.isdir(real) and _admitted(real) and _python_package_directory(real):
             shared.append(real)
         elif entry not in _reported_dropped:
             _reported_dropped.add(entry)
             log.warning("PYTHONPATH entry %s is not visible to sandboxed candidates (it must be an absolute, existing "
-                        "package directory outside the home, the checkout and TRITONRL_HOME, not world-writable)", entry)
+                        "package directory outside the home, the checkout and TRITONRL_HOME, not world-writable, with "
+                        "no repository, socket or mount in it)", entry)
     return shared
 
 
