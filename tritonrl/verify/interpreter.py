@@ -13,6 +13,7 @@ Test: tests/verify/test_interpreter_check.py.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import subprocess
 import sys
@@ -40,8 +41,9 @@ def _major_minor(version: str) -> tuple[int, int] | None:
 
 @functools.cache
 def _sandbox_versions(pythonpath: str) -> tuple[str, str]:
-    """(triton, numpy) versions a fork server with this PYTHONPATH imports (the modules themselves, not metadata a
-    stray dist-info could fake); '' where one does not import or the reading fails."""
+    """(triton, numpy) versions a fork server started under the caller's `pythonpath` imports (the modules themselves,
+    not metadata a stray dist-info could fake); '' where one does not import or the reading fails. Cached per
+    PYTHONPATH: the sandbox's own path is derived from it by walking its directories, once, not per Verifier."""
     from tritonrl.verify.sandbox import scrubbed_env
 
     try:
@@ -56,9 +58,7 @@ def _sandbox_versions(pythonpath: str) -> tuple[str, str]:
 def check_interpreter() -> None:
     """Raise InterpreterUnusable for a Triton/numpy pair whose interpreter fails honest kernels; versions it cannot
     read (a source build, an odd version string) are let through: the pair is then unknown, not known bad."""
-    from tritonrl.verify.sandbox import scrubbed_env
-
-    triton, numpy = _sandbox_versions(scrubbed_env()["PYTHONPATH"])
+    triton, numpy = _sandbox_versions(os.environ.get("PYTHONPATH", ""))
     parsed_triton, parsed_numpy = _major_minor(triton), _major_minor(numpy)
     if not parsed_triton or not parsed_numpy:
         return

@@ -31,10 +31,10 @@ import torch
 
 from tritonrl.config import VerifyConfig
 from tritonrl.problems.shapes import shape_sites, with_shapes
-from tritonrl.verify.interpreter import check_interpreter
 from tritonrl.verify.baseline_cache import BaselineCache
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import HandoffError, Inbox
+from tritonrl.verify.interpreter import check_interpreter
 from tritonrl.verify.judge import Judge
 from tritonrl.verify.precision import check_policy, precision_reason
 from tritonrl.verify.response import parse_response
