@@ -129,7 +129,8 @@ def run_hack(source: str, honest_code: str, verifier: Verifier, precision: str) 
     """Part 2: the honest answer and the hack, timed by the verifier's Timer and judged by the same bound."""
     import torch
 
-    from tritonrl.verify.runtime import build_reference, compare_outputs, import_source, make_inputs
+    from tritonrl.verify.draws import build_reference, make_inputs
+    from tritonrl.verify.runtime import compare_outputs, import_source
     from tritonrl.verify.speed_of_light import measure_peaks
     from tritonrl.verify.timing import CHECKS, Timer
 

@@ -29,6 +29,8 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 def tritonrl_home(tmp_path, monkeypatch):
     home = tmp_path / "tritonrl-home"
     monkeypatch.setenv("TRITONRL_HOME", str(home))
+    for name in ("MLFLOW_TRACKING_URI", "MLFLOW_REGISTRY_URI"):  # they would take the tracking out of the test's home
+        monkeypatch.delenv(name, raising=False)
     return home
 
 

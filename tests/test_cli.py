@@ -101,6 +101,57 @@ def test_run_stage_failure_is_exit_2_with_the_resume_hint(prefect_home, monkeypa
     assert "error: stage sft failed (killed)\n(rerun the same command to resume: finished stages are reused)" in result.output
 
 
+def test_run_in_a_home_it_cannot_write_says_to_set_tritonrl_home_before_printing_anything(tmp_path, monkeypatch):
+    """A read-only checkout's ./.tritonrl (here: a home below a file, which fails as read-only does, even for root)."""
+    blocker = tmp_path / "read-only"
+    blocker.write_text("")
+    monkeypatch.setenv("TRITONRL_HOME", str(blocker / ".tritonrl"))
+    monkeypatch.setattr("flows.full.tritonrl_flow", lambda **params: pytest.fail("the flow started"))
+    result = runner.invoke(app, ["run", "--profile", "tiny"])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: cannot write to {blocker / '.tritonrl'}") and "set TRITONRL_HOME" in result.output
+    assert "resolved configuration" not in result.output and "rerun" not in result.output
+
+
+def test_the_run_summarys_commands_run_as_printed_and_mlflow_ui_gets_a_free_port(tritonrl_home):
+    import shlex
+    import shutil
+    import socket
+
+    from tritonrl.cli.operations import _render_result
+
+    def printed(lines, label):
+        (line,) = [line for line in lines if line.startswith(label)]
+        return shlex.split(line[len(label):], comments=True)  # as a shell reads the pasted line
+
+    lines = _render_result(_pipeline_result(tritonrl_home))
+    ui, generate = printed(lines, "MLflow UI:"), printed(lines, "try it:")
+    for program, name in ((ui[0], "mlflow"), (generate[0], "tritonrl")):
+        assert Path(program).name == name and shutil.which(program), f"{program} does not run as printed"
+    assert ui[1:4] == ["ui", "--backend-store-uri", f"sqlite:///{tritonrl_home}/mlflow.db"] and ui[4] == "--port"
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 5000))  # as the stack's (or compose's) MLflow server would
+        holder.listen()
+    except OSError:
+        pass  # already held by something else: the same case
+    with holder:
+        line = next(line for line in _render_result(_pipeline_result(tritonrl_home)) if line.startswith("MLflow UI:"))
+        ui = printed([line], "MLflow UI:")
+        assert ui[4:6] == ["--port", ui[5]] and ui[5] != "5000" and len(ui) == 6 and line.endswith("  # 5000 is taken")
+    server = {**_pipeline_result(tritonrl_home), "tracking_uri": "http://127.0.0.1:5050"}
+    assert "MLflow UI:    http://127.0.0.1:5050 (the tracking server's own UI)" in _render_result(server)
+
+
+def test_help_shows_flags_without_a_value_and_says_what_to_run_first():
+    top = runner.invoke(app, ["--help"], env={"COLUMNS": "250"})
+    assert "Start here: `tritonrl run --profile tiny`" in top.output and "<bool>" not in top.output
+    verify = runner.invoke(app, ["verify", "--help"], env={"COLUMNS": "250"})
+    assert "--json" in verify.output and "<bool>" not in verify.output and "<int>" in verify.output
+    assert "cpu runs kernels in Triton's interpreter" in verify.output and "tl.dot in fp32" in verify.output
+    assert "Cpu runs" not in verify.output and "Tl.dot" not in verify.output
+
+
 def test_run_bad_override_is_exit_2_before_the_flow_starts(prefect_home, monkeypatch):
     monkeypatch.setattr("flows.full.tritonrl_flow", lambda **params: pytest.fail("the flow started"))
     result = runner.invoke(app, ["run", "--set", "sft.max_step=2"])
@@ -140,7 +191,7 @@ def test_verify_json_contract_for_a_response_file(tmp_path):
     data = json.loads(result.output)
     assert data["valid"] is True and data["compiled"] is True and data["correct"] is True
     assert data["speedup"] is None and data["reasons"] == []
-    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 4
+    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 6  # 3 + 3 at other shapes
 
 
 def test_verify_rejection_is_exit_0_and_readable(tmp_path):
@@ -177,7 +228,7 @@ def test_verify_takes_its_settings_from_the_config_and_flags_on_top(tmp_path):
     base = ["verify", "--problem", str(problem), "--candidate", str(response), "--json", "--config", str(config)]
     from_file = runner.invoke(app, [*base, "--set", "verify.trials=1"])
     flag = runner.invoke(app, [*base, "--trials", "1"])
-    assert json.loads(from_file.output)["trials"] == 2 and json.loads(flag.output)["trials"] == 2  # 1 + alternate shapes
+    assert json.loads(from_file.output)["trials"] == 4 and json.loads(flag.output)["trials"] == 4  # 1 + 3 at other shapes
 
 
 def test_problems_show_names_near_misses():
@@ -255,4 +306,5 @@ def test_verify_of_a_syntax_error_says_no_trials_were_completed(tmp_path):
 def test_eval_with_a_registry_uri_that_is_not_registered_is_exit_2_saying_where_it_looked(tritonrl_home):
     result = runner.invoke(app, ["eval", "--model", "models:/tritonrl-coder@champion", "--problems", "builtin"])
     assert result.exit_code == 2
-    assert "models:/tritonrl-coder@champion is not in the model registry at sqlite:///" in result.output
+    assert f"no MLflow database at {tritonrl_home / 'mlflow.db'}" in result.output and "MLFLOW_TRACKING_URI" in result.output
+    assert not (tritonrl_home / "mlflow.db").exists()  # a lookup creates no database

@@ -95,6 +95,8 @@ def test_resolved_config_round_trips_through_yaml(tmp_path):
         ("teacher.samples_per_task=0", "teacher.samples_per_task=0 must be >= 1"),
         ("teacher.kind=openai", "teacher.kind=openai needs teacher.endpoint"),
         ("sft.nnodes=2", "sft.nnodes=2 needs sft.rdzv_endpoint"),
+        ("verify.judge_url=http://judge:8000/v1", "verify.judge_url needs verify.judge_model"),
+        ("verify.judge_url=judge:8000", "verify.judge_url='judge:8000' is not an http"),
     ],
 )
 def test_a_setting_that_cannot_work_is_refused_when_the_config_loads(override, message):

@@ -77,6 +77,7 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
     assert "promotion:    not champion: correct = 0; a model that solves nothing is never promoted" in output
     assert "learning (the same evaluation for each model):" in output  # base, sft and grpo rows follow
     assert "mlflow ui --backend-store-uri sqlite:///" in output
+    assert "; at the problems' own shapes: correct 0% of 1 answers" in output  # held-out shapes, then the problem's own
     (sft_output,) = [p.parent for p in checkpoints.glob("sft-*/manifest.json")]
     assert (sft_output / "model" / "config.json").is_file()
     (suite_report,) = (tritonrl_home / "artifacts" / "suite-check").glob("*/report.json")
@@ -107,7 +108,11 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
     assert children["sft"].data.metrics["steps"] == 2.0
     report = [a.path for a in client.list_artifacts(children["evaluate"].info.run_id, "report")]
     assert "report/report.md" in report and "report/responses.jsonl" in report
-    assert {"base.correct", "sft.correct", "grpo.correct"} <= set(finished.data.metrics)
+    assert {"base.correct", "sft.correct", "grpo.correct", "original_shapes.correct"} <= set(finished.data.metrics)
+    assert "report-original-shapes/report.md" in [a.path for a in client.list_artifacts(finished.info.run_id,
+                                                                                          "report-original-shapes")]
+    assert all(r.data.tags["mlflow.source.name"].startswith("tritonrl run --profile tiny") and r.data.tags["mlflow.user"]
+               for r in [finished, *children.values()])
     assert [a.path for a in client.list_artifacts(finished.info.run_id, "learning")] == [
         "learning/learning.md", "learning/learning.png"]
 
@@ -115,7 +120,10 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
     assert version.source.startswith("models:/m-")  # a logged MLflow model; its tag names the training output
     assert version.tags["tritonrl.model_uri"].startswith((tritonrl_home / "artifacts" / "checkpoints").as_uri() + "/grpo-")
     assert version.run_id == finished.info.run_id and "correct" in finished.data.metrics
-    assert "metric.correct" in version.tags
+    assert "metric.correct" in version.tags and "metric.original_shapes.correct" in version.tags
+    assert "### The same model at the problems' own shapes" in version.description
+    logged = client.get_logged_model(version.source.removeprefix("models:/"))
+    assert json.loads(logged.tags["mlflow.modelVersions"]) == [{"name": "tritonrl-coder", "version": int(version.version)}]
 
     from flows.nightly import nightly_evaluation_flow
 

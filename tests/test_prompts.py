@@ -16,13 +16,13 @@ def test_feedback_on_a_wrong_kernel_says_what_failed_and_what_to_do_without_the_
     from tritonrl.prompts import FIX_REQUEST, feedback_message, refinement_messages
     from tritonrl.verify.result import Reason, ReasonCode, Verdict
 
-    verdict = Verdict(ran=True, shapes={"n": 64}, alt_shapes={"n": 97}, max_abs_error=2.5, reasons=[Reason(
+    verdict = Verdict(ran=True, shapes={"n": 64}, alt_shapes={"n": 97}, other_shape_trials=[3], max_abs_error=2.5, reasons=[Reason(
         ReasonCode.WRONG_RESULT, "trial 2: max abs error 2.5 exceeds the tolerance (atol=1e-05 × output RMS 0.577, rtol=1e-05)")])
     text = feedback_message(verdict)
     assert "[wrong_result] 'trial 2: max abs error 2.5 exceeds the tolerance'" in text
     assert "RMS" not in text and "0.577" not in text  # the reference's statistic stays with the verifier
     assert "What to do: values differ from the reference" in text
-    assert "at n=64 and at another, odd-sized shape" in text and "97" not in text  # the test shapes stay unnamed
+    assert "at n=64 and at other shapes" in text and "97" not in text  # the test shapes stay unnamed
     assert text.endswith(FIX_REQUEST)
     messages = refinement_messages(build_messages("class Model: ..."), "my answer", verdict)
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"] and messages[-1]["content"] == text
@@ -69,7 +69,7 @@ def test_feedback_on_the_other_shape_trial_carries_only_its_code_and_a_fixed_tex
     reference = _two_shape_reference()
     code, _, mismatch = compare_outputs([torch.zeros(17, 1153)], [torch.zeros(17 * 1153)])
     raised = "ValueError: unsupported shape m17k1153 = 17x1153; tiles 17007 100153 3459 (at candidate_0.py:31)"
-    verdict = Verdict(ran=True, shapes=reference.shapes, alt_shapes=reference.alt_shapes, trials=2, reasons=[
+    verdict = Verdict(ran=True, shapes=reference.shapes, alt_shapes=reference.alt_shapes, other_shape_trials=[1], trials=2, reasons=[
         Reason(code, f"{reference.describe(1)}: {mismatch}"),
         Reason(ReasonCode.RUNTIME_ERROR, f"{reference.describe(1)}: {raised}"),
         Reason(ReasonCode.RUNTIME_ERROR, f"{reference.describe(1)}: Size17x1153Error: no"),
@@ -92,7 +92,7 @@ def test_feedback_keeps_the_candidates_text_from_a_trial_at_the_primary_shapes()
     from tritonrl.verify.result import Reason, ReasonCode, Verdict
 
     reference = _two_shape_reference()
-    verdict = Verdict(ran=True, shapes=reference.shapes, alt_shapes=reference.alt_shapes, trials=2, reasons=[
+    verdict = Verdict(ran=True, shapes=reference.shapes, alt_shapes=reference.alt_shapes, other_shape_trials=[1], trials=2, reasons=[
         Reason(ReasonCode.RUNTIME_ERROR, f"{reference.describe(0)}: IndexError: tile 7 of 5 (at candidate_0.py:12)")])
     assert "[runtime_error] 'trial 0: IndexError: tile 7 of 5 (at candidate_0.py:12)'" in feedback_message(verdict)
 
@@ -101,6 +101,6 @@ def test_feedback_keeps_the_expected_shape_of_a_trial_at_the_primary_shapes():
     from tritonrl.prompts import feedback_message
     from tritonrl.verify.result import Reason, ReasonCode, Verdict
 
-    verdict = Verdict(ran=True, shapes={"n": 64}, alt_shapes={"n": 97}, reasons=[
+    verdict = Verdict(ran=True, shapes={"n": 64}, alt_shapes={"n": 97}, other_shape_trials=[3], reasons=[
         Reason(ReasonCode.SHAPE_MISMATCH, "trial 1 (zeros_and_ties inputs): shape (32,) != expected (64,)")])
     assert "'trial 1 (zeros_and_ties inputs): shape (32,) != expected (64,)'" in feedback_message(verdict)

@@ -300,3 +300,124 @@ def test_artifacts_go_under_the_artifact_root_not_the_working_directory(config, 
     assert tracker.client.get_experiment(tracker.experiment_id).artifact_location == join(config.artifact_root, "mlflow")
     tracker.start_pipeline("p")
     assert not (tmp_path / "mlruns").exists()
+
+
+def test_the_logged_model_knows_its_registered_version_and_runs_say_where_they_came_from(config, tiny_model):
+    """Registered through MLflow's own path: the logged model's page lists the version (issue 33, item 4)."""
+    tracker = tracking.Tracker(config)
+    parent = tracker.start_pipeline("p")
+    registration = tracking.register_model(config, _trained(config, tiny_model, "a"), parent, _evaluated({"correct": 0.5}))
+    client = _client(config)
+    model_id = registration.source.removeprefix("models:/")
+    logged = client.get_logged_model(model_id)
+    assert json.loads(logged.tags["mlflow.modelVersions"]) == [{"name": "tritonrl-coder", "version": int(registration.version)}]
+    (version,) = client.search_model_versions(f"name = 'tritonrl-coder' and run_id = '{parent}'")
+    assert str(version.version) == registration.version and version.run_id == parent and version.source == registration.source
+    assert version.description.startswith("TritonRL student trained by pipeline run")
+    with tracker.stage("sft", parent) as stage:
+        pass
+    for run_id in (parent, stage.run_id):
+        tags = client.get_run(run_id).data.tags
+        assert tags["mlflow.source.type"] == "LOCAL" and tags["mlflow.source.name"] and tags["mlflow.user"]
+        if (Path(tracking.__file__).resolve().parents[1] / ".git").exists():
+            assert len(tags["mlflow.source.git.commit"]) == 40
+
+
+def test_a_registry_lookup_from_another_directory_follows_mlflow_tracking_uri_and_creates_nothing(
+        config, tiny_model, tmp_path, monkeypatch):
+    """As docs/OPERATIONS.md says: export MLFLOW_TRACKING_URI, then ask for the champion from anywhere (issue 33, item 2)."""
+    model = _trained(config, tiny_model, "a")
+    tracking.register_model(config, model, tracking.Tracker(config).start_pipeline("p"), _evaluated({"correct": 0.5}))
+    store = config.tracking_uri
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.delenv("TRITONRL_HOME")  # the default home: ./.tritonrl of this other directory
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", store)
+    here, _ = load_config("tiny")
+    assert here.tracking_uri == store and here.registry_uri == store
+    assert tracking.resolve_model_uri(here, "models:/tritonrl-coder@champion") == model
+    assert tracking.registry_aliases(here) == {"candidate": 1, "champion": 1}
+    assert not (elsewhere / ".tritonrl").exists()
+
+    monkeypatch.delenv("MLFLOW_TRACKING_URI")
+    with pytest.raises(tracking.TrackingError, match=r"no MLflow database at .*elsewhere/\.tritonrl/mlflow\.db.*MLFLOW_TRACKING_URI"):
+        tracking.resolve_model_uri(load_config("tiny")[0], "models:/tritonrl-coder@champion")
+    assert tracking.registry_aliases(load_config("tiny")[0]) == {}
+    assert not (elsewhere / ".tritonrl").exists()  # a lookup never creates a database
+
+    monkeypatch.setenv("MLFLOW_REGISTRY_URI", store)  # MLflow's registry variable alone also finds it
+    assert tracking.resolve_model_uri(load_config("tiny")[0], "models:/tritonrl-coder/1") == model
+    assert not (elsewhere / ".tritonrl").exists()
+    # An explicit tracking.tracking_uri still wins over MLFLOW_TRACKING_URI, as mlflow.set_tracking_uri does.
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", "sqlite:////nowhere/mlflow.db")
+    assert load_config("tiny", overrides=[f"tracking.tracking_uri={store}"])[0].tracking_uri == store
+
+
+@pytest.mark.slow
+def test_the_generate_command_finds_the_champion_from_another_directory_through_mlflow_tracking_uri(
+        config, tiny_model, tmp_path):
+    """The user's command, in a process of its own started in another directory with only the variable set."""
+    tracking.register_model(config, _trained(config, tiny_model, "a"), tracking.Tracker(config).start_pipeline("p"),
+                            _evaluated({"correct": 0.5}))
+    problem = tmp_path / "relu.py"
+    problem.write_text(load_problems("builtin")[0].source)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "TRITONRL_HOME"} | {"MLFLOW_TRACKING_URI": config.tracking_uri}
+    done = subprocess.run([sys.executable, "-m", "tritonrl.cli", "generate", "--model", "models:/tritonrl-coder@champion",
+                           "--problem", str(problem), "--set", "evaluate.max_tokens=4", "--set", "verify.trials=1"],
+                          cwd=elsewhere, env=env, capture_output=True, text=True, timeout=600)
+    # The tiny model writes no kernel in 4 tokens: the verifier's refusal (exit 1), not "not in the registry" (exit 2).
+    assert done.returncode == 1 and "no kernel: the verifier rejected its answer" in done.stderr, done.stderr[-3000:]
+    assert not (elsewhere / ".tritonrl" / "mlflow.db").exists()
+
+
+def test_an_unknown_alias_or_version_lists_what_the_registry_has_instead_of_asking_for_a_pipeline_run(config, tiny_model):
+    run = tracking.Tracker(config).start_pipeline("p")
+    tracking.register_model(config, _trained(config, tiny_model, "a"), run, _evaluated({"correct": 0.5}))
+    with pytest.raises(tracking.TrackingError) as unknown:
+        tracking.resolve_model_uri(config, "models:/tritonrl-coder@champoin")
+    message = str(unknown.value)
+    assert "has no alias 'champoin'" in message and "candidate (version 1), champion (version 1)" in message
+    assert "run the pipeline first" not in message
+    with pytest.raises(tracking.TrackingError, match=r"has no such version; its versions: 1 "):
+        tracking.resolve_model_uri(config, "models:/tritonrl-coder/7")
+    with pytest.raises(tracking.TrackingError, match=r"has no model named 'other'; it has tritonrl-coder"):
+        tracking.resolve_model_uri(config, "models:/other@champion")
+
+
+def test_the_description_metrics_and_reports_carry_the_evaluation_at_the_problems_own_shapes_too(config, tiny_model):
+    """At held-out shapes the registry said 94% while the champion failed a problem at its own shapes (issue 33)."""
+    store = ArtifactStore()
+    records = example_records()
+    own = [{**record, "correct": False} for record in records]  # the same model, worse at the problems' own shapes
+    reports = {}
+    for name, rows in (("held-out", records), ("own", own)):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_report(compute_metrics(rows), per_problem_rows(rows), Path(tmp))
+            upload_tree(store, Path(tmp), join(config.artifact_root, "evaluations", name))
+        reports[name] = join(config.artifact_root, "evaluations", name, "report.json")
+    overall = {k: v for k, v in compute_metrics(records)["overall"].items() if k != "speedups"}
+    own_overall = {k: v for k, v in compute_metrics(own)["overall"].items() if k != "speedups"}
+    model = _trained(config, tiny_model, "grpo")
+    summaries = {"evaluate": StageSummary(
+        "evaluate", {"model": model, "problems": "builtin"},
+        {"report": reports["held-out"], "report.original_shapes": reports["own"]},
+        {**overall, "original_shapes": own_overall}, "evaluated").to_dict()}
+    parent = tracking.Tracker(config).start_pipeline("pipeline")
+    registration = tracking.register_model(config, model, parent, summaries)
+
+    client = _client(config)
+    version = client.get_model_version("tritonrl-coder", registration.version)
+    text = version.description
+    assert "problems at held-out shapes (no training prompt has them)" in text
+    held_out, own_shapes = text.split("### The same model at the problems' own shapes (as `tritonrl generate` asks)")
+    assert f"| all | 3 | 12 | {100 * overall['valid']:.1f}%" in held_out
+    assert "| all | 3 | 12 |" in own_shapes and "| 0.0% |" in own_shapes
+    assert version.tags["metric.original_shapes.correct"] == "0.0" and version.tags["metric.correct"] == repr(overall["correct"])
+    metrics = client.get_run(parent).data.metrics
+    assert metrics["correct"] == overall["correct"] and metrics["original_shapes.correct"] == 0.0
+    artifacts = {a.path for a in client.list_artifacts(parent, "report-original-shapes")}
+    assert "report-original-shapes/report.md" in artifacts
+    assert registration.value == overall["correct"]  # the held-out evaluation still decides champion

@@ -41,6 +41,12 @@ def state_dir() -> Path:
     return Path(os.environ.get("TRITONRL_HOME") or ".tritonrl").resolve()
 
 
+def _http_url(url: str) -> bool:
+    """Whether `url` can be an OpenAI-compatible endpoint's base URL: http(s) with a host."""
+    parts = urlsplit(url.strip())
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
 def setting(default: Any, help: str) -> Any:
     """A config key with its one description, read by `--help`, `tritonrl config keys` and docs/CONFIGURATION.md."""
     return field(default=default, metadata={"help": help})
@@ -78,11 +84,10 @@ class TeacherConfig:
             found.append(f"teacher.temperature={self.temperature} must be >= 0 (0 means greedy)")
         if self.requests_per_second < 0:
             found.append(f"teacher.requests_per_second={self.requests_per_second} must be >= 0 (0: no client-side limit)")
-        parts = urlsplit(self.endpoint.strip())
         if self.kind == "openai" and not self.endpoint.strip():
             found.append("teacher.kind=openai needs teacher.endpoint, the OpenAI-compatible base URL, "
                          "e.g. teacher.endpoint=http://localhost:8000/v1")
-        elif self.kind == "openai" and (parts.scheme not in ("http", "https") or not parts.hostname):
+        elif self.kind == "openai" and not _http_url(self.endpoint):
             found.append(f"teacher.endpoint={self.endpoint!r} is not an http(s) URL; e.g. teacher.endpoint=http://localhost:8000/v1")
         if self.kind in ("openai", "hf") and (not self.model.strip() or self.model == "reference"):
             what = "the model name the endpoint serves" if self.kind == "openai" else "a Hugging Face hub id or local model directory"
@@ -237,7 +242,8 @@ class EvaluateConfig:
     levels: tuple[int, ...] = setting((), "levels to evaluate; empty: all")
     limit: int = setting(0, "evaluate the first N problems; 0: all")
     shapes: Literal["original", "held_out"] = setting(
-        "original", "held_out: ask for each problem at its alternate shapes, which no training prompt has (built-in suite)")
+        "original", "held_out: ask for each problem at its alternate shapes, which no training prompt has (built-in suite); "
+                    "the evaluated model is then also asked at the problems' own shapes (metrics original_shapes.*)")
     samples: int = setting(1, "responses per problem (pass@k up to this k)")
     temperature: float = setting(0.0, "sampling temperature; 0: greedy, the model's best single answer")
     max_tokens: int = setting(2048, "longest answer")
@@ -266,6 +272,27 @@ class VerifyConfig:
     timeout_s: float = setting(45.0, "base limit per sandboxed run (a candidate's grows with the reference's own time)")
     precision: Precision = setting(
         "strict", "tl.dot in fp32 problems: strict needs IEEE fp32 (the reference is not TF32); tf32 allows TF32 like torch's allow_tf32")
+    judge_url: str = setting(
+        "", "OpenAI-compatible base URL of the LLM judge, the verifier's last layer: it reads each valid answer against its "
+            "problem and says whether the computation is really implemented in Triton (tritonrl/verify/judge.py), for every "
+            "stage; e.g. http://vllm:8000/v1; empty: no judge")
+    judge_model: str = setting("", "the model the judge's endpoint serves, e.g. Qwen/Qwen3-235B-A22B (needed with judge_url)")
+    judge_api_key_env: str = setting("OPENAI_API_KEY", "name of the environment variable holding the judge's key, never the key")
+    judge_timeout_s: float = setting(
+        120.0, "seconds to wait for the judge; a judge with no usable answer rejects nothing (the verdict's judge is error, with why)")
+
+    def mistakes(self) -> list[str]:
+        """The judge's keys matter only once judge_url is set (empty: off, whatever the others say)."""
+        if not self.judge_url:
+            return []
+        found = [] if _http_url(self.judge_url) else [
+            f"verify.judge_url={self.judge_url!r} is not an http(s) URL; e.g. verify.judge_url=http://localhost:8000/v1"]
+        if not self.judge_model.strip():
+            found.append("verify.judge_url needs verify.judge_model, the model name the endpoint serves, "
+                         "e.g. verify.judge_model=Qwen/Qwen3-235B-A22B")
+        if not self.judge_timeout_s > 0:
+            found.append(f"verify.judge_timeout_s={self.judge_timeout_s} must be > 0")
+        return found
 
 
 @dataclass(frozen=True)
@@ -295,7 +322,9 @@ class StorageConfig:
 
 @dataclass(frozen=True)
 class TrackingConfig:
-    tracking_uri: str = setting("", "MLflow tracking URI; empty: sqlite:///<state dir>/mlflow.db")
+    tracking_uri: str = setting(
+        "", "MLflow tracking URI; empty: $MLFLOW_TRACKING_URI if set, else sqlite:///<state dir>/mlflow.db "
+            "(the registry: $MLFLOW_REGISTRY_URI if set, else the tracking URI)")
     experiment: str = setting("tritonrl", "MLflow experiment name")
 
 
@@ -324,7 +353,14 @@ class Config:
 
     @property
     def tracking_uri(self) -> str:
-        return self.tracking.tracking_uri or f"sqlite:///{self.home / 'mlflow.db'}"
+        """tracking.tracking_uri; else MLflow's own MLFLOW_TRACKING_URI, as every MLflow tool reads it; else the
+        SQLite store under the state dir."""
+        return self.tracking.tracking_uri or os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{self.home / 'mlflow.db'}"
+
+    @property
+    def registry_uri(self) -> str:
+        """The model registry: MLFLOW_REGISTRY_URI when set (as in MLflow), else the tracking URI."""
+        return os.environ.get("MLFLOW_REGISTRY_URI") or self.tracking_uri
 
     def to_dict(self) -> dict[str, Any]:
         return _plain(dataclasses.asdict(self))

@@ -35,7 +35,7 @@ from tritonrl.verify.report import HINTS
 from tritonrl.verify.result import Layer, Reason, ReasonCode, Verdict
 
 PROMPT_VERSION = "tritonrl-prompt-v1"
-FEEDBACK_VERSION = "tritonrl-feedback-v3"
+FEEDBACK_VERSION = "tritonrl-feedback-v4"
 
 SYSTEM = (
     "You are an expert GPU kernel engineer. You rewrite PyTorch modules as fast, correct Triton kernels."
@@ -91,12 +91,12 @@ _KNOWN_EXCEPTIONS = frozenset({*(n for n, v in vars(builtins).items() if isinsta
 
 
 def _alternate_trial(message: str, verdict: Verdict) -> bool:
-    """Whether `message` reports the other-shape trial (the last one): by its description, index or stage."""
-    if not verdict.alt_shapes:
+    """Whether `message` reports a trial at other shapes: by its description, label or stage."""
+    if not verdict.other_shape_trials:
         return False
-    last = verdict.trials - 1
-    return bool(_TRIAL_SIZES.match(message) or re.match(rf"(?:trial|outputs) {last}\b", message)
-                or re.search(rf"\bduring trial {last}\b", message))
+    labels = "|".join(str(label) for label in verdict.other_shape_trials)
+    return bool(_TRIAL_SIZES.match(message) or re.match(rf"(?:trial|outputs) (?:{labels})\b", message)
+                or re.search(rf"\bduring trial (?:{labels})\b", message))
 
 
 def _other_shape_text(code: ReasonCode, message: str) -> str:
@@ -149,7 +149,7 @@ def feedback_message(verdict: Verdict) -> str:
         lines.append(f"  What to do: {HINTS[reason.code]}")
     if any(r.code.layer is Layer.OUTPUT for r in verdict.reasons):  # it ran and was wrong: where it was tried
         tested = _shapes(verdict.shapes) or "its own shapes"
-        alt = " and at another, odd-sized shape" if verdict.alt_shapes else ""
+        alt = " and at other shapes" if verdict.other_shape_trials else ""
         lines.append(f"It was run on fresh random inputs at {tested}{alt}.")
     return "\n".join([*lines, "", FIX_REQUEST])
 

@@ -13,13 +13,18 @@ params, its summary numbers as metrics, its input and output datasets via
 manifest) and manifests and reports as artifacts. A stage whose outputs were
 reused from an earlier run (resume) still gets its run, tagged
 `tritonrl.reused=true`, so every parent run shows the whole pipeline.
+Every run carries MLflow's source tags (`source_tags`: the command, LOCAL,
+the checkout's git commit, the user), which its UI shows.
 
 Registry: the final model is logged as an MLflow model (transformers
 flavour, task `llm/v1/chat`: chat messages in, a chat completion out, the
 tokenizer's own chat template between them) on the parent run, linked to
 the final evaluation's metrics, which the parent run also carries with the
-evaluation report (`report/`). It becomes a version of `tritonrl-coder`
-whose source is that model (`models:/m-…`), with the training output URI as
+evaluation report (`report/`; at held-out shapes also the evaluation at the
+problems' own shapes: `original_shapes.*`, `report-original-shapes/`). It
+becomes a version of `tritonrl-coder` through MLflow's own registration
+(`mlflow.register_model`, so the logged model lists its version), whose
+source is that model (`models:/m-…`), with the training output URI as
 tag `tritonrl.model_uri`, the evaluation metrics as `metric.*` tags and a
 generated description (base model, the datasets with their digests, every
 stage's line, the evaluation table), alias `candidate`, and `champion` when
@@ -31,8 +36,11 @@ generate` and the nightly evaluation. A resumed pipeline whose stages were
 all reused registers nothing new: the version already holding its training
 output gets the new evaluation's tags.
 
-Storage: the embedded default is SQLite (`sqlite:///$TRITONRL_HOME/mlflow.db`;
-MLflow ≥ 3.13 rejects the file store), and a newly created experiment keeps
+Storage: `tracking.tracking_uri`, else MLflow's own `MLFLOW_TRACKING_URI`
+(and `MLFLOW_REGISTRY_URI` for the registry), else the embedded SQLite store
+(`sqlite:///$TRITONRL_HOME/mlflow.db`; MLflow ≥ 3.13 rejects the file store);
+a registry lookup (`resolve_model_uri`, `registry_aliases`) never creates a
+database. A newly created experiment keeps
 its artifacts under `<artifact_root>/mlflow` (on S3 when the artifact root
 is); against an MLflow server, the server's artifact proxy decides.
 
@@ -42,6 +50,7 @@ model through MLflow in a fresh process).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -57,6 +66,8 @@ from typing import Any
 from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import Config, dump_config
 from tritonrl.evaluation import learning
+from tritonrl.evaluation.learning import ORIGINAL_SHAPES
+from tritonrl.evaluation.report import overall_section
 from tritonrl.problems import load_problems
 from tritonrl.prompts import build_messages
 from tritonrl.stages.summary import read_manifest_text
@@ -87,14 +98,75 @@ def _mlflow_env(config: Config) -> None:
         os.environ["MLFLOW_S3_ENDPOINT_URL"] = config.storage.s3_endpoint_url
 
 
-def _client(config: Config):
+def _client(config: Config, lookup: bool = False):
+    """A client on the config's tracking store and registry (Config.tracking_uri, Config.registry_uri).
+
+    `lookup`: only to read the registry, so a SQLite registry that does not exist is not created (MLflow would make an
+    empty one): TrackingError says where it looked and what to do. Its client's tracking store is the registry too:
+    MLflow opens (and creates) a client's tracking store at once, and a registry lookup needs none.
+    """
     from mlflow import MlflowClient
 
     _mlflow_env(config)
-    uri = config.tracking_uri
-    if uri.startswith("sqlite:///"):
-        Path(uri[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
-    return MlflowClient(tracking_uri=uri, registry_uri=uri)
+    for uri in [config.registry_uri] if lookup else {config.tracking_uri, config.registry_uri}:
+        if not uri.startswith("sqlite:///"):
+            continue
+        path = Path(uri[len("sqlite:///"):])
+        if lookup and not path.is_file():
+            raise TrackingError(
+                f"no MLflow database at {path} (the store {uri}): nothing was tracked there; run the pipeline first "
+                "(tritonrl run), or set MLFLOW_TRACKING_URI (or --set tracking.tracking_uri) to the tracking URI it printed")
+        if not lookup:
+            path.parent.mkdir(parents=True, exist_ok=True)
+    return MlflowClient(tracking_uri=config.registry_uri if lookup else config.tracking_uri, registry_uri=config.registry_uri)
+
+
+@functools.cache
+def source_tags() -> dict[str, str]:
+    """MLflow's tags for where a run comes from, which its UI shows: the command that started the process
+    (`mlflow.source.name`, type LOCAL), the commit of the checkout tritonrl runs from (none for an installed
+    package) and the user."""
+    from mlflow.utils.mlflow_tags import MLFLOW_GIT_COMMIT, MLFLOW_SOURCE_NAME, MLFLOW_SOURCE_TYPE, MLFLOW_USER
+
+    tags = {MLFLOW_SOURCE_NAME: _source_name(), MLFLOW_SOURCE_TYPE: "LOCAL", MLFLOW_USER: _user()}
+    commit = _git_commit()
+    if commit:
+        tags[MLFLOW_GIT_COMMIT] = commit
+    return tags
+
+
+def _source_name() -> str:
+    """`tritonrl run --profile tiny` for the CLI; a Prefect deployment's flow run by its id; else the program's name."""
+    import shlex
+    import sys
+
+    program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python"
+    if os.environ.get("PREFECT__FLOW_RUN_ID") and program != "tritonrl":
+        return f"prefect flow run {os.environ['PREFECT__FLOW_RUN_ID']}"
+    return shlex.join([program, *sys.argv[1:]])[:500]
+
+
+def _user() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a container)
+        return str(os.getuid())
+
+
+def _git_commit() -> str:
+    """The full commit of the checkout the package runs from; "" when it is not one (or git is missing)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    if not (root / ".git").exists():
+        return ""
+    try:
+        done = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def _flat_params(values: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
@@ -151,7 +223,7 @@ class Tracker:
 
     def start_pipeline(self, run_name: str, tags: Mapping[str, str] = ()) -> str:
         """A parent run holding the resolved config; returns its id (pass it to every stage)."""
-        run = self.client.create_run(self.experiment_id, run_name=run_name, tags=dict(tags or {}))
+        run = self.client.create_run(self.experiment_id, run_name=run_name, tags={**source_tags(), **dict(tags or {})})
         run_id = run.info.run_id
         self.client.log_batch(run_id, params=_params(_flat_params(self.config.to_dict())))
         self.client.log_text(run_id, dump_config(self.config), "config.yaml")
@@ -163,7 +235,7 @@ class Tracker:
     @contextmanager
     def stage(self, stage: str, parent_run_id: str = "", params: Mapping[str, Any] = ()) -> Iterator["StageRun"]:
         """A run named `stage` (nested under `parent_run_id` when given); FAILED if the block raises."""
-        tags = {STAGE_TAG: stage}
+        tags = {**source_tags(), STAGE_TAG: stage}
         if parent_run_id:
             tags["mlflow.parentRunId"] = parent_run_id
         run = self.client.create_run(self.experiment_id, run_name=stage, tags=tags)
@@ -262,19 +334,26 @@ class StageRun:
         """Upload a local directory's files (e.g. an evaluation report with its plots)."""
         self.client.log_artifacts(self.run_id, str(local_dir), artifact_path)
 
-    def report(self, report_uri: str) -> None:
+    def report(self, report_uri: str, artifact_path: str = "report") -> None:
         """The files of an evaluation report's folder (report.json, report.md, plots, responses.jsonl) under `report/`."""
         store = ArtifactStore.of(self.config.storage)
         with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
             for uri in store.list(report_uri.rsplit("/", 1)[0]):
                 (Path(tmp) / uri.rsplit("/", 1)[-1]).write_bytes(store.read_bytes(uri))
-            self.files(Path(tmp), "report")
+            self.files(Path(tmp), artifact_path)
+
+    def reports(self, outputs: Mapping[str, str]) -> None:
+        """An evaluate summary's reports: the evaluated model's under `report/`, at the problems' own shapes (when it
+        was also evaluated there) under `report-original-shapes/`."""
+        for key, path in (("report", "report"), (f"report.{ORIGINAL_SHAPES}", "report-original-shapes")):
+            if outputs.get(key):
+                self.report(outputs[key], path)
 
     def evaluation(self, summary: Mapping[str, Any], model_id: str | None = None) -> None:
-        """A pipeline's final evaluation (an evaluate StageSummary dict) on its parent run: the metrics and report/."""
+        """A pipeline's final evaluation (an evaluate StageSummary dict) on its parent run: the metrics (at the problems'
+        own shapes too, `original_shapes.*`) and the reports."""
         self.metrics(final_metrics(summary["metrics"]), model_id=model_id)
-        if summary["outputs"].get("report"):
-            self.report(summary["outputs"]["report"])
+        self.reports(summary["outputs"])
 
     def learning(self, markdown: str, png: bytes, metrics: Mapping[str, float]) -> None:
         """A pipeline run's base/SFT/final comparison (tritonrl/evaluation/learning.py): metrics, learning.md, learning.png."""
@@ -330,11 +409,7 @@ def register_model(config: Config, model_uri: str, run_id: str, summaries: Mappi
         description = model_description(config, run_id, model_uri, summaries)
         model_id = _log_model(config, client, run_id, model_uri, description)
         run.evaluation(evaluation, model_id)
-        with _process_tracking_uri(config.tracking_uri):
-            version = client.create_model_version(
-                MODEL_NAME, source=f"models:/{model_id}", run_id=run_id, model_id=model_id,
-                tags={SOURCE_TAG: model_uri, **tags}, description=_capped(description),
-            )
+        version = _register(config, client, model_id, {SOURCE_TAG: model_uri, **tags}, _capped(description))
     client.set_registered_model_alias(MODEL_NAME, CANDIDATE, version.version)
     try:
         champion = client.get_model_version_by_alias(MODEL_NAME, CHAMPION)
@@ -410,30 +485,56 @@ def _requirements() -> list[str]:
     return [f"{name}=={version(name).split('+')[0]}" for name in ("torch", "transformers")]  # no local build label
 
 
-@contextmanager
-def _process_tracking_uri(uri: str) -> Iterator[None]:
-    """MLflow's SQL registry looks a `models:/m-…` source up through the process-wide tracking URI, not the
-    client's (a TODO in its create_model_version); point that at `uri` for the call, then put back what was there."""
-    from mlflow.tracking._tracking_service import utils
+def _register(config: Config, client, model_id: str, tags: Mapping[str, str], description: str):
+    """The logged model `model_id` as a new version of MODEL_NAME, through MLflow's own registration
+    (`mlflow.register_model`): it also records the version on the logged model (tag `mlflow.modelVersions`), so the
+    logged model's page lists the version instead of offering to register it. The version's run is the logged
+    model's source run; the description is set after (register_model takes none)."""
+    import contextlib
+    import io
 
-    variable = os.environ.get("MLFLOW_TRACKING_URI")
+    import mlflow
+
+    # Its "Registered model … already exists. Creating a new version…" lines would interrupt the run's own; the
+    # run summary says which version it made.
+    with _process_uris(config), contextlib.redirect_stderr(io.StringIO()):
+        version = mlflow.register_model(f"models:/{model_id}", MODEL_NAME, tags=dict(tags), await_registration_for=0)
+    return client.update_model_version(MODEL_NAME, version.version, description=description)
+
+
+@contextmanager
+def _process_uris(config: Config) -> Iterator[None]:
+    """MLflow's fluent registration, and its SQL registry looking a `models:/m-…` source up (a TODO in its
+    create_model_version), use the process-wide tracking and registry URIs, not a client's: point them at the
+    config's for the call, then put back what was there, their variables included."""
+    from mlflow.tracking._model_registry import utils as registry
+    from mlflow.tracking._tracking_service import utils as tracking
+
+    variables = {name: os.environ.get(name) for name in ("MLFLOW_TRACKING_URI", "MLFLOW_REGISTRY_URI")}
+    tracking_before, registry_before = tracking._tracking_uri, registry._registry_uri
     try:
-        with utils._use_tracking_uri(uri):
-            yield
+        tracking.set_tracking_uri(config.tracking_uri)
+        registry.set_registry_uri(config.registry_uri)
+        yield
     finally:
-        if variable is not None:  # putting back an unset URI also unsets the variable
-            os.environ["MLFLOW_TRACKING_URI"] = variable
+        tracking.set_tracking_uri(tracking_before)
+        registry._registry_uri = registry_before
+        for name, value in variables.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def model_description(config: Config, run_id: str, model_uri: str, summaries: Mapping[str, Mapping[str, Any]]) -> str:
     """What a registered version is, in Markdown: its base model, the data with digests, every stage's line, the evaluation."""
-    sections = [
+    sections = [  # the evaluation first: a description too long for the registry loses its last sections
         f"TritonRL student trained by pipeline run `{run_id}` (profile `{config.profile}`) from base model "
         f"`{config.student.base_model}`; training output `{model_uri}`.",
+        _evaluation_section(config, summaries),
         _data_table(config, summaries),
         _table(["stage", "result"], [[stage, ("reused: " if s.get("reused") else "") + s["line"]] for stage, s in summaries.items()],
                "### Stages"),
-        _evaluation_section(config, summaries),
     ]
     return "\n\n".join(section for section in sections if section)
 
@@ -453,19 +554,25 @@ def _data_table(config: Config, summaries: Mapping[str, Mapping[str, Any]]) -> s
 
 
 def _evaluation_section(config: Config, summaries: Mapping[str, Mapping[str, Any]]) -> str:
-    """The final evaluation's report table (report.md up to its per-problem section) and the base/SFT/final comparison."""
+    """The final evaluation's report table (report.md up to its per-problem section), the base/SFT/final comparison,
+    and the final model's table at the problems' own shapes when the evaluation was at held-out ones."""
     evaluation = summaries.get("evaluate")
     if evaluation is None:
         return ""
     settings = config.evaluate
-    parts = [f"### Evaluation: `{settings.problems}` problems at {settings.shapes} shapes, `{settings.metric}` decides champion"]
+    shapes = "held-out shapes (no training prompt has them)" if settings.shapes == "held_out" else "their own shapes"
+    parts = [f"### Evaluation: `{settings.problems}` problems at {shapes}; `{settings.metric}` here decides champion"]
+    store = ArtifactStore.of(config.storage)
     report = evaluation["outputs"].get("report")
     if report:
-        markdown = ArtifactStore.of(config.storage).read_text(join(report.rsplit("/", 1)[0], "report.md"))
-        parts.append(markdown.split("\n## ", 1)[0].split("\n", 1)[-1].strip())  # without its title and per-problem table
+        parts.append(overall_section(store.read_text(join(report.rsplit("/", 1)[0], "report.md"))))
     rows = learning.learning_rows(summaries)
     if rows:
         parts.append(learning.learning_markdown(rows, evaluation["metrics"].get("samples")))
+    original = evaluation["outputs"].get(f"report.{ORIGINAL_SHAPES}")
+    if original:
+        parts += ["### The same model at the problems' own shapes (as `tritonrl generate` asks)",
+                  overall_section(store.read_text(join(original.rsplit("/", 1)[0], "report.md")))]
     return "\n\n".join(parts)
 
 
@@ -510,26 +617,43 @@ def resolve_model_uri(config: Config, uri: str) -> str:
         return uri
     from mlflow.exceptions import MlflowException
 
-    client = _client(config)
+    client = _client(config, lookup=True)
     ref = uri[len("models:/"):]
+    name, alias = ref.split("@", 1) if "@" in ref else (ref.partition("/")[0], None)
     try:
-        if "@" in ref:
-            name, alias = ref.split("@", 1)
-            version = client.get_model_version_by_alias(name, alias)
-        else:
-            name, _, number = ref.partition("/")
-            version = client.get_model_version(name, number)
+        version = (client.get_model_version_by_alias(name, alias) if alias is not None
+                   else client.get_model_version(name, ref.partition("/")[2]))
     except MlflowException as exc:
-        raise TrackingError(
-            f"{uri} is not in the model registry at {config.tracking_uri}: {exc.message}; "
-            f"run the pipeline first (tritonrl run) or pass --set tracking.tracking_uri=<the URI it printed>"
-        ) from exc
+        raise TrackingError(_not_registered(client, config, uri, name, alias)) from exc
     if SOURCE_TAG not in version.tags:
         raise TrackingError(
             f"{uri} (version {version.version}, source {version.source}) has no {SOURCE_TAG} tag: it was not registered by "
             f"a pipeline run; load it with mlflow.transformers.load_model({uri!r}) instead"
         )
     return version.tags[SOURCE_TAG]
+
+
+def _not_registered(client, config: Config, uri: str, name: str, alias: str | None) -> str:
+    """Why `uri` names nothing in the registry, with what does exist there: "run the pipeline first" only when the
+    registry holds no model at all."""
+    from mlflow.exceptions import MlflowException
+
+    where = f"the model registry at {config.registry_uri}"
+    try:
+        model = client.get_registered_model(name)
+    except MlflowException:
+        names = sorted(m.name for m in client.search_registered_models())
+        if not names:
+            return (f"{uri}: {where} holds no models; run the pipeline first (tritonrl run), or set MLFLOW_TRACKING_URI "
+                    "(or --set tracking.tracking_uri) to the tracking URI it printed")
+        return f"{uri}: {where} has no model named {name!r}; it has {', '.join(names)}"
+    versions = sorted((v.version for v in client.search_model_versions(f"name = '{name}'")), key=int)
+    numbers = ", ".join(str(v) for v in versions) or "none"
+    if alias is None:
+        return f"{uri}: {name} has no such version; its versions: {numbers} (models:/{name}/VERSION)"
+    aliases = ", ".join(f"{key} (version {value})" for key, value in sorted(model.aliases.items()))
+    return (f"{uri}: {name} has no alias {alias!r}; its aliases: {aliases or 'none'}; its versions: {numbers} "
+            f"(models:/{name}@ALIAS or models:/{name}/VERSION)")
 
 
 def tag_version(config: Config, version: str, tags: Mapping[str, Any]) -> None:
@@ -544,8 +668,8 @@ def registry_aliases(config: Config) -> dict[str, str]:
     from mlflow.exceptions import MlflowException
 
     try:
-        return dict(_client(config).get_registered_model(MODEL_NAME).aliases)
-    except MlflowException:
+        return dict(_client(config, lookup=True).get_registered_model(MODEL_NAME).aliases)
+    except (MlflowException, TrackingError):  # nothing registered, or no store at all (a lookup creates none)
         return {}
 
 
@@ -570,6 +694,5 @@ def log_summary(run: StageRun, summary, reused: bool) -> None:
                 run.dataset(uri, context, json.loads(manifest))
             run.text(manifest, f"manifests/{context}-{key}.json")
     run.json(summary.to_dict(), "summary.json")
-    report = summary.outputs.get("report", "")
-    if summary.stage == "evaluate" and report:
-        run.report(report)
+    if summary.stage == "evaluate":
+        run.reports(summary.outputs)

@@ -79,3 +79,18 @@ def test_interrupted_multipart_upload_publishes_nothing(s3_endpoint, bucket):
     assert not store.exists(uri)
     assert store.list(f"s3://{bucket}") == []
 
+
+
+def test_a_local_write_gets_the_mode_open_gives_under_the_umask_not_mkstemps_0600(tmp_path):
+    """report.json, report.md and the plots went out -rw------- beside responses.jsonl's -rw-r--r-- (issue 33)."""
+    from tritonrl.artifacts.store import process_umask
+
+    before = os.umask(0o027)
+    try:
+        assert process_umask() == 0o027
+        ArtifactStore().write_text(str(tmp_path / "report.md"), "x")
+        (tmp_path / "plain.txt").write_text("x")
+    finally:
+        os.umask(before)
+    assert (tmp_path / "report.md").stat().st_mode & 0o777 == 0o640
+    assert (tmp_path / "plain.txt").stat().st_mode & 0o777 == 0o640

@@ -9,7 +9,8 @@ import torch
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import make_variants
-from tritonrl.verify.runtime import build_reference, import_source, make_inputs
+from tritonrl.verify.draws import build_reference, make_inputs
+from tritonrl.verify.runtime import import_source
 from tritonrl.verify.shrink import MIN_VALUE, element_count, shrink_overrides
 
 from tests.support.paths import FIXTURES, SHARED_KERNELBENCH

@@ -1,6 +1,7 @@
 """The evaluate stage on CPU: metrics a hand count confirms, readable reports, clear errors."""
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -114,9 +115,19 @@ def test_eval_generates_responses_with_a_model_then_verifies_them(tmp_path, trit
     out = tmp_path / "eval"
     command = [sys.executable, "-m", "tritonrl.cli", "eval", "--problems", str(problems), "--model", "tiny-local",
                "--max-tokens", "8", "--out", str(out), "--trials", "1", "--json"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "TRITONRL_HOME": str(tritonrl_home)})
-    assert done.returncode == 0, done.stderr[-2000:]
+    with open(tmp_path / "stderr.txt", "w") as stderr:  # `2> file`: no terminal, and still a line per step (issue 33)
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=600,
+                              env={**os.environ, "TRITONRL_HOME": str(tritonrl_home)})
+    log = (tmp_path / "stderr.txt").read_text()
+    assert done.returncode == 0, log[-2000:]
+    generating = [line for line in log.splitlines() if line.startswith("generating with hf:")]
+    verifying = [line for line in log.splitlines() if line.startswith("verifying: ")]
+    assert [line.split(" (")[0].split(", ")[0].rsplit(": ", 1)[1] for line in generating] == [
+        "0/2 prompts answered", "2/2 prompts answered"], log  # one batch of both prompts
+    assert "01_relu.py … 06_row_sum.py, 2 in one batch" in generating[1] and re.search(r", \d+s, [\d.]+s each$", generating[1])
+    assert [line.split(" (")[0].split(",")[0] for line in verifying] == [
+        "verifying: 0/2 answers verified", "verifying: 1/2 answers verified", "verifying: 2/2 answers verified"], log
+    assert re.search(r"\(0[16]_\w+\.py: not correct\), \d+s, [\d.]+s each, ~\d+s left$", verifying[1]), verifying
     rows = [json.loads(line) for line in (out / "responses.jsonl").read_text().splitlines()]
     assert len(rows) == 2 and {row["problem"] for row in rows} == {p.name for p in chosen}
     assert all(row["model"].startswith("hf:") and row["error"] is None for row in rows)
@@ -133,3 +144,44 @@ def test_eval_needs_exactly_one_source_of_responses(responses_file):
         assert result.exit_code == 2 and "exactly one of --responses" in result.output
     bad_endpoint = runner.invoke(app, ["eval", "--problems", "builtin", "--endpoint", "localhost:8000"])
     assert bad_endpoint.exit_code == 2 and "not an http(s) URL" in bad_endpoint.output
+
+
+def test_at_held_out_shapes_the_final_model_is_also_evaluated_at_the_problems_own_shapes():
+    """A model can learn the held-out shapes and fail a problem as its source defines it (issue 33): the stage asks both."""
+    from tritonrl.artifacts.store import ArtifactStore
+    from tritonrl.config import load_config
+    from tritonrl.stages.evaluate import _evaluations, evaluate_model
+
+    config, _ = load_config("tiny", None, ["verify.trials=1", "evaluate.limit=2", "evaluate.max_tokens=4",
+                                           "evaluate.compare=[]"])
+    asked = _evaluations(config, "tiny-local", None)
+    assert list(asked) == ["", "original_shapes"]
+    own = load_builtin()[:2]
+    assert [p.source for p in asked["original_shapes"][1]] == [p.source for p in own]
+    assert all(held.source != p.source for held, p in zip(asked[""][1], own))  # held-out: other shapes
+    original, _ = load_config("tiny", None, ["evaluate.shapes=original", "evaluate.limit=2"])
+    assert list(_evaluations(original, "tiny-local", {"base": "tiny-local"})) == ["base", ""]  # nothing twice
+
+
+@pytest.mark.slow
+def test_the_evaluate_stage_reports_both_evaluations_in_its_summary_and_its_report():
+    from tritonrl.artifacts.store import ArtifactStore
+    from tritonrl.config import load_config
+    from tritonrl.stages.evaluate import evaluate_model
+
+    config, _ = load_config("tiny", None, ["verify.trials=1", "evaluate.limit=2", "evaluate.max_tokens=4",
+                                           "evaluate.compare=[]"])
+    lines = []
+    summary = evaluate_model(config, "tiny-local", on_log=lines.append)
+    assert summary.metrics["original_shapes"]["samples"] == 2 and summary.metrics["original_shapes"]["correct"] == 0.0
+    assert summary.line.startswith("at held-out shapes: correct 0% of 2 answers")
+    assert summary.line.endswith("; at the problems' own shapes: correct 0% of 2 answers")
+    assert any(line.startswith("evaluate at original shapes: 2/2 problems answered") for line in lines), lines
+    store = ArtifactStore()
+    main = store.read_text(summary.outputs["report"].replace("report.json", "report.md"))
+    own_report = summary.outputs["report.original_shapes"]
+    assert own_report != summary.outputs["report"] and store.exists(own_report)
+    section = main.index("## The same model at the problems' own shapes")
+    assert section < main.index("## Per problem") and own_report.replace("report.json", "report.md") in main
+    assert "| all | 2 | 2 |" in main[section:]
+    assert json.loads(store.read_text(summary.outputs["report"]))["original_shapes"]["samples"] == 2

@@ -1,8 +1,13 @@
 import os
+from pathlib import Path
 
 import pytest
 
-from tritonrl.problems.loaders import load_builtin
+from tritonrl.problems.loaders import load_builtin, load_python_files
+
+# Problems the built-in suite lacks that fixtures need (a PReLU's one-element slope, a BatchNorm's running
+# variance, BCE targets, a transpose, an fp64 model): `# problem: <file name>` in a fixture finds them here too.
+CATALOGUE_PROBLEMS = Path(__file__).parent / "candidates" / "problems"
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 
@@ -12,13 +17,20 @@ def builtin_problems():
 
 
 @pytest.fixture(scope="session")
+def catalogue_problems(builtin_problems):
+    """What a fixture's `# problem:` header may name: the built-in suite and tests/verify/candidates/problems/."""
+    return {**builtin_problems, **{p.name: p for p in load_python_files(CATALOGUE_PROBLEMS)}}
+
+
+@pytest.fixture(scope="session")
 def verifier_settings():
-    """The verifier tests' settings; 2 trials keep them quick.
+    """The verifier tests' settings: the default profile's 3 trials at the primary shapes (the problem's own inputs,
+    zeros and ties, an offset), so each fixture meets every kind of trial a pipeline run gives.
 
     CPU by default; TRITONRL_TEST_DEVICE=cuda runs the same tests on a GPU host.
     """
     device = os.environ.get("TRITONRL_TEST_DEVICE", "cpu")
-    return VerifierSettings(device=device, trials=2, timeout_s=30 if device == "cpu" else 120)
+    return VerifierSettings(device=device, trials=3, timeout_s=30 if device == "cpu" else 120)
 
 
 @pytest.fixture(scope="session")

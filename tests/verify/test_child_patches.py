@@ -115,3 +115,105 @@ def test_jit_functions_run_only_inside_a_launched_kernel(monkeypatch):
 
     with pytest.raises(RuntimeError, match="called outside a kernel"):
         _double_kernel[grid](x, out, BLOCK=8)
+
+
+def _keep_interpreter_rewrites(monkeypatch, interpreter) -> None:
+    """Restore the loop and reduction machinery the patches replace, and rewrite kernels afresh (rewrites are cached)."""
+    monkeypatch.setattr(interpreter, "_patch_lang_core", interpreter._patch_lang_core)
+    for name in ("ast_transformer", "_compile_and_exec"):
+        monkeypatch.setattr(interpreter.FunctionRewriter, name, getattr(interpreter.FunctionRewriter, name))
+    monkeypatch.setattr(interpreter.InterpretedFunction, "rewritten_fn", {})
+    monkeypatch.setitem(globals(), child_patches._LOOP_ITERATOR, None)  # removed again after the test
+    for owner, name in ((interpreter.ReduceOps, "generic_reduce"), (interpreter.ScanOps, "generic_scan")):
+        monkeypatch.setattr(owner, name, getattr(owner, name))
+
+
+@triton.jit
+def _grid_stride_double(x_ptr, out_ptr, n, n_blocks, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    for blk in range(pid, n_blocks, tl.num_programs(0)):
+        offs = blk.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+    for i in tl.range(0, 1):
+        tl.store(out_ptr + i.to(tl.int64), tl.load(x_ptr + i) * 2)  # tl.range's variable is a tensor too
+    for j in tl.static_range(1):
+        tl.store(out_ptr + j, tl.load(x_ptr + j) * 2)  # tl.static_range's stays a plain number (a constexpr)
+
+
+@needs_interpreter
+def test_loop_variables_are_tensors_as_in_compiled_triton(monkeypatch):
+    from triton.runtime import interpreter
+
+    _keep_interpreter_rewrites(monkeypatch, interpreter)
+    x, out = torch.randn(1000), torch.empty(1000)
+    with pytest.raises(Exception, match="'int' object has no attribute 'to'|0-dimensional arrays"):
+        _grid_stride_double[(3,)](x, out, 1000, 16, BLOCK=64)  # Triton's interpreter counts in ints (< 3.7 with
+        # numpy >= 2.4: fails earlier, on the loop's tensor bounds)
+    monkeypatch.setattr(interpreter.InterpretedFunction, "rewritten_fn", {})
+    child_patches.count_loops_as_compiled_triton()
+    _grid_stride_double[(3,)](x, out, 1000, 16, BLOCK=64)
+    assert torch.equal(out, x * 2)
+    values = list(child_patches._typed_range(tl.constexpr(2), 2**33, 2**33))
+    assert [v.dtype for v in values] == [tl.int64] and values[0].handle.data.item() == 2  # the bounds' promoted type
+
+
+@triton.jit
+def _first_max(value_a, index_a, value_b, index_b):
+    keep_a = (value_a > value_b) | ((value_a == value_b) & (index_a < index_b))
+    return tl.where(keep_a, value_a, value_b), tl.where(keep_a, index_a, index_b)
+
+
+@triton.jit
+def _first_max_by_branch(value_a, index_a, value_b, index_b):
+    if value_b > value_a:  # a combine function written for scalars, as compiled Triton calls it
+        return value_b, index_b
+    return value_a, index_a
+
+
+@triton.jit
+def _argmax_and_running_max(x_ptr, index_ptr, running_ptr, keep_ptr, COLS: tl.constexpr, BY_BRANCH: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, COLS)
+    values = tl.load(x_ptr + row * COLS + cols)
+    if BY_BRANCH:
+        _, index = tl.reduce((values, cols), 0, _first_max_by_branch)
+    else:
+        _, index = tl.reduce((values, cols), 0, _first_max)
+    tl.store(index_ptr + row, index)
+    running, _ = tl.associative_scan((values, cols), 0, _first_max)
+    tl.store(running_ptr + row * COLS + cols, running)
+    _, kept = tl.reduce((values[None, :], cols[None, :]), None, _first_max, keep_dims=True)
+    tl.store(keep_ptr + row, tl.max(kept))
+
+
+@needs_interpreter
+def test_combine_functions_run_on_whole_blocks_with_the_element_by_element_results(monkeypatch):
+    from triton.runtime import interpreter
+
+    _keep_interpreter_rewrites(monkeypatch, interpreter)
+    calls = []
+    combine = child_patches._combine
+    monkeypatch.setattr(child_patches, "_combine", lambda *args: calls.append(1) or combine(*args))
+    child_patches.combine_whole_blocks_in_interpreter()
+    x = torch.randn(4, 64)
+    x[1] = 1.0  # ties everywhere: the first index wins
+    x[2, [5, 40]] = 9.0
+    index, kept = torch.empty(4, dtype=torch.int32), torch.empty(4, dtype=torch.int32)
+    running = torch.empty(4, 64)
+    for by_branch in (False, True):
+        calls.clear()
+        _argmax_and_running_max[(4,)](x, index, running, kept, COLS=64, BY_BRANCH=by_branch)
+        assert index.tolist() == torch.argmax(x, dim=1).tolist() == kept.tolist()
+        assert torch.equal(running, torch.cummax(x, dim=1).values)
+        # log2(64) calls per reduction and scan, not one per element; the scalar combine fails on its first block and
+        # runs element by element as Triton's interpreter runs it
+        assert len(calls) == 4 * (1 + 6 + 6 if by_branch else 6 + 6 + 6)
+
+
+def test_a_tensor_descriptor_hands_its_kernel_the_tensor_behind_it():
+    """An fp16 copy behind a host-side TensorDescriptor is judged as one handed to the kernel itself (precision.py)."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    half = torch.zeros(64, dtype=torch.float16)
+    handed = list(child_patches.launch_values(_double_kernel, (TensorDescriptor.from_tensor(half, [16]),), {}))
+    assert any(value is half for value in handed)

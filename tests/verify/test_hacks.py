@@ -19,7 +19,7 @@ from tritonrl.verify.result import ReasonCode, Verdict
 from tests.support.candidates import candidate_header
 
 CANDIDATES = Path(__file__).parent / "candidates"
-FIXTURES = sorted(CANDIDATES.glob("*/*.py"))
+FIXTURES = sorted(p for p in CANDIDATES.glob("*/*.py") if p.parent.name != "problems")
 
 
 # Hack classes that must each come in several forms (a verifier that stops one form of a
@@ -43,14 +43,14 @@ def test_fixture_catalogue_is_populated():
     assert not thin, f"hack classes with too few forms (need {SEVERAL_FORMS}): {thin}"
 
 
-def test_fixture_headers_are_well_formed(builtin_problems):
-    """Every fixture names a built-in problem and an expectation made of real reason codes."""
+def test_fixture_headers_are_well_formed(builtin_problems, catalogue_problems):
+    """Every fixture names a known problem and an expectation made of real reason codes."""
     codes = {c.value for c in ReasonCode}
     honest_problems = set()
     for path in FIXTURES:
         header = candidate_header(path)
         where = f"{path.parent.name}/{path.name}"
-        assert header.get("problem") in builtin_problems, f"{where}: unknown problem {header.get('problem')!r}"
+        assert header.get("problem") in catalogue_problems, f"{where}: unknown problem {header.get('problem')!r}"
         expect = header.get("expect", "").split()
         assert expect and expect[0] in ("accept", "reject"), f"{where}: bad expect line {header.get('expect')!r}"
         if expect[0] == "accept":
@@ -61,7 +61,7 @@ def test_fixture_headers_are_well_formed(builtin_problems):
             assert len(expect) == 2, f"{where}: reject needs one a|b|c list of codes"
             unknown = set(expect[1].split("|")) - codes
             assert not unknown, f"{where}: unknown reason codes {sorted(unknown)}"
-    assert honest_problems == set(builtin_problems), f"problems without an honest fixture: {sorted(set(builtin_problems) - honest_problems)}"
+    assert honest_problems == set(catalogue_problems), f"problems without an honest fixture: {sorted(set(catalogue_problems) - honest_problems)}"
 
 
 def _fixture_id(path: Path) -> str:
@@ -73,7 +73,7 @@ def test_short_timeout_fixtures_exist():
 
 
 @pytest.fixture(scope="session")
-def verdict_of(request, verifier_settings, builtin_problems):
+def verdict_of(request, verifier_settings, catalogue_problems):
     """The verifier's verdict on a fixture file.
 
     The first test of a problem verifies every selected fixture of that problem at once, as the filter stage
@@ -92,7 +92,7 @@ def verdict_of(request, verifier_settings, builtin_problems):
 
         def verdict(path: Path) -> Verdict:
             if path not in verdicts:
-                problem = builtin_problems[candidate_header(path)["problem"]]
+                problem = catalogue_problems[candidate_header(path)["problem"]]
                 batch = [p for p in selected
                          if candidate_header(p)["problem"] == problem.name and pool_of(p) is pool_of(path)]
                 results = pool_of(path).verify_batches([ProblemBatch(problem.name, problem.source, [p.read_text() for p in batch])])
@@ -121,6 +121,6 @@ def test_candidate_gets_the_expected_verdict(path, verdict_of, record_property):
 
 
 def test_every_candidate_file_sits_in_a_kind_folder():
-    """A fixture outside honest/, hacks/ or faults/ would never run."""
+    """A fixture outside honest/, hacks/ or faults/ would never run (problems/ holds the problems they may name)."""
     assert {p.parent.name for p in FIXTURES} <= {"honest", "hacks", "faults"}
     assert sorted(p.name for p in CANDIDATES.glob("*.py")) == []

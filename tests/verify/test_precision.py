@@ -12,7 +12,7 @@ import triton
 import triton.language as tl
 
 from tritonrl.config import ConfigError, load_config
-from tritonrl.verify.precision import DotWatch, check_policy, full_precision_problem, parse_casts, parse_ttir, precision_reason
+from tritonrl.verify.precision import DotWatch, Problem, check_policy, parse_casts, parse_ttir, precision_reason
 from tritonrl.verify.result import Layer, ReasonCode
 from tritonrl.verify.runtime import AtenTrace
 from tritonrl.verify.verifier import Verifier, VerifierSettings
@@ -42,13 +42,13 @@ module {
 
 
 def test_parse_ttir_reads_operand_types_and_precision():
-    assert parse_ttir(TTIR) == [
-        ("fp32", "fp32", "tf32"),
-        ("fp32", "fp32", "ieee"),
-        ("fp16", "fp16", "tf32"),
-        ("fp32", "fp32", "tf32x3"),
-        ("fp8e4nv", "fp8e5", "ieee"),
-        ("e4m3", "e2m1", "scaled"),
+    assert parse_ttir(TTIR) == [  # no operand here comes from a load: the data they hold is unknown (None)
+        ("fp32", "fp32", "tf32", None),
+        ("fp32", "fp32", "ieee", None),
+        ("fp16", "fp16", "tf32", None),
+        ("fp32", "fp32", "tf32x3", None),
+        ("fp8e4nv", "fp8e5", "ieee", None),
+        ("e4m3", "e2m1", "scaled", None),
     ]
 
 
@@ -57,7 +57,7 @@ def test_parse_ttir_reads_ttgir_layouts_too():
         "%acc_42 = tt.dot %a_40, %b_41, %acc_37 : tensor<64x8xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * "
         "tensor<8x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x64xf32, #blocked>"
     )
-    assert parse_ttir(line) == [("fp32", "bf16", "ieee")]
+    assert parse_ttir(line) == [("fp32", "bf16", "ieee", None)]
 
 
 def test_parse_ttir_refuses_a_dot_it_cannot_read():
@@ -66,16 +66,16 @@ def test_parse_ttir_refuses_a_dot_it_cannot_read():
 
 
 def test_parse_casts_reads_narrowing_truncf_and_fp_to_fp():
-    assert parse_casts(TTIR) == [("fp32", "fp16")]
+    assert parse_casts(TTIR) == [("fp32", "fp16", None)]
     lines = "\n".join([
         "%5 = arith.truncf %4 : tensor<64x64xf32> to tensor<64x64xf16> loc(#loc7)",
         "%6 = arith.truncf %c : f32 to bf16 loc(#loc8)",  # a scalar, e.g. a scan's carry
         "%7 = tt.fp_to_fp %5, rounding = rtne : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN> loc(#loc9)",
-        '%8 = arith.truncf %d : tensor<32xf64, #blocked> to tensor<32xf32, #blocked> loc("/tmp/c.py":9:4)',  # fp64 -> fp32
+        '%8 = arith.truncf %d : tensor<32xf64, #blocked> to tensor<32xf32, #blocked> loc("/tmp/c.py":9:4)',  # fp64 -> fp32 too
         "%9 = arith.extf %5 : tensor<64x64xf16> to tensor<64x64xf32> loc(#loc10)",  # widening: not a cast line
         "%10 = tt.fp_to_fp %9 : tensor<64x64xf8E5M2> -> tensor<64x64xf32> loc(#loc11)",  # fp8 -> fp32 widens
     ])
-    assert parse_casts(lines) == [("fp32", "fp16"), ("fp32", "bf16"), ("fp32", "fp8e4nv")]
+    assert parse_casts(lines) == [("fp32", "fp16", None), ("fp32", "bf16", None), ("fp32", "fp8e4nv", None), ("fp64", "fp32", None)]
 
 
 def test_parse_casts_reads_pointers_cast_to_narrower_elements():
@@ -86,7 +86,7 @@ def test_parse_casts_reads_pointers_cast_to_narrower_elements():
         "%8 = tt.int_to_ptr %c : i64 -> !tt.ptr<i16> loc(#loc3)",
         "%9 = tt.bitcast %d : tensor<128xf32> -> tensor<128xi32> loc(#loc3)",  # same width, values
     ])
-    assert parse_casts(lines) == [("ptr<fp32>", "ptr<int16>"), ("ptr<fp32>", "ptr<bf16>"), ("ptr<int>", "ptr<int16>")]
+    assert parse_casts(lines) == [("ptr<fp32>", "ptr<int16>", None), ("ptr<fp32>", "ptr<bf16>", None), ("ptr<int>", "ptr<int16>", None)]
 
 
 def test_parse_casts_refuses_a_cast_it_cannot_read():
@@ -109,20 +109,29 @@ def test_aten_trace_records_host_narrowing_casts_only():
         x.half()
         torch.empty(4, dtype=torch.bfloat16).copy_(x)
         x.to(torch.float8_e4m3fn)
-        x.double(), x.int(), wide.copy_(x), x.half().float()  # widening and int casts are not narrowing
+        x.int()  # floats made integers: fixed point
+        x.double(), wide.copy_(x), x.half().float()  # widening is not narrowing
+        torch.arange(4).int(), x.bool()  # nor are integers made narrower integers, nor floats made bools
     assert trace.narrowings == {
         "aten._to_copy float32->float16": 2,
         "aten.copy_ float32->bfloat16": 1,
         "aten._to_copy float32->float8_e4m3fn": 1,
+        "aten._to_copy float32->int32": 1,
     }
 
 
-def test_which_problems_are_fp32():
-    assert full_precision_problem(["float32"])
-    assert full_precision_problem(["float32", "float64", "int64"])
-    assert not full_precision_problem(["float16"])
-    assert not full_precision_problem(["bfloat16", "float32"])  # half data present: half dots may be exact
-    assert not full_precision_problem(["int64"])
+def test_what_a_problem_needs_of_the_data_a_value_was_computed_from():
+    fp32 = Problem(frozenset({"float32"}), frozenset({"float32"}))
+    assert (fp32.need(), fp32.need("fp32"), fp32.need("fp16"), fp32.need("int64")) == (24, 24, 11, 0)
+    assert fp32.need("fp64") == 24  # an fp32 output caps it: fp64 may be rounded back to fp32
+    fp64 = Problem(frozenset({"float64"}), frozenset({"float64"}))
+    assert (fp64.need(), fp64.need("fp32")) == (53, 24)
+    mixed = Problem(frozenset({"float32", "float16"}), frozenset({"float32"}))  # matmul_mixed.py
+    assert (mixed.need(), mixed.need("fp32"), mixed.need("fp16")) == (24, 24, 11)
+    half_out = Problem(frozenset({"float32", "float16"}), frozenset({"float16"}))  # fp32 data, an fp16 output
+    assert half_out.need("fp32") == 11
+    integers = Problem(frozenset({"float32"}), frozenset({"int64"}))  # argmax: no float output caps it
+    assert (integers.need(), Problem(frozenset(), frozenset({"int64"})).need()) == (24, 0)
 
 
 def _trials(*dots: dict, inputs=("float32",)) -> list[dict]:
@@ -167,8 +176,8 @@ def test_messages_name_the_kernel_what_was_seen_and_the_fix():
 def test_half_precision_problems_may_use_half_precision_dots():
     trials = _trials(_dot("fp16", "tf32"), _dot("fp32", "tf32"), inputs=("float16",))
     assert precision_reason(trials, ["float16"], "strict") is None
-    mixed = _trials(_dot("fp16", "tf32"), inputs=("float16",))
-    assert precision_reason(mixed, ["float32"], "strict") is None  # fp16 inputs, fp32 output
+    mixed = _trials({**_dot("fp16", "tf32"), "from": "fp16"}, inputs=("float16",))
+    assert precision_reason(mixed, ["float32"], "strict") is None  # fp16 inputs, fp32 output: fp16 data in fp16
 
 
 def test_policy_is_checked_early():
@@ -227,17 +236,20 @@ def test_dot_watch_sees_what_the_kernel_executes(mode, seen, casts):
         _dot_forms[(1,)](a, b, c, MODE=mode)
     observed = watch.observation([a, b], {})
     assert observed["input_dtypes"] == ["float32"]
-    assert [d for d in observed["dots"] if "cast" not in d] == [{"kernel": "_dot_forms", "a": seen[0], "b": seen[1], "precision": seen[2]}]
+    dot = {"kernel": "_dot_forms", "a": seen[0], "b": seen[1], "precision": seen[2], "from": "fp32"}
+    assert [d for d in observed["dots"] if "cast" not in d and "argument" not in d] == [dot]
     assert [d["cast"] for d in observed["dots"] if "cast" in d] == casts
 
 
 def test_dot_watch_restores_what_it_patched():
+    from triton.runtime import interpreter
     from triton.runtime.interpreter import InterpretedFunction, InterpreterBuilder
     from triton.runtime.jit import JITFunction
 
     patched = lambda: [  # noqa: E731
         JITFunction.run, InterpretedFunction.run, InterpreterBuilder.create_dot,
-        InterpreterBuilder.create_fp_trunc, InterpreterBuilder.create_fp_to_fp,
+        InterpreterBuilder.create_fp_trunc, InterpreterBuilder.create_fp_to_fp, InterpreterBuilder.create_fp_to_si,
+        InterpreterBuilder.get_fp32, interpreter.ReduceScanOpInterface.apply, interpreter._patch_lang_tensor,
     ]
     before = patched()
     with DotWatch(DEVICE):
@@ -252,7 +264,7 @@ def test_compiled_ttir_on_this_gpu_parses():
     c = torch.empty(16, 16, device="cuda")
     kernel = _dot_forms[(1,)](a, b, c, MODE=0)
     assert "tt.dot" in kernel.asm["ttir"]
-    assert parse_ttir(kernel.asm["ttir"]) == [("fp32", "fp32", "tf32")]
+    assert parse_ttir(kernel.asm["ttir"]) == [("fp32", "fp32", "tf32", "fp32")]  # operands loaded from fp32 tensors
 
 
 @pytest.mark.slow
@@ -270,7 +282,8 @@ def test_integer_tensors_are_fp32_data_narrowed_only_when_the_host_views_floats_
     from tritonrl.verify.precision import narrow_argument
     from tritonrl.verify.runtime import AtenTrace
 
-    assert not narrow_argument(torch.int16) and narrow_argument(torch.float16) and not narrow_argument(torch.float32)
+    assert not narrow_argument(torch.int16) and narrow_argument(torch.float16) and not narrow_argument(torch.float64)
+    assert narrow_argument(torch.float32)  # an fp32 copy of an fp64 problem's weight; fp32 problems have fp32 data
     x = torch.randn(8)
     with AtenTrace() as trace:
         torch.arange(8, dtype=torch.int16)  # an index table: integers
@@ -282,7 +295,7 @@ def test_integer_tensors_are_fp32_data_narrowed_only_when_the_host_views_floats_
         x.double().view(torch.int32)
     assert list(trace.narrowings) == ["aten.view int32->int16 view", "aten.view float64->int32 view"]
     host = [{"precision": {"dots": [{"kernel": "host", "cast": c} for c in trace.narrowings], "input_dtypes": ["float32"]}}]
-    assert "reads this fp32 problem's data in narrower pieces" in precision_reason(host, ["float32"], "strict").message
+    assert "reads this problem's fp32 data in narrower pieces" in precision_reason(host, ["float32"], "strict").message
 
 
 def test_integer_bits_made_floats_are_downgrades_when_they_are_narrow():
@@ -365,3 +378,210 @@ def test_dot_watch_follows_16_bit_integer_loads_to_the_bitcast(mode, downgraded)
     assert (reason is not None) is downgraded, reason
     if mode == 0:
         assert torch.equal(y, x.flip(0).clamp(min=0))
+
+
+# ---------------------------------------------------------------- precision judged by the data's values (family 7)
+
+
+def test_significand_bits_name_what_each_format_keeps():
+    from tritonrl.verify.precision import significand
+
+    assert [significand(n) for n in ("fp64", "float32", "fp16", "bfloat16", "tf32")] == [53, 24, 11, 8, 11]
+    assert [significand(n) for n in ("fp8e4nv", "fp8e5", "float8_e4m3fn", "e2m1")] == [4, 3, 4, 2]
+    assert [significand(n) for n in ("int16", "int64", "bool", "?")] == [0, 0, 0, 0]  # integers keep no fraction
+
+
+def _problem_trials(*records: dict, inputs=("float32",)) -> list[dict]:
+    return [{"precision": {"dots": [{"kernel": "k", **r} for r in records], "input_dtypes": list(inputs)}}]
+
+
+def _judged(records: list[dict], inputs: tuple, outputs: list, policy: str = "strict") -> list[bool]:
+    """Whether each record alone is a downgrade in the problem of those inputs and outputs."""
+    return [precision_reason(_problem_trials(r, inputs=inputs), outputs, policy) is not None for r in records]
+
+
+def test_an_fp64_problem_may_not_narrow_its_data_to_fp32():
+    records = [
+        {"cast": "fp64->fp32", "from": "fp64"},  # in-kernel .to(tl.float32) of fp64 loads
+        {"cast": "fp64->fp32"},  # data unknown: the problem's widest
+        {"a": "fp32", "b": "fp32", "precision": "ieee", "from": "fp64"},  # an IEEE fp32 dot on rounded fp64 data
+        {"argument": "float32"},  # an fp32 copy made in __init__
+    ]
+    assert _judged(records, ("float64",), ["float64"]) == [True] * 4
+    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float64->float32"}], "input_dtypes": ["float64"]}}]
+    message = precision_reason(host, ["float64"], "tf32").message
+    assert "float64->float32 rounds this problem's fp64 data" in message and "keep it fp64" in message
+    honest = [{"a": "fp64", "b": "fp64", "precision": "ieee", "from": "fp64"}, {"argument": "float64"}]
+    assert _judged(honest, ("float64",), ["float64"]) == [False, False]
+
+
+def test_fp64_may_still_be_rounded_back_to_the_fp32_it_came_from():
+    """An fp32 problem that accumulates in fp64 (honest/57_row_sum_fp64_accumulator) rounds fp64 to fp32."""
+    records = [{"cast": "fp64->fp32", "from": "fp64"}, {"cast": "fp64->fp32", "from": "fp32"}, {"argument": "float32"}]
+    assert _judged(records, ("float32",), ["float32"]) == [False, False, False]
+    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float64->float32"}], "input_dtypes": ["float32"]}}]
+    assert precision_reason(host, ["float32"], "strict") is None
+
+
+def test_a_mixed_problem_judges_each_value_by_the_data_it_came_from():
+    """matmul_mixed.py: fp32 A and B, an fp16 bias, an fp32 output. The fp16 bias licenses fp16 for itself only."""
+    inputs, outputs = ("float32", "float16"), ["float32"]
+    rejected = [
+        {"a": "fp16", "b": "fp16", "precision": "tf32", "from": "fp32"},  # fp32 tiles cast to fp16 for the dot
+        {"a": "fp16", "b": "fp16", "precision": "tf32"},  # operands of unknown data: taken as fp32
+        {"cast": "fp32->fp16", "from": "fp32"},
+        {"a": "fp32", "b": "fp32", "precision": "tf32", "from": "fp32"},  # a plain tl.dot: TF32 under strict
+        {"argument": "bfloat16"},
+    ]
+    accepted = [
+        {"a": "fp16", "b": "fp16", "precision": "tf32", "from": "fp16"},  # fp16 data in an fp16 dot: exact products
+        {"cast": "fp32->fp16", "from": "fp16"},  # fp16 data widened and rounded back: exact
+        {"a": "fp32", "b": "fp32", "precision": "tf32", "from": "fp16"},  # TF32 keeps fp16's 11 bits
+        {"a": "fp32", "b": "fp32", "precision": "ieee", "from": "fp32"},
+        {"argument": "float16"},  # the problem's own fp16 bias
+    ]
+    assert _judged(rejected, inputs, outputs) == [True] * len(rejected)
+    assert _judged(accepted, inputs, outputs) == [False] * len(accepted)
+    assert _judged([rejected[3]], inputs, outputs, "tf32") == [False]  # verify.precision=tf32 allows TF32
+    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}], "input_dtypes": list(inputs)}}]
+    assert "host code: aten._to_copy float32->float16" in precision_reason(host, outputs, "strict").message
+
+
+def test_honest_half_precision_problems_stay_accepted():
+    inputs, outputs = ("float16",), ["float16"]
+    accepted = [
+        {"a": "fp16", "b": "fp16", "precision": "tf32", "from": "fp16"},
+        {"a": "fp16", "b": "fp16", "precision": "tf32"},
+        {"cast": "fp32->fp16", "from": "fp16"},  # an fp32 accumulator stored as the fp16 output
+        {"cast": "fp32->fp16"},
+        {"argument": "float16"},
+        {"unknown": "no TTIR"},
+    ]
+    assert _judged(accepted, inputs, outputs) == [False] * len(accepted)
+    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}], "input_dtypes": ["float16"]}}]
+    assert precision_reason(host, outputs, "strict") is None  # an fp32 result made the fp16 output
+    assert _judged([{"a": "fp8e4nv", "b": "fp8e4nv", "precision": "ieee", "from": "fp16"}], inputs, outputs) == [True]
+    # fp32 data with an fp16 output: the output's precision caps what the data needs
+    assert _judged([{"cast": "fp32->fp16", "from": "fp32"}], ("float32",), ["float16"]) == [False]
+
+
+def test_float_data_made_integers_is_fixed_point():
+    rejected = [
+        {"cast": "fp32->int16", "from": "fp32"},  # in-kernel .to(tl.int16) of loaded weights
+        {"cast": "fp32->int8"},
+        {"fixed": "int32", "from": "fp32"},  # .to(tl.int32) of float data, stored for a later kernel
+    ]
+    assert _judged(rejected, ("float32",), ["float32"]) == [True] * 3
+    assert "stores int32 integers converted from fp32 data: fixed point" in precision_reason(
+        _problem_trials(rejected[2]), ["float32"], "strict").message
+    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten.copy_ float32->int32"}], "input_dtypes": ["float32"]}}]
+    assert "turns fp32 data into integers" in precision_reason(host, ["float32"], "strict").message
+    # integers the problem outputs (a bucket index), and integer data, are no fixed point of float data
+    assert _judged([{"fixed": "int64", "from": "fp32"}, {"cast": "fp32->int16", "from": "fp32"}],
+                   ("float32",), ["int64", "int16"]) == [False, False]
+    assert _judged([{"cast": "fp32->fp16", "from": "int64"}, {"cast": "fp32->int16", "from": "int32"}],
+                   ("float32",), ["float32"]) == [False, False]
+
+
+# TTIR as Triton 3.6 printed it on an H100 (trimmed): fp32 tiles truncated to fp16 for a dot, an fp16 bias widened,
+# fp64 loads truncated to fp32, fp32 data made int16 and int32 (the latter stored: fixed point), and an index
+# made from float data that only addresses a store of a constant (no fixed point).
+VALUE_TTIR = """\
+tt.func public @k(%a_ptr: !tt.ptr<f32> loc("a_ptr"(#loc)), %bias_ptr: !tt.ptr<f16> loc("bias_ptr"(#loc)), %w_ptr: !tt.ptr<f64> loc("w_ptr"(#loc)), %q_ptr: !tt.ptr<i32> loc("q_ptr"(#loc))) attributes {noinline = false} {
+  %cst = arith.constant dense<0.000000e+00> : tensor<32x32xf32> loc(#loc1)
+  %c1 = arith.constant dense<1> : tensor<1024xi32> loc(#loc1)
+  %acc_7 = scf.for %k0 = %c0_i32 to %K step %c32_i32 iter_args(%acc_17 = %cst) -> (tensor<32x32xf32>)  : i32 {
+    %a_34 = tt.load %a_33, %a_26, %cst : tensor<32x32x!tt.ptr<f32>> loc(#loc74)
+    %acc_50 = arith.truncf %a_34 : tensor<32x32xf32> to tensor<32x32xf16> loc(#loc84)
+    %acc_52 = tt.dot %acc_50, %acc_50, %acc_17, inputPrecision = tf32 : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32> loc(#loc86)
+    scf.yield %acc_52 : tensor<32x32xf32> loc(#loc33)
+  } loc(#loc64)
+  %acc_12 = tt.load %acc_11, %acc_9, %acc : tensor<32x!tt.ptr<f16>> loc(#loc56)
+  %acc_13 = arith.extf %acc_12 : tensor<32xf16> to tensor<32xf32> loc(#loc89)
+  %h_1 = arith.mulf %acc_13, %acc_13 : tensor<32xf32> loc(#loc89)
+  %h_2 = arith.truncf %h_1 : tensor<32xf32> to tensor<32xf16> loc(#loc89)
+  %w_34 = tt.load %w_33, %w_27, %cst : tensor<32x!tt.ptr<f64>> loc(#loc70)
+  %w_35 = arith.truncf %w_34 : tensor<32xf64> to tensor<32xf32> loc(#loc71)
+  %w_9 = tt.load %w_8, %w_6, %w : tensor<1024x!tt.ptr<f32>> loc(#loc22)
+  %3 = arith.addf %w_9, %cst_0 : tensor<1024xf32> loc(#loc21)
+  %4 = math.floor %3 : tensor<1024xf32> loc(#loc29)
+  %q16 = arith.fptosi %4 : tensor<1024xf32> to tensor<1024xi16> loc(#loc30)
+  %5 = arith.fptosi %4 : tensor<1024xf32> to tensor<1024xi32> loc(#loc30)
+  tt.store %1, %5, %w_6 : tensor<1024x!tt.ptr<i32>> loc(#loc15)
+  %6 = tt.addptr %1, %5 : tensor<1024x!tt.ptr<i32>>, tensor<1024xi32> loc(#loc12)
+  tt.store %6, %c1 : tensor<1024x!tt.ptr<i32>> loc(#loc15)
+  tt.return loc(#loc16)
+} loc(#loc)
+"""
+
+
+def test_ttir_values_carry_the_data_they_were_computed_from():
+    from tritonrl.verify.precision import parse_fixed_stores
+
+    assert parse_ttir(VALUE_TTIR) == [("fp16", "fp16", "tf32", "fp32")]
+    assert parse_casts(VALUE_TTIR) == [
+        ("fp32", "fp16", "fp32"),  # the A tile rounded for the dot
+        ("fp32", "fp16", "fp16"),  # a value computed from the fp16 bias: fp16 data
+        ("fp64", "fp32", "fp64"),
+        ("fp32", "int16", "fp32"),  # fptosi to 16 bits: judged at the cast
+    ]  # the fptosi to i32 is judged where it is stored
+    assert parse_fixed_stores(VALUE_TTIR) == [("int32", "fp32")]  # the index that only addresses a store is not
+    mixed = [{"precision": {"dots": [{"kernel": "k", "cast": f"{a}->{b}", "from": d} for a, b, d in parse_casts(VALUE_TTIR)[1:2]],
+                            "input_dtypes": ["float32", "float16"]}}]
+    assert precision_reason(mixed, ["float32"], "strict") is None
+
+
+@triton.jit
+def _value_forms(x_ptr, h_ptr, d_ptr, q_ptr, y_ptr, z_ptr, MODE: tl.constexpr):
+    r = tl.arange(0, 16)
+    x = tl.load(x_ptr + r)  # fp32 data
+    if MODE == 0:  # fp64 data rounded to fp32
+        tl.store(y_ptr + r, tl.load(d_ptr + r).to(tl.float32))
+    elif MODE == 1:  # int16 fixed point of fp32 data, decoded at once
+        tl.store(y_ptr + r, (x * 4096.0).to(tl.int16).to(tl.float32) / 4096.0)
+    elif MODE == 2:  # int32 fixed point of fp32 data, stored for later
+        tl.store(q_ptr + r, (x * 1048576.0).to(tl.int32))
+    elif MODE == 3:  # an index made from float data that only addresses a store: no fixed point
+        tl.store(q_ptr + (x * 0.0).to(tl.int32) + r, r)
+    elif MODE == 4:  # fp16 data widened, computed on and rounded back: fp16 data
+        h = tl.load(h_ptr + r, mask=r < 16, other=0.0).to(tl.float32)
+        tl.store(z_ptr + r, (h * 2.0).to(tl.float16))
+    elif MODE == 5:  # a reduction's result carries its input's data
+        tl.store(z_ptr + r, (tl.zeros((16,), tl.float32) + tl.sum(x, axis=0)).to(tl.float16))
+    else:  # so does a transpose
+        t = tl.load(x_ptr + r[:, None] * 16 + r[None, :] % 1)
+        tl.store(z_ptr + r[:, None] + r[None, :] * 0, t.T.to(tl.float16).T)
+
+
+@pytest.mark.parametrize(
+    ("mode", "seen"),
+    [
+        (0, [{"cast": "fp64->fp32", "from": "fp64"}]),
+        (1, [{"cast": "fp32->int16", "from": "fp32"}]),
+        (2, [{"fixed": "int32", "from": "fp32"}]),
+        (3, []),
+        (4, [{"cast": "fp32->fp16", "from": "fp16"}]),
+        (5, [{"cast": "fp32->fp16", "from": "fp32"}]),
+        (6, [{"cast": "fp32->fp16", "from": "fp32"}]),
+    ],
+)
+def test_dot_watch_records_narrowings_with_the_data_they_came_from(mode, seen):
+    x = torch.randn(256, device=DEVICE)
+    h, d = torch.randn(16, device=DEVICE, dtype=torch.float16), torch.randn(16, device=DEVICE, dtype=torch.float64)
+    q, y = torch.zeros(32, device=DEVICE, dtype=torch.int32), torch.empty(16, device=DEVICE)
+    z = torch.empty(16, device=DEVICE, dtype=torch.float16)
+    with DotWatch(DEVICE) as watch:
+        _value_forms[(1,)](x, h, d, q, y, z, MODE=mode)
+    records = [{k: v for k, v in r.items() if k != "kernel"} for r in watch.observation([x], {})["dots"] if "argument" not in r]
+    assert records == seen
+    if mode == 1:
+        assert torch.allclose(y, torch.trunc(x[:16] * 4096) / 4096)
+
+
+def test_a_cast_to_a_dtype_the_problem_outputs_may_make_that_output():
+    """(y, y.half()) as outputs: the fp16 one is made by rounding fp32 data, in a kernel (Triton's name) or on the host."""
+    outputs = ["float32", "float16"]
+    assert _judged([{"cast": "fp32->fp16", "from": "fp32"}, {"cast": "fp32->bf16", "from": "fp32"}],
+                   ("float32",), outputs) == [False, True]
+    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}], "input_dtypes": ["float32"]}}]
+    assert precision_reason(host, outputs, "strict") is None

@@ -8,15 +8,14 @@ import triton.language as tl
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import ReasonCode
+from tritonrl.verify.kernel_writes import KernelWrites
 from tritonrl.verify.runtime import (
     AtenTrace,
     LaunchCounter,
-    build_candidate,
-    build_reference,
     check_correctness,
     compare_outputs,
     plain_outputs,
-    split_init_inputs,
+    reference_only_glue,
     tolerance,
 )
 
@@ -44,12 +43,6 @@ def test_wrong_candidates_are_rejected_with_the_reason(edit, message):
 def test_reference_passes_with_zero_error():
     result = check_correctness(RELU.source, RELU_CODE, trials=3)
     assert result.correct and result.trials == 3 and result.max_abs_error == 0.0
-
-
-def test_kernelbook_args_kwargs_form_of_init_inputs():
-    assert split_init_inputs([[], {}]) == ([], {})
-    assert split_init_inputs([[3], {"eps": 1e-5}]) == ([3], {"eps": 1e-5})
-    assert split_init_inputs([64, 3]) == ([64, 3], {})
 
 
 def test_tolerance_scales_with_the_output_so_tiny_outputs_are_checked_too():
@@ -155,61 +148,158 @@ def test_tf32_policy_widens_only_the_fp32_tolerance():
     assert compare_outputs(half, [half[0] * 1.05], precision="tf32")[0] is ReasonCode.WRONG_RESULT
 
 
-def test_constant_initialised_weights_are_varied_and_reach_the_candidate_under_its_own_names():
-    class Problem:
-        class Model(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.ln = torch.nn.LayerNorm(8)
-                self.lin = torch.nn.Linear(8, 8)
-
-        @staticmethod
-        def get_init_inputs():
-            return []
-
-    class Solution:
-        class ModelNew(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.gamma = torch.nn.Parameter(torch.ones(8))  # the answer's own names
-                self.beta = torch.nn.Parameter(torch.zeros(8))
-                self.lin = torch.nn.Linear(8, 8)
-
-    reference = build_reference(Problem, 5, "cpu")
-    assert not torch.equal(reference.ln.weight, torch.ones(8)) and not torch.equal(reference.ln.bias, torch.zeros(8))
-    assert bool((reference.ln.weight > 0).all())
-    assert torch.equal(build_reference(Problem, 5, "cpu").ln.weight, reference.ln.weight)  # seeded
-    candidate = build_candidate(Problem, Solution, reference, 5, "cpu")
-    assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.beta, reference.ln.bias)
-    assert torch.equal(candidate.lin.weight, reference.lin.weight)
+def test_glue_that_moves_data_is_told_from_allocation_views_and_constants():
+    x = torch.randn(6, 4)
+    with (trace := AtenTrace()):
+        torch.empty(3), torch.zeros(2).fill_(1.0), x.t(), x.view(-1), x.unsqueeze(0), x.contiguous()
+    assert trace.data_moves == {}
+    with (trace := AtenTrace()):
+        x.t().contiguous(), x.clone(), x.half(), torch.cat([x, x]), torch.stack([x, x])
+        torch.empty(2).fill_(x[0, 0]), torch.empty(6, 4).copy_(x)
+    assert trace.data_moves == {"clone": 2, "_to_copy": 1, "cat": 1, "stack": 1, "fill_": 1, "copy_": 1}
+    assert trace.compute_ops() == {}
+    assert reference_only_glue({"t": 1, "clone": 1}) and reference_only_glue({"_to_copy": 1})
+    assert not reference_only_glue({"trunc": 1}) and not reference_only_glue({"_to_copy[float to integer]": 1})
 
 
-def _problem_with(model_class) -> type:
-    return type("Problem", (), {"Model": model_class, "get_init_inputs": staticmethod(lambda: [])})
+def test_a_host_cast_of_floats_to_integers_is_computation():
+    x = torch.randn(8) * 10
+    with (trace := AtenTrace()):
+        x.to(torch.int32).to(x.dtype)  # torch.trunc
+        torch.empty(8, dtype=torch.int64).copy_(x)
+        torch.arange(4).to(torch.int32), x.double(), torch.arange(4).float()  # integers and floats widened or kept
+    assert trace.compute_ops() == {"_to_copy[float to integer]": 1, "copy_[float to integer]": 1}
 
 
-def _solution_with(model_class) -> type:
-    return type("Solution", (), {"ModelNew": model_class})
+def test_the_launch_counter_knows_which_storages_a_launch_was_handed():
+    x = torch.randn(300)
+    out, unused, scratch = torch.empty(400), torch.empty(300), torch.empty(300)
+    with LaunchCounter() as counter:
+        copy_kernel[(5,)](x, out[100:], 300, BLOCK=64)
+        copy_kernel[(5,)](x, scratch, 300, BLOCK=64)
+    del scratch
+    fresh = torch.empty(300)  # may take the freed scratch's memory: not the same storage
+    assert counter.handed(out) and counter.handed(out[:10].view(2, 5)) and counter.handed(x)
+    assert not counter.handed(unused) and not counter.handed(fresh)
 
 
-def test_weights_follow_how_the_answer_built_them_not_its_declaration_order():
-    class Model(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.ln = torch.nn.LayerNorm(8)
-            self.lin = torch.nn.Linear(8, 8)  # square: the transposed copy has the same shape
+@triton.jit
+def add_one_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.atomic_add(x_ptr + offsets, 1.0, mask=offsets < n)
 
-    class ModelNew(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.shift = torch.nn.Parameter(torch.zeros(8))  # bias first, under names of its own
-            self.scale = torch.nn.Parameter(torch.ones(8))
-            lin = torch.nn.Linear(8, 8)
-            self.w_t = torch.nn.Parameter(lin.weight.detach().t().contiguous())  # stored as (in, out)
-            self.b = torch.nn.Parameter(lin.bias.detach().clone())
 
-    problem = _problem_with(Model)
-    reference = build_reference(problem, 3, "cpu")
-    candidate = build_candidate(problem, _solution_with(ModelNew), reference, 3, "cpu")
-    assert torch.equal(candidate.scale, reference.ln.weight) and torch.equal(candidate.shift, reference.ln.bias)
-    assert torch.equal(candidate.w_t, reference.lin.weight.t()) and torch.equal(candidate.b, reference.lin.bias)
+def _made_by_kernels(x):
+    out = torch.empty_like(x)
+    copy_kernel[(triton.cdiv(x.numel(), 64),)](x, out, x.numel(), BLOCK=64)  # masked: covers every element
+    return out
+
+
+def _view_of_a_larger_buffer(x):
+    buffer = torch.empty(x.numel() + 100)
+    copy_kernel[(triton.cdiv(x.numel(), 64),)](x, buffer, x.numel(), BLOCK=64)
+    return buffer[: x.numel()].view(30, 10).t()
+
+
+def _halves_by_two_kernels(x):
+    out = torch.empty_like(x)
+    copy_kernel[(3,)](x, out, 150, BLOCK=64)
+    copy_kernel[(3,)](x[150:], out[150:], 150, BLOCK=64)
+    return out
+
+
+def _in_place_kernel_on_a_clone(x):
+    out = x.clone()
+    add_one_kernel[(5,)](out, x.numel(), BLOCK=64)
+    return out
+
+
+def _scalar_by_an_atomic(x):
+    out = torch.zeros(())
+    add_one_kernel[(1,)](out, 1, BLOCK=2)
+    return out
+
+
+def _zeros_written_in_part(x):
+    out = torch.zeros_like(x)  # a triangular matmul's zero half: values no tensor held
+    copy_kernel[(1,)](x, out, 64, BLOCK=64)
+    return out
+
+
+def _fp64_accumulator_rounded_on_the_host(x):
+    wide = torch.empty(x.shape, dtype=torch.float64)
+    copy_kernel[(5,)](x, wide, x.numel(), BLOCK=64)
+    return wide.float()
+
+
+def _kernel_results_moved_by_glue(x):
+    a = _made_by_kernels(x)
+    return torch.cat([a, a.view(30, 10).t().contiguous().view(-1)]), torch.stack([a, a]), torch.empty(30, 10).copy_(a.view(30, 10))
+
+
+def _decoy_block_on_a_copy_of_the_input(x):
+    out = x.clone()
+    copy_kernel[(1,)](out, out, 64, BLOCK=64)
+    return out
+
+
+def _input_copied_over_the_kernels_output(x):
+    out = _made_by_kernels(x)
+    out.copy_(x)
+    return out
+
+
+def _empty_after_a_freed_scratch(x):
+    _made_by_kernels(x)
+    return torch.empty_like(x)
+
+
+def _second_output_never_written(x):
+    return _made_by_kernels(x), torch.empty_like(x)
+
+
+def _kernel_result_and_the_input_concatenated(x):
+    return torch.cat([_made_by_kernels(x), x])
+
+
+@pytest.mark.parametrize(
+    ("call", "cpu", "gpu"),
+    [
+        (_made_by_kernels, [], []),
+        (_view_of_a_larger_buffer, [], []),
+        (_halves_by_two_kernels, [], []),
+        (_in_place_kernel_on_a_clone, [], []),
+        (_scalar_by_an_atomic, [], []),
+        (_zeros_written_in_part, [], []),
+        (_fp64_accumulator_rounded_on_the_host, [], []),
+        (_kernel_results_moved_by_glue, [], []),
+        (_decoy_block_on_a_copy_of_the_input, [(0, 236, 300)], []),  # a GPU sees only that the output was handed
+        (_input_copied_over_the_kernels_output, [(0, 300, 300)], []),
+        (_empty_after_a_freed_scratch, [(0, 300, 300)], [(0, 300, 300)]),
+        (_second_output_never_written, [(1, 300, 300)], [(1, 300, 300)]),
+        (_kernel_result_and_the_input_concatenated, [(0, 300, 600)], [(0, 600, 600)]),
+    ],
+)
+def test_output_elements_no_kernel_made_are_found(call, cpu, gpu):
+    """CPU follows the interpreter's stores byte by byte; the GPU rule (run here on CPU tensors) whole storages."""
+    for device, expected in (("cpu", cpu), ("cuda", gpu)):
+        x = torch.randn(300)
+        counter = LaunchCounter()
+        writes = KernelWrites(device, counter, [x])
+        with torch.no_grad(), counter, writes:
+            outputs = call(x)
+        outputs = list(outputs) if isinstance(outputs, tuple) else [outputs]
+        found = [(u["output"], u["unwritten"], u["elements"]) for u in writes.unwritten_outputs(outputs)]
+        assert found == expected, device
+
+
+@pytest.mark.parametrize("call", [_kernel_result_and_the_input_concatenated, _input_copied_over_the_kernels_output])
+def test_inputs_copied_into_an_output_are_made_where_the_reference_computes(call):
+    """inputs_made: the input's values are the problem's own (a concatenation); only glue-only problems refuse them."""
+    for device in ("cpu", "cuda"):
+        x = torch.randn(300)
+        counter = LaunchCounter()
+        writes = KernelWrites(device, counter, [x], inputs_made=True)
+        with torch.no_grad(), counter, writes:
+            outputs = call(x)
+        assert writes.unwritten_outputs(list(outputs) if isinstance(outputs, tuple) else [outputs]) == [], device

@@ -13,7 +13,8 @@ import torch
 
 from tritonrl.problems import load_problems
 from tritonrl.verify.result import Layer, ReasonCode, Verdict
-from tritonrl.verify.runtime import build_reference, import_source, make_inputs
+from tritonrl.verify.draws import build_reference, make_inputs
+from tritonrl.verify.runtime import import_source
 from tritonrl.verify.speed_of_light import (
     FLOOR_SLACK,
     UNKNOWN_GPU_MARGIN,

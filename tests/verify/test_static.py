@@ -17,6 +17,7 @@ import pytest
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import Layer, Reason, ReasonCode
+from tritonrl.verify import device_paths
 from tritonrl.verify.static import check_static
 
 IMPORTS = "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n"
@@ -470,6 +471,7 @@ def test_hack_is_rejected_with_its_code(code, source):
 
 def test_every_static_code_has_a_hack():
     covered = {code for _, code, _ in HACKS}
+    covered |= {r.code for source in DEVICE_GATED.values() for r in device_paths.on_cpu(source)[0]}  # CPU verdicts only
     static_codes = {c for c in ReasonCode if c.layer in (Layer.FORMAT, Layer.STATIC) and c is not ReasonCode.NO_CODE}
     assert static_codes <= covered
 
@@ -567,3 +569,93 @@ def test_reviewer_cheat_is_rejected_statically(path):
 @pytest.mark.parametrize("path", sorted((STATIC_CASES / "accept").glob("*.py")), ids=lambda p: p.stem)
 def test_reviewer_honest_answer_is_accepted_statically(path):
     assert check_static(path.read_text()) == []
+
+
+# ------------------------------------------------------------------ device paths (a CPU verdict judges the CPU's only)
+GPU_SIDE = "return x * (x > 0)\n"  # PyTorch by operators: the grammar cannot tell it from index arithmetic
+DEVICE_GATED = {
+    "if_is_cuda": make(forward="if x.is_cuda:\n    " + GPU_SIDE + LAUNCH + "return out"),
+    "early_return_on_is_cpu": make(forward="if not x.is_cpu:\n    " + GPU_SIDE + LAUNCH + "return out"),
+    "device_type_compared_in_a_local": make(forward='gpu = x.device.type == "cuda"\nif gpu:\n    ' + GPU_SIDE + LAUNCH + "return out"),
+    "device_text": make(forward='if "cuda" in str(x.device):\n    ' + GPU_SIDE + LAUNCH + "return out"),
+    "tensor_text": make(forward='if "cuda" in str(x):\n    ' + GPU_SIDE + LAUNCH + "return out"),
+    "tensor_type_name": make(forward='if x.type().startswith("torch.cuda"):\n    ' + GPU_SIDE + LAUNCH + "return out"),
+    "get_device_index": make(forward="if x.get_device() >= 0:\n    " + GPU_SIDE + LAUNCH + "return out"),
+    "cuda_available_flag_set_in_init": make(init="self.fast = torch.cuda.is_available()",
+                                            forward="if self.fast:\n    " + GPU_SIDE + LAUNCH + "return out"),
+    "device_count_while": make(forward="while torch.cuda.device_count() > 0:\n    " + GPU_SIDE + LAUNCH + "return out"),
+    "conditional_expression": make(forward=LAUNCH + "return x * (x > 0) if x.is_cuda else out"),
+    "short_circuit_and": make(forward=LAUNCH + "x.is_cuda and out.copy_(x * (x > 0))\nreturn out"),
+    "loop_over_a_device_range": make(forward="for _ in range(int(x.is_cuda)):\n    " + GPU_SIDE + LAUNCH + "return out"),
+    "comprehension_filter": make(forward=LAUNCH + "return [x * (x > 0) for t in [x] if t.is_cuda] or [out]"),
+    "predicate_helper": make(top="def on_gpu(t):\n    return t.is_cuda\n",
+                             forward="if on_gpu(x):\n    " + GPU_SIDE + LAUNCH + "return out"),
+    "parameter_carries_the_fact": make(top="def run(x, fast):\n    if fast:\n        return x * (x > 0)\n"
+                                       f"{textwrap.indent(LAUNCH, '    ')}    return out\n",
+                                       forward="return run(x, fast=x.is_cuda)"),
+    "default_argument": make(top="def run(x, fast=torch.cuda.is_available()):\n    if fast:\n        return x * (x > 0)\n"
+                             f"{textwrap.indent(LAUNCH, '    ')}    return out\n", forward="return run(x)"),
+    "path_picked_from_a_dict": make(top=f"def triton_path(x):\n{textwrap.indent(LAUNCH, '    ')}    return out\n\n\n"
+                                    "def torch_path(x):\n    return x * (x > 0)\n\n\nPATHS = {'cuda': torch_path, 'cpu': triton_path}\n",
+                                    forward="return PATHS[x.device.type](x)"),
+    "fact_handed_to_the_launch": make(forward="out = torch.empty_like(x)\n"
+                                      "copy_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel() >> 4 * int(x.is_cuda), BLOCK=1024)\n"
+                                      "return out"),
+    "exception_probe": make(init="try:\n    torch.cuda.current_device()\n    self.fast = True\nexcept Exception:\n    self.fast = False"),
+    "dtype_chosen_by_device": make(forward="x = x.to(torch.float16 if x.is_cuda else torch.float32)\n" + LAUNCH + "return out"),
+    "harmless_looking_branch_whose_test_computes": make(
+        forward=LAUNCH + "if x.is_cuda and out.copy_(x * (x > 0)) is None:\n    torch.cuda.set_device(x.device)\nreturn out"),
+    "fact_handed_to_a_tensor_method_the_file_also_defines": make(
+        top="class Holder:\n    def fill_(self, value):\n        return value\n",
+        forward=LAUNCH + "out.fill_(float(x.is_cpu))\nreturn out"),
+}
+
+
+@pytest.mark.parametrize("source", DEVICE_GATED.values(), ids=DEVICE_GATED.keys())
+def test_a_device_gated_path_is_refused_on_cpu(source):
+    assert check_static(source) == []  # the grammar allows each: only the device decides
+    refused, _ = device_paths.on_cpu(source)
+    assert refused and {r.code for r in refused} == {ReasonCode.DEVICE_DEPENDENT_PATH}
+    assert all("write one path for every device" in r.message for r in refused)
+    assert ReasonCode.DEVICE_DEPENDENT_PATH.layer is Layer.STATIC
+
+
+HARMLESS_ON_DEVICE = {
+    "device_context_on_one_side": make(forward=f"if x.is_cuda:\n    with torch.cuda.device(x.device):\n"
+                                       f"{textwrap.indent(LAUNCH, ' ' * 8)}else:\n{textwrap.indent(LAUNCH, '    ')}return out"),
+    "guard_that_raises": make(forward='if x.device.type == "meta":\n    raise ValueError("no data on meta tensors")\n' + LAUNCH + "return out"),
+    "set_device_on_gpu": make(forward="if x.is_cuda:\n    torch.cuda.set_device(x.device)\n" + LAUNCH + "return out"),
+}
+DEVICE_NAMED_ONLY = {
+    "device_choice": make(top='DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n',
+                          forward="x = x.to(DEVICE)\n" + LAUNCH + "return out.to(x.device)"),
+    "factory_keywords": make(forward="kw = {'device': x.device, 'dtype': x.dtype}\nscratch = torch.empty(4, **kw)\n" + LAUNCH + "return out"),
+    "assertions_read_anything": make(forward="assert x.is_cuda or x.is_cpu, f'{x.device}'\n" + LAUNCH + "return out"),
+    "device_index_names_the_device": make(forward="with torch.cuda.device(x.get_device()):\n" + textwrap.indent(LAUNCH, "    ") + "return out"),
+    "main_block_and_restated_model": make(top="class Model(nn.Module):\n    def forward(self, x):\n"
+                                          "        return torch.relu(x) if x.is_cuda else x\n")
+    + "\n\nif __name__ == '__main__':\n    if torch.cuda.is_available():\n        print(ModelNew()(torch.randn(4, device='cuda')))\n",
+}
+
+
+@pytest.mark.parametrize("source", HARMLESS_ON_DEVICE.values(), ids=HARMLESS_ON_DEVICE.keys())
+def test_a_branch_that_changes_no_result_is_listed_as_untried(source):
+    refused, untried = device_paths.on_cpu(source)
+    assert refused == []
+    assert len(untried) == len(device_paths.CPU_UNTRIED) + 1 and "judged on a GPU only" in untried[0]
+
+
+@pytest.mark.parametrize("source", [*DEVICE_NAMED_ONLY.values(), *HONEST.values()], ids=[*DEVICE_NAMED_ONLY, *HONEST])
+def test_naming_a_device_is_no_device_path(source):
+    assert device_paths.device_paths(source) == []
+
+
+@pytest.mark.parametrize("path", [*HONEST_FIXTURES, *sorted((STATIC_CASES / "accept").glob("*.py"))], ids=lambda p: p.stem)
+def test_honest_answers_take_one_path_on_every_device(path):
+    assert all(p.harmless for p in device_paths.device_paths(path.read_text())), path.name
+
+
+def test_a_cpu_verdict_lists_what_only_a_gpu_judges():
+    _, untried = device_paths.on_cpu(HONEST["autotune_then_jit"])
+    assert untried == [*device_paths.CPU_UNTRIED, device_paths.AUTOTUNE_UNTRIED]
+    assert device_paths.on_cpu("def broken(:") == ([], list(device_paths.CPU_UNTRIED))

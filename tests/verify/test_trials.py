@@ -9,15 +9,18 @@ import torch
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import STRUCTURAL_NAME
-from tritonrl.verify.runtime import DISTRIBUTIONS, import_source, make_inputs
+from tritonrl.verify.draws import DISTRIBUTIONS, make_inputs
+from tritonrl.verify.runtime import import_source
 from tritonrl.verify.shrink import DEFAULT_BUDGET, element_count
 from tritonrl.verify.trials import (
     ALT_ELEMENT_FACTOR,
     GPU_GROW_ELEMENTS,
+    SHAPE_PLANS,
     alternate_budget,
     alternate_shapes,
     constant_output,
     unfit_distribution,
+    untried_own_sizes,
 )
 
 BUILTIN = {p.name: p.source for p in load_builtin()}
@@ -112,7 +115,7 @@ def test_the_problems_own_distribution_is_get_inputs_as_written(inputs_problem):
 @pytest.mark.parametrize("name", list(DISTRIBUTIONS))
 def test_other_distributions_replace_the_random_draws_and_keep_what_is_built_from_them(inputs_problem, name):
     a, sym, probs, labels, scalar = make_inputs(inputs_problem, 5, "cpu", name)
-    assert a.dtype == torch.float32 and a.shape == (16, 32) and (a < 0).any()  # torch.rand never gives a negative
+    assert a.dtype == torch.float32 and a.shape == (16, 32) and ((a < 0) | (a > 1)).any()  # torch.rand: [0, 1) only
     assert torch.equal(sym, sym.T)
     assert torch.allclose(probs.sum(-1), torch.ones(4))
     assert labels.dtype == torch.int64 and labels.min() >= 0 and labels.max() < 10
@@ -150,3 +153,59 @@ def test_the_alternate_trial_grows_on_a_gpu_unless_the_problem_is_too_large_for_
     assert alternate_budget(512, None) == (GPU_GROW_ELEMENTS, True)  # 4×4×4×4 in and out may grow to 5×5×5×5
     big = GPU_GROW_ELEMENTS  # 1.5 × this would not fit a pool of GPU workers
     assert alternate_budget(big, None) == (big, False)
+
+
+SQUARE = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, a, b):
+        return a @ b
+
+
+M = 96
+N = 96
+K = 96
+
+
+def get_inputs():
+    return [torch.randn(M, K), torch.randn(K, N)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+
+def _one_by_one(source: str, tmp_path, seeds=range(24)) -> list[dict[str, int]]:
+    plan = next(p for p in SHAPE_PLANS if p.name == "one by one")
+    return [shapes for seed in seeds
+            for shapes, _ in plan.proposals(source, source, {}, 0, DEFAULT_BUDGET, seed, tmp_path)]
+
+
+def test_sizes_moved_one_by_one_part_equal_sizes_keep_some_and_mix_parity(tmp_path):
+    proposals = _one_by_one(SQUARE, tmp_path)
+    assert any(len({p.get(k, 96) for k in "MNK"}) == 3 for p in proposals)  # a square problem turns oblong
+    assert any(len(p) < 3 for p in proposals)  # some sizes keep the problem's own value
+    moved = [v for p in proposals for v in p.values()]
+    assert any(v % 2 for v in moved) and any(v % 4 == 2 for v in moved)  # odd, and even but no multiple of 4
+    assert not any(v % 4 == 0 for v in moved)
+
+
+def test_a_shrunk_problem_is_tried_at_its_own_sizes_where_they_fit_the_cpu(tmp_path):
+    plan = next(p for p in SHAPE_PLANS if p.name == "one by one")
+    source = BUILTIN["06_row_sum.py"]  # 16 x 4096: within OWN_SIZE_FACTOR x a quarter of the budget
+    small = DEFAULT_BUDGET // 4
+    shrunk = with_shapes(source, {"dim": 1024})
+    first, purpose = next(plan.proposals(source, shrunk, {"dim": 1024}, 0, small, 1, tmp_path))
+    assert first == {} and purpose == "the problem's own sizes"
+    assert untried_own_sizes(source, small, tmp_path) is None
+    assert untried_own_sizes(source, 1024, tmp_path) == 16 * 4096 + 16
+
+
+def test_the_even_plan_moves_every_size_to_2_mod_4(tmp_path):
+    plan = next(p for p in SHAPE_PLANS if p.name == "every size even")
+    source = BUILTIN["13_matmul.py"]
+    shapes, purpose = next(plan.proposals(source, source, {}, 0, DEFAULT_BUDGET, 3, tmp_path))
+    assert set(shapes) == {"m", "k", "n"} and all(v % 4 == 2 for v in shapes.values()) and "even" in purpose

@@ -1,13 +1,16 @@
 """The verifier's API: verdict fields, batches, CPU shape shrinking, trials at other shapes and distributions."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from tritonrl.verify.report import render_verdict
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import ReasonCode
-from tritonrl.verify.runtime import DISTRIBUTIONS, check_correctness
+from tritonrl.verify.draws import DISTRIBUTIONS
+from tritonrl.verify.runtime import check_correctness
+from tritonrl.verify.trials import SHAPE_PLANS
 
 
 @pytest.mark.slow
@@ -25,12 +28,13 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     problem = builtin_problems["09_softmax.py"]
     data = json.loads(json.dumps(verifier.verify(problem.source, problem.reference_response).to_dict()))
     assert data["valid"] is data["compiled"] is data["correct"] is True and data["reasons"] == []
-    assert data["trials"] == 3  # 2 + 1 at alt shapes
+    assert data["trials"] == 3 + len(SHAPE_PLANS)  # one trial per shape plan at other shapes
     if verifier.settings.device == "cpu":  # shrunk shapes, no timing; a GPU keeps the problem's own and times it
         assert data["speedup"] is None
         assert data["shapes"] == {"batch_size": 16, "dim": 4096}
         assert all(data["alt_shapes"][k] > v for k, v in data["shapes"].items())  # larger in every size
-    assert data["distributions"] == ["problem", "zeros_and_ties", "large_magnitude"]
+    assert data["distributions"] == ["problem", "zeros_and_ties", "offset", "large_magnitude", "heavy_tailed", "normal"]  # masking ones at the primary shapes only
+    assert len(data["trial_purposes"]) == data["trials"] and data["draw_mode"] == "signed"
     assert data["constant_reference"] is False
     stages = data["stage_seconds"]  # where the time went, for throughput work
     assert {"import", "init", "trial", "outside child"} <= set(stages)
@@ -113,7 +117,7 @@ def test_an_identity_copy_is_not_a_relu_on_torch_rand_inputs(verifier, kernelben
         verdict = verifier.verify(problem, IDENTITY)
         assert verdict.codes == ["wrong_result"], verdict.reasons
         assert "zeros_and_ties inputs" in verdict.reasons[0].message
-        assert verdict.distributions[0] == "problem" and len(verdict.distributions) == 3
+        assert verdict.distributions[0] == "problem" and len(verdict.distributions) == 3 + len(SHAPE_PLANS)
 
 
 LITERAL_PROBLEM = """import torch
@@ -169,7 +173,9 @@ def test_a_literal_size_problem_is_tried_at_other_sizes(verifier):
     assert set(generic.alt_shapes) == {f"get_inputs:{k}" for k in range(4)}
     assert all(v > 4 for v in generic.alt_shapes.values())  # larger: a kernel hard-coded to 256 elements misses some
     specialised = verifier.verify(LITERAL_PROBLEM, TANH_CANDIDATE.replace("NUMEL", "256"))  # 4 × 4 × 4 × 4
-    assert specialised.codes == ["wrong_result"] and "trial 2" in specialised.reasons[0].message
+    assert not specialised.correct and set(specialised.codes) <= {"wrong_result", "crashed"}  # past smaller tensors
+    assert any(f"trial {label} " in r.message or f"during trial {label}" in r.message
+               for r in specialised.reasons for label in specialised.other_shape_trials)
 
 
 TWO_OUTPUTS = """import torch
@@ -229,12 +235,12 @@ def test_a_tuple_of_two_tensors_and_float_of_a_python_number_argument_are_fine(v
 
 
 def test_distributions_the_reference_is_not_finite_on_are_dropped(verifier):
-    log_problem = TWO_OUTPUTS.replace("return x * 2.0 + eps, x - eps", "return torch.log(x) + eps").replace(
+    log_problem = TWO_OUTPUTS.replace("return x * 2.0 + eps, x - eps", "return torch.log(x) + torch.log1p(-x) + eps").replace(
         "torch.randn", "torch.rand"
     )
     reference = verifier.prepare_reference(log_problem)
     assert reference.failure is None
-    assert reference.distributions == ["problem"]  # every other distribution has negatives or zeros
+    assert reference.distributions == ["problem"]  # every other distribution has values outside (0, 1)
     assert set(reference.dropped_distributions) == set(DISTRIBUTIONS)
     assert all("NaN/inf" in why for why in reference.dropped_distributions.values())
 
@@ -268,3 +274,91 @@ def test_inputs_drawn_with_numpy_are_seeded_like_torch_ones(verifier, builtin_pr
     assert "np.random" in source
     verdict = verifier.verify(source, problem.reference_response)
     assert verdict.correct, [r.to_dict() for r in verdict.reasons]
+
+
+CAST_PROBLEM = TWO_OUTPUTS.replace("return x * 2.0 + eps, x - eps", "return x.to(torch.float16)").replace(
+    "[torch.randn(batch, dim), 1e-3]", "[torch.randn(batch, dim)]").replace("def forward(self, x, eps):", "def forward(self, x):")
+
+HALF_WITH_A_DECOY = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst_ptr + offsets, tl.load(src_ptr + offsets, mask=offsets < n), mask=offsets < n)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = x.half()
+        copy_kernel[(1,)](out, out, out.numel(), BLOCK=64)
+        return out
+"""
+
+
+def test_where_the_reference_only_moves_or_casts_data_the_candidates_copies_and_casts_are_computation(verifier):
+    problems = Path(__file__).parent / "candidates" / "problems"
+    transpose = verifier.prepare_reference((problems / "transpose.py").read_text())
+    assert transpose.only_glue and transpose.aten_ops == {"t": 1, "clone": 1}
+    assert not verifier.prepare_reference((problems / "trunc.py").read_text()).only_glue
+    cast = verifier.prepare_reference(CAST_PROBLEM)
+    assert cast.only_glue and cast.aten_ops == {"_to_copy": 1}
+    verdict = verifier.verify_against(cast, HALF_WITH_A_DECOY)
+    message = next(r.message for r in verdict.reasons if r.code is ReasonCode.TRACED_TORCH_COMPUTE)
+    assert "aten._to_copy×1" in message and "the layout or cast is the computation" in message
+    assert "no_kernel_output" in verdict.codes  # the decoy rewrote 64 of the output's elements
+
+
+def test_an_output_no_kernel_wrote_is_no_kernel_output(verifier):
+    stale = TWO_OUTPUTS_CANDIDATE.replace("return a, b", "return a, torch.empty_like(x)")
+    verdict = verifier.verify(TWO_OUTPUTS, stale)
+    message = next(r.message for r in verdict.reasons if r.code is ReasonCode.NO_KERNEL_OUTPUT)
+    assert "output 1: 4096 of 4096 elements" in message and "store every element" in message
+    assert not verdict.valid
+
+
+DENSE_CAT = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.cat([x, torch.relu(x)], dim=1)
+
+
+def get_inputs():
+    return [torch.randn(16, 96)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+DENSE_CAT_CANDIDATE = """import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=offs < n), 0.0), mask=offs < n)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        x = x.contiguous()
+        out = torch.empty_like(x)
+        relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+        return torch.cat([x, out], dim=1)
+"""
+
+
+def test_an_input_concatenated_into_the_output_is_layout_where_the_reference_computes(verifier):
+    """DenseNet's torch.cat([x, features]): the input's part is no kernel's work, and needs none."""
+    verdict = verifier.verify(DENSE_CAT, DENSE_CAT_CANDIDATE)
+    assert verdict.correct, verdict.reasons

@@ -2,7 +2,8 @@
 
 Stages hand each other URIs, so every stage output goes through here. Writes
 are atomic: a reader sees the whole object or nothing. Local files are
-written to a temporary sibling and renamed; S3 objects become visible only
+written to a temporary sibling and renamed (with the mode a plain `open()`
+gives under the process's umask, e.g. -rw-r--r--); S3 objects become visible only
 when their upload completes (a single PUT, or a completed multipart upload).
 The S3 endpoint is configurable (MinIO, moto's server, real S3).
 
@@ -111,6 +112,7 @@ class ArtifactStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
+            os.fchmod(fd, 0o666 & ~process_umask())  # mkstemp's file is 0600; the object gets an open()'s mode
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
                 handle.flush()
@@ -193,6 +195,19 @@ class ArtifactStore:
                 return not isinstance(storage_error(exc), ArtifactNotFound)
             self._buckets_seen.add(bucket)
         return True
+
+
+def process_umask() -> int:
+    """The process's umask, read without changing it where Linux tells it (/proc), else set and put back."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def local_path(uri: str) -> Path | None:

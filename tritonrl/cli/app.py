@@ -39,8 +39,37 @@ class _StorageFailuresAsErrors(TyperGroup):
             raise fail(str(error)) from exc
 
 
-app = typer.Typer(help="TritonRL: train and evaluate LLMs that write Triton kernels.", no_args_is_help=True,
-                  cls=_StorageFailuresAsErrors)
+class _FlagsTakeNoValue:
+    """typer 0.29 prints a type beside every option, a flag's too (`--json <bool>`, even `--help <bool>`), which reads as
+    if the flag wanted a value: our commands' flags show none. Installed on typer's option class, for our app only."""
+
+    @staticmethod
+    def install() -> None:
+        from typer.core import TyperOption
+
+        shown = TyperOption.display_type_rich
+        if getattr(shown, "flags_take_no_value", False):
+            return
+
+        def display_type_rich(self, ctx):
+            ours = isinstance(ctx.find_root().command, _StorageFailuresAsErrors)
+            return None if ours and self.is_flag else shown(self, ctx)
+
+        display_type_rich.flags_take_no_value = True
+        TyperOption.display_type_rich = display_type_rich
+
+
+_FlagsTakeNoValue.install()
+
+APP_HELP = """TritonRL: train and evaluate LLMs that write Triton kernels.
+
+Start here: `tritonrl run --profile tiny` runs the whole pipeline on the built-in problems on CPU
+(about 20 minutes on 2 cores) and ends with the registered model and the commands that use it, e.g.
+`tritonrl generate --model models:/tritonrl-coder@champion --problem FILE.py`.
+`tritonrl problems list` shows the problems; `tritonrl verify` judges one kernel, `tritonrl eval` a model;
+`tritonrl config keys` describes every setting."""
+
+app = typer.Typer(help=APP_HELP, no_args_is_help=True, cls=_StorageFailuresAsErrors)
 
 
 def resolve_config(profile: Optional[str], config_file: Optional[Path], overrides: list[str]) -> tuple[Config, dict[str, str]]:

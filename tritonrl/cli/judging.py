@@ -28,8 +28,12 @@ _HELP = dict(key_help())
 
 
 def _from_config(key: str, flag_help: str = "") -> str:
-    """A flag's help that names the config key it overrides, so the description lives with the key."""
-    return f"{flag_help or _HELP[key][0].upper() + _HELP[key][1:]}. Default: {key}."
+    """A flag's help that names the config key it overrides, so the description lives with the key.
+
+    The key's description is quoted as written: it may begin with a value or a name (`cpu runs…`, `tl.dot in…`),
+    which a capital would misspell.
+    """
+    return f"{flag_help or _HELP[key]}. Default: {key}."
 
 
 DeviceOption = typer.Option(None, help=_from_config("verify.device"))
@@ -105,8 +109,9 @@ def evaluate(
     ),
     model: Optional[str] = typer.Option(
         None, "--model",
-        help="Generate the responses with this model: models:/tritonrl-coder@champion (or @candidate, /VERSION), a hub id, "
-        "a local directory, tiny-local, or a training output URI (file:// or s3://, as printed by sft/grpo).",
+        help="Generate the responses with this model: models:/tritonrl-coder@champion (or @candidate, /VERSION; the registry "
+        "of MLFLOW_TRACKING_URI when set), a hub id, a local directory, tiny-local, or a training output URI (file:// or "
+        "s3://, as printed by sft/grpo).",
     ),
     endpoint: Optional[str] = typer.Option(
         None, "--endpoint", help="Generate the responses through an OpenAI-compatible endpoint (base URL, e.g. http://localhost:8000/v1)."
@@ -138,14 +143,14 @@ def evaluate(
     (--model) or an endpoint (--endpoint), in up to --turns turns of
     refinement; generated ones (every turn) are saved as responses.jsonl
     beside the report, to be re-verified later. The verifier's settings are
-    the config's `verify` section; the flags override it.
+    the config's `verify` section; the flags override it. Progress goes to
+    stderr as lines, terminal or not: per batch of generated answers and per
+    verified answer, with the time per answer and the time left.
     """
     config = _verify_config(profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout,
                             precision=precision)
     if sum(x is not None for x in (responses, model, endpoint)) != 1:
         raise fail("give exactly one of --responses FILE, --model MODEL or --endpoint URL")
-    from rich.progress import Progress
-
     from tritonrl.stages.evaluate import EvaluationError, load_responses, summarize
     from tritonrl.stages.evaluate import run as run_evaluation
     from tritonrl.verify.verifier import VerifierSettings
@@ -171,15 +176,14 @@ def evaluate(
             total = len(load_responses(responses, turns))
         except EvaluationError as exc:
             raise fail(str(exc)) from exc
-        with Progress(console=console, transient=as_json) as progress:
-            bar = progress.add_task("verifying", total=total)
-            try:
-                result = run_evaluation(
-                    problems, responses, settings, out_dir=out, levels=level, workers=workers or None,
-                    on_verdict=lambda *_: progress.advance(bar), turns=turns,
-                )
-            except (EvaluationError, ProblemError) as exc:
-                raise fail(str(exc)) from exc
+        tally = _progress().start("verifying", total, "answers verified")
+        try:
+            result = run_evaluation(
+                problems, responses, settings, out_dir=out, levels=level, workers=workers or None,
+                on_verdict=_verified(tally), turns=turns,
+            )
+        except (EvaluationError, ProblemError) as exc:
+            raise fail(str(exc)) from exc
     if as_json:
         typer.echo(json.dumps({**result["metrics"], "per_problem": result["per_problem"], "report": result["report"]}, indent=2))
         return
@@ -188,6 +192,19 @@ def evaluate(
     typer.echo(render_markdown(result["metrics"], [{k: v for k, v in r.items() if k != "verdicts"} for r in result["per_problem"]]))
     if result["report"]:
         typer.echo(f"\nreport written to {out}")
+
+
+def _progress():
+    """Progress lines on stderr as the pipeline's stages print them (tritonrl/stages/progress.py: count, time, time
+    per answer, time left; at most one every 5 s, the first and last always), in a terminal or not."""
+    from tritonrl.stages.progress import Progress
+
+    return Progress(lambda line: console.print(line, highlight=False, markup=False))
+
+
+def _verified(tally):
+    """The verifier pool's on_verdict for a tally of answers verified: one per verdict, naming its problem."""
+    return lambda batch, index, verdict: tally.advance(f"{batch.key}: {'correct' if verdict.correct else 'not correct'}")
 
 
 def _answer_eval(problems, model, endpoint, served_model, sampling, settings, out, level, workers, quiet) -> list[dict]:
@@ -212,22 +229,24 @@ def _answer_eval(problems, model, endpoint, served_model, sampling, settings, ou
     except ValueError as exc:
         raise fail(str(exc)) from exc
     path = (out or state_dir() / "eval" / utc_stamp()) / "responses.jsonl"
-    from rich.progress import Progress
+    from tritonrl.stages.progress import together
 
-    with Progress(console=console, transient=quiet) as progress:
-        def bar(label: str, total: int):
-            task = progress.add_task(label, total=total)
-            return lambda *_: progress.advance(task)
+    progress = _progress()
 
-        def turn(label: str, number: int) -> str:
-            return f"turn {number}: {label}" if sampling.turns > 1 else label
+    def turn(label: str, number: int) -> str:
+        return f"turn {number}: {label}" if sampling.turns > 1 else label
 
-        watch = Watch(lambda number, prompts: bar(turn(f"generating with {generator.id}", number), prompts),
-                      lambda number, answers: bar(turn("verifying", number), len(answers)))
-        try:
-            rows = answer(problems, generator, settings, sampling, level, workers or None, watch)
-        except (EvaluationError, ProblemError) as exc:
-            raise fail(str(exc)) from exc
+    def answering(number: int, prompts: int):
+        unit = f"prompts answered ({sampling.samples} answers each)" if sampling.samples > 1 else "prompts answered"
+        tally = progress.start(turn(f"generating with {generator.id}", number), prompts, unit)
+        return lambda answered: tally.advance(together([p.name for p in answered]), count=len(answered))
+
+    watch = Watch(answering, lambda number, answers: _verified(progress.start(turn("verifying", number), len(answers),
+                                                                             "answers verified")))
+    try:
+        rows = answer(problems, generator, settings, sampling, level, workers or None, watch)
+    except (EvaluationError, ProblemError) as exc:
+        raise fail(str(exc)) from exc
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(row["line"] + "\n" for row in rows))
     if not quiet:
@@ -249,7 +268,8 @@ def generate(
     """Write a Triton kernel for a PyTorch module with a trained model; print it only if the verifier accepts it.
 
     Otherwise the verdict report goes to stderr and the exit code is 1. Registry URIs resolve through
-    tracking.tracking_uri (default: the SQLite store `tritonrl run` wrote).
+    tracking.tracking_uri, else MLFLOW_TRACKING_URI (MLFLOW_REGISTRY_URI), else the SQLite store `tritonrl run`
+    wrote under $TRITONRL_HOME (./.tritonrl).
     """
     config = stage_config(profile, config_file, overrides)
     if not problem.is_file():

@@ -36,6 +36,7 @@ def run(
     interruption reuses every finished stage. Ends with where everything went.
     """
     config, sources = resolve_config(profile, config_file, overrides)
+    _check_writable(config.home)
     from tritonrl.stages import pipeline
 
     console.print("[bold]TritonRL[/bold] resolved configuration:")
@@ -58,6 +59,20 @@ def run(
     console.print("[bold green]done[/bold green]")
     for line in _render_result(result):
         console.print(line, highlight=False, markup=False)
+
+
+def _check_writable(home: Path) -> None:
+    """Fail before anything starts (or is printed) when the run's home, where its databases, logs and local artifacts
+    go, cannot be written: in a read-only checkout the default ./.tritonrl cannot be."""
+    import tempfile
+
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=home):
+            pass
+    except OSError as exc:
+        raise fail(f"cannot write to {home} ({exc.strerror or exc}), where the run keeps its databases, logs and "
+                   "artifacts: set TRITONRL_HOME to a writable directory, e.g. export TRITONRL_HOME=$HOME/.tritonrl") from exc
 
 
 def _interrupted(exc: KeyboardInterrupt) -> str:
@@ -137,10 +152,51 @@ def _render_result(result: dict[str, Any]) -> list[str]:
         f"promotion:    {registered['reason']}",
         f"artifacts:    {result['artifact_root']}",
         f"tracking:     {result['tracking_uri']} (experiment {result['experiment']}, run {result['parent_run_id']})",
-        f"MLflow UI:    mlflow ui --backend-store-uri {result['tracking_uri']}",
-        f"try it:       tritonrl generate --model models:/{registered['name']}@{registered['aliases'][0]} --problem FILE.py",
+        f"MLflow UI:    {_ui_command(result['tracking_uri'])}",
+        f"try it:       {command('tritonrl')} generate --model models:/{registered['name']}@{registered['aliases'][0]} "
+        "--problem FILE.py",
     ]
     return lines
+
+
+def command(name: str) -> str:
+    """A program of this environment (the venv's bin/) as a shell runs it when pasted: its bare name when the shell
+    finds this one on PATH, else its path, relative to the working directory when under it (`.venv/bin/mlflow`)."""
+    import shutil
+    import sys
+
+    path = Path(sys.executable).parent / name  # the venv's bin/, not where its python links to
+    if not path.is_file():
+        return name
+    found = shutil.which(name)
+    if found and Path(found).resolve() == path.resolve():
+        return name
+    try:
+        return str(path.absolute().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path.absolute())
+
+
+MLFLOW_UI_PORT = 5000  # `mlflow ui`'s default
+
+
+def _ui_command(tracking_uri: str) -> str:
+    """How to see the runs: a tracking server is its own UI; a local store gets `mlflow ui` on a port free now
+    (5000 unless something holds it, e.g. a compose stack's MLflow server)."""
+    if tracking_uri.startswith(("http://", "https://")):
+        return f"{tracking_uri} (the tracking server's own UI)"
+    import socket
+
+    from tritonrl.stack import HOST, free_port
+
+    with socket.socket() as sock:
+        try:
+            sock.bind((HOST, MLFLOW_UI_PORT))
+            port = MLFLOW_UI_PORT
+        except OSError:
+            port = free_port()
+    taken = "" if port == MLFLOW_UI_PORT else f"  # {MLFLOW_UI_PORT} is taken"  # a comment: the line still pastes
+    return f"{command('mlflow')} ui --backend-store-uri {tracking_uri} --port {port}{taken}"
 
 
 @stack_app.command("up")
@@ -167,13 +223,14 @@ def stack_down() -> None:
 
 @stack_app.command("status")
 def stack_status() -> None:
-    """Each service: up or down, and where. Exit 1 unless all are up."""
+    """Each service: up or down, and where. Exit 1 when a started stack has a service down; 0 when all are up, or
+    when no stack was started (it says so)."""
     from tritonrl import stack
 
     rows = stack.status()
     if not rows:
-        typer.echo(stack.not_recorded(), err=True)
-        raise typer.Exit(code=1)
+        typer.echo(stack.not_recorded())
+        return
     for name, state, where in rows:
         typer.echo(f"{name:12s} {state:5s} {where}")
     if any(state != "up" for _, state, _ in rows):

@@ -19,6 +19,9 @@ from typing import Any
 
 # The evaluation metrics each row shows, in order.
 SHOWN_METRICS = ("correct", "valid", "compiled", "fast_1")
+# At evaluate.shapes=held_out the evaluate stage also asks the final model each problem at its own shapes, under this
+# name: metrics `original_shapes.<key>` (beside `compare`), output `report.original_shapes` (tritonrl/stages/evaluate.py).
+ORIGINAL_SHAPES = "original_shapes"
 _NONE = "–"
 
 

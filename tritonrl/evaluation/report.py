@@ -34,6 +34,7 @@ _PER_PROBLEM_KEYS = ("problem", "level", "samples", "correct", "best_speedup", "
 # Bars in per_level.png: (block key, legend label).
 _BAR_METRICS = (("valid", "valid"), ("compiled", "compiled"), ("correct", "correct"), ("naive_correct", "naive correct"), ("fast_1", "fast_1"))
 _NONE = "–"  # shown for a value that does not exist (no samples, no speed-up measured)
+PER_PROBLEM_HEADING = "## Per problem"
 
 
 def write_report(metrics: dict, per_problem: list[dict], out_dir: Path, title: str = "KernelBench evaluation") -> dict[str, Path]:
@@ -84,7 +85,7 @@ def render_markdown(metrics: dict, per_problem: list[dict], title: str = "Kernel
     lines = [f"# {title}", "", _table(header, rows, numeric_from=1), "", _robust_sentence(overall), ""]
     if "turns" in metrics:
         lines += _turns_section(metrics["turns"])
-    lines += ["## Per problem", ""]
+    lines += [PER_PROBLEM_HEADING, ""]
     if per_problem:
         problem_header = ["problem", "level", "samples", "correct", "best speed-up", "best SoL", "top reason"]
         problem_rows = [
@@ -103,6 +104,12 @@ def render_markdown(metrics: dict, per_problem: list[dict], title: str = "Kernel
     else:
         lines += ["No problems were evaluated."]
     return "\n".join(lines) + "\n"
+
+
+def overall_section(markdown: str) -> str:
+    """A report.md's tables without its title and sections: the level table, the robust-vs-naive sentence (and the
+    refinement table); what a summary elsewhere (a registry description, another report) quotes."""
+    return markdown.split("\n## ", 1)[0].split("\n", 1)[-1].strip()
 
 
 def level_label(key: str, in_level_column: bool = False) -> str:

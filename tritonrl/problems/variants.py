@@ -84,6 +84,11 @@ class Scaling:
     every_group: bool = False  # a variant must change every changeable group (every size the problem lets change)
     small_sizes: bool = False  # sizes ≤ MIN_VALUE vary too: size literals without constants, constants named like sizes
     structural: bool = False  # structural constants ≥ 1 (kernel, stride, pad, dilation, window, patch) step by ±1
+    # instead of odd_probability: "mixed" makes each size odd or 2 mod 4 (even, no multiple of any block size ≥ 4)
+    # at random, "two_mod_four" always the latter
+    parity: str = ""
+    split: bool = False  # sites sharing a value may each move on their own (a square matrix turns oblong)
+    keep_share: float = 0.0  # chance that a group keeps the problem's own value (sizes move one by one)
 
 
 @dataclass
@@ -132,9 +137,13 @@ def make_variants(
             if len(variants) == count:
                 break
             new_values = _draw(groups, floor, rng, scaling)
-            if scaling.every_group and any(new_values[value] == value for value in changeable):
+            if scaling.every_group and any(new_values.get(value, value) == value for value in changeable):
                 continue
             assignment = {name: new_values.get(value, value) for name, value in sites.items()}
+            if scaling.split:
+                for value in changeable:
+                    for name in groups[value].names[1:]:
+                        assignment[name] = _draw(groups, floor, rng, scaling).get(value, value)
             key = tuple(sorted(assignment.items()))
             if key in seen:  # no-op (clamped back to the original) or duplicate
                 continue
@@ -159,7 +168,7 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
     directions = {f > 1 for f in scaling.factors}  # halve and/or double power-of-two divisors, as the factors go
     for value in sorted(groups):  # ascending: divisors are drawn before their multiples
         group = groups[value]
-        if not group.changeable:
+        if not group.changeable or (scaling.keep_share and rng.random() < scaling.keep_share):
             continue
         if group.structural:
             new[value] = value + 1 if value == 1 else value + rng.choice((-1, 1))
@@ -167,7 +176,7 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
         lowest = max(group.smallest, min(floor, value))  # stay a size, and cover the largest window
         base = group.step
         if group.parent is not None:
-            base = math.lcm(base, new[group.parent])
+            base = math.lcm(base, new.get(group.parent, group.parent))
         if group.pow2 and base == group.step:  # no changing divisor: halve or double, keeping the fixed ones
             options = [
                 int(value * f)
@@ -183,10 +192,19 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
             scaled = round(value * factor)
             if scaled == value:  # a small literal that rounding put back
                 scaled += 1 if factor > 1 else -1
-            if rng.random() < scaling.odd_probability and scaled % 2 == 0:
+            if scaling.parity:
+                scaled = _ragged(scaled, rng, scaling.parity)
+            elif rng.random() < scaling.odd_probability and scaled % 2 == 0:
                 scaled += rng.choice((-1, 1))
             new[value] = max(lowest, scaled)
     return new
+
+
+def _ragged(size: int, rng: random.Random, parity: str) -> int:
+    """`size` moved to a near odd number or 2 mod 4 (Scaling.parity): a ragged tail for any block size."""
+    if parity == "mixed" and rng.random() < 0.5:
+        return size if size % 2 else size + rng.choice((-1, 1))
+    return size + (2 - size % 4 if size % 4 != 3 else 3)
 
 
 def _groups(

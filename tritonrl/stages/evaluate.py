@@ -18,7 +18,11 @@ several shards and summarizes once.
 
 The pipeline's evaluate stage is `evaluate_model`: generate answers with a
 trained model, verify them, publish the report to the artifact store (or
-`evaluate_model_shard` per shard, then `merge_model_shards`).
+`evaluate_model_shard` per shard, then `merge_model_shards`). At
+`evaluate.shapes=held_out` it also asks the evaluated model every problem at
+the problems' own shapes (ORIGINAL_SHAPES: metrics `original_shapes.*`, its
+own report, a table in the main report.md): a model can learn the held-out
+shapes and still fail a problem as its source defines it.
 `generate_kernel` is `tritonrl generate`: one problem, the first answer the
 verifier accepts.
 
@@ -40,13 +44,13 @@ from typing import Any
 
 from tritonrl.artifacts.store import ArtifactStore, join, upload_tree, utc_stamp
 from tritonrl.config import Config, EvaluateConfig
-from tritonrl.evaluation.learning import SHOWN_METRICS
+from tritonrl.evaluation.learning import ORIGINAL_SHAPES, SHOWN_METRICS
 from tritonrl.evaluation.metrics import FIRST_TURN, compute_metrics, final_answers, per_problem_rows
 from tritonrl.evaluation.report import write_report
 from tritonrl.problems import Problem, load_problems
 from tritonrl.problems.shapes import with_shapes
 from tritonrl.prompts import build_messages
-from tritonrl.stages.progress import Progress, Update, per_batch
+from tritonrl.stages.progress import Progress, Update, per_batch, together
 from tritonrl.stages.refine import OnVerdict, Watch, answer_in_turns, answer_row, verify_answers
 from tritonrl.stages.summary import Log, PipelineError, StageSummary
 from tritonrl.verify.pool import VerifierPool
@@ -198,10 +202,9 @@ def evaluate_model(config: Config, model_uri: str, on_log: Log, label: str = "",
     (metrics `compare.<name>.<key>`, outputs `report.<name>`). Progress: per model, its problems answered, then
     verified (`on_progress`: tritonrl/stages/progress.py).
     """
-    problems = list(enumerate(_evaluation_problems(config)))
     progress = Progress(on_log, on_progress)
-    rows = {name: _answer_and_verify(config, uri, problems, on_log, progress, f"evaluate {name}".strip())
-            for name, uri in _models(model_uri, compare).items()}
+    rows = {name: _answer_and_verify(config, uri, list(enumerate(problems)), on_log, progress, _loop_name("evaluate", name))
+            for name, (uri, problems) in _evaluations(config, model_uri, compare).items()}
     return _publish_all(config, model_uri, compare, rows, on_log, label, {})
 
 
@@ -209,18 +212,18 @@ def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int
                          compare: dict[str, str] | None = None, on_progress: Update | None = None) -> StageSummary:
     """Generate and verify answers for one shard's evaluation problems → a shard dataset (for `merge_model_shards`).
 
-    With `compare`, the shard answers its problems with every model; each row names its model (`model`, "" for the
-    evaluated one).
+    With `compare`, the shard answers its problems with every model; each row names its evaluation (`model`: the
+    compared model's name, ORIGINAL_SHAPES, "" for the evaluated one).
     """
     from tritonrl.artifacts.shards import Shard, assign, publish_shard
 
     part = Shard(shard, shards)
     problems = _evaluation_problems(config)
     mine = assign({p.name: config.evaluate.samples for p in problems}, part.count)[part.index]
-    chosen = [(i, p) for i, p in enumerate(problems) if p.name in set(mine)]
     progress = Progress(on_log, on_progress)
-    rows = [{**row, "model": name} for name, uri in _models(model_uri, compare).items()
-            for row in _answer_and_verify(config, uri, chosen, on_log, progress, f"evaluate shard {part.label} {name}".strip())]
+    rows = [{**row, "model": name} for name, (uri, asked) in _evaluations(config, model_uri, compare).items()
+            for row in _answer_and_verify(config, uri, [(i, p) for i, p in enumerate(asked) if p.name in set(mine)], on_log,
+                                          progress, _loop_name(f"evaluate shard {part.label}", name))]
     digest = hashlib.sha256(json.dumps([model_uri, compare or {}, [p.name for p in problems], config.to_dict()["evaluate"]],
                                        sort_keys=True).encode()).hexdigest()
     dataset = publish_shard(ArtifactStore.of(config.storage), config.artifact_root, "evaluate", part, model_uri, digest, mine,
@@ -242,43 +245,84 @@ def merge_model_shards(config: Config, model_uri: str, shard_uris: list[str], on
     """The evaluation report and summary from all its shard datasets (what `evaluate_model` would publish)."""
     from tritonrl.artifacts.shards import read_shards
 
-    rows: dict[str, list[dict]] = {name: [] for name in _models(model_uri, compare)}
+    rows: dict[str, list[dict]] = {name: [] for name in _evaluations(config, model_uri, compare)}
     for row in read_shards(ArtifactStore.of(config.storage), "evaluate", model_uri, shard_uris):
         rows[row.pop("model", "")].append(row)
     return _publish_all(config, model_uri, compare, rows, on_log, label, {"shards": len(shard_uris)})
 
 
-def _models(model_uri: str, compare: dict[str, str] | None) -> dict[str, str]:
-    """The models one evaluation answers with: the compared ones by name, then the evaluated one ("")."""
-    return {**(compare or {}), "": model_uri}
+def _evaluations(config: Config, model_uri: str, compare: dict[str, str] | None) -> dict[str, tuple[str, list[Problem]]]:
+    """What one evaluation answers, by name: (model URI, problems in order). The compared models by name and the
+    evaluated one ("") at `evaluate.shapes`; at held-out shapes also the evaluated one at the problems' own shapes
+    (ORIGINAL_SHAPES), when any problem has other shapes to hold out."""
+    asked = _evaluation_problems(config)
+    runs = {**{name: (uri, asked) for name, uri in (compare or {}).items()}, "": (model_uri, asked)}
+    own = _own_shape_problems(config)
+    if [p.source for p in own] != [p.source for p in asked]:
+        runs[ORIGINAL_SHAPES] = (model_uri, own)
+    return runs
+
+
+def _loop_name(stage: str, name: str) -> str:
+    """A progress loop's name: `evaluate`, `evaluate base`, `evaluate at original shapes`."""
+    return f"{stage} at original shapes" if name == ORIGINAL_SHAPES else f"{stage} {name}".strip()
 
 
 def _publish_all(config: Config, model_uri: str, compare: dict[str, str] | None, rows: dict[str, list[dict]],
                  on_log: Log, label: str, extra_metrics: dict[str, Any]) -> StageSummary:
-    """Publish every model's evaluation; the evaluated model's summary, with the compared ones beside it."""
+    """Publish every model's evaluation; the evaluated model's summary, with the compared ones beside it and its own
+    evaluation at the problems' own shapes (whose table the main report.md carries too)."""
     others = {name: _publish_evaluation(config, uri, rows[name], on_log, name, {}) for name, uri in (compare or {}).items()}
-    summary = _publish_evaluation(config, model_uri, rows[""], on_log, label, extra_metrics)
-    if not others:
-        return summary
-    side_by_side = ", ".join(f"{name} {other.metrics['correct']:.0%}" for name, other in others.items())
-    return dataclasses.replace(
-        summary,
-        inputs={**summary.inputs, **{f"compare.{name}": uri for name, uri in compare.items()}},
-        outputs={**summary.outputs, **{f"report.{name}": other.outputs["report"] for name, other in others.items()}},
-        metrics={**summary.metrics, "compare": {name: {k: other.metrics[k] for k in COMPARED_METRICS if k in other.metrics}
-                                                for name, other in others.items()}},
-        line=f"{summary.line}; same evaluation: {side_by_side}",
-    )
+    original = (_publish_evaluation(config, model_uri, rows[ORIGINAL_SHAPES], on_log, "at the problems' own shapes", {})
+                if ORIGINAL_SHAPES in rows else None)
+    summary = _publish_evaluation(config, model_uri, rows[""], on_log, label, extra_metrics,
+                                  also=_original_shapes_section(config, original) if original else None)
+    inputs, outputs, metrics, line = dict(summary.inputs), dict(summary.outputs), dict(summary.metrics), summary.line
+    if others:
+        inputs.update({f"compare.{name}": uri for name, uri in compare.items()})
+        outputs.update({f"report.{name}": other.outputs["report"] for name, other in others.items()})
+        metrics["compare"] = {name: {k: other.metrics[k] for k in COMPARED_METRICS if k in other.metrics}
+                              for name, other in others.items()}
+        line += "; same evaluation: " + ", ".join(f"{name} {other.metrics['correct']:.0%}" for name, other in others.items())
+    if original is not None:
+        outputs[f"report.{ORIGINAL_SHAPES}"] = original.outputs["report"]
+        metrics[ORIGINAL_SHAPES] = {k: v for k, v in original.metrics.items() if k != "turns"}
+        line = (f"at held-out shapes: {line}; at the problems' own shapes: correct {original.metrics['correct']:.0%} of "
+                f"{original.metrics['samples']} answers")
+    return dataclasses.replace(summary, inputs=inputs, outputs=outputs, metrics=metrics, line=line)
+
+
+def _original_shapes_section(config: Config, original: StageSummary) -> tuple[str, dict[str, Any]]:
+    """The main report's part about the evaluated model at the problems' own shapes: a report.md section (its table,
+    where its whole report is) and report.json's `original_shapes` (the overall numbers)."""
+    from tritonrl.evaluation.report import overall_section
+
+    uri = original.outputs["report"]
+    markdown = ArtifactStore.of(config.storage).read_text(join(uri.rsplit("/", 1)[0], "report.md"))
+    section = "\n".join([
+        "## The same model at the problems' own shapes", "",
+        "The tables above ask each problem at held-out shapes (`evaluate.shapes=held_out`), which no training prompt has; "
+        "here the same model answers each problem at the shapes its source defines, as `tritonrl generate` asks it. "
+        f"Whole report: `{join(uri.rsplit('/', 1)[0], 'report.md')}`.", "",
+        overall_section(markdown), "",
+    ])
+    return section, {ORIGINAL_SHAPES: {k: v for k, v in original.metrics.items() if k != "turns"}}
 
 
 def _evaluation_problems(config: Config) -> list[Problem]:
     """The problems to evaluate; with `evaluate.shapes=held_out` each at its alternate shapes (when it has them)."""
     settings = config.evaluate
-    problems = load_problems(settings.problems, settings.levels, settings.limit)
+    problems = _own_shape_problems(config)
     if settings.shapes == "original":
         return problems
     return [dataclasses.replace(p, source=with_shapes(p.source, p.alt_shapes), alt_shapes={}) if p.alt_shapes else p
             for p in problems]
+
+
+def _own_shape_problems(config: Config) -> list[Problem]:
+    """The problems to evaluate, each at the shapes its source defines."""
+    settings = config.evaluate
+    return load_problems(settings.problems, settings.levels, settings.limit)
 
 
 def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int, Any]], on_log: Log,
@@ -303,7 +347,7 @@ def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int,
 
     def answering(turn: int, prompts: int):
         tally = progress.start(_turn_stage(stage, turn), prompts, "problems answered" if turn == FIRST_TURN else "answers")
-        return lambda problem: tally.advance(problem.name)
+        return lambda answered: tally.advance(together([problem.name for problem in answered]), count=len(answered))
 
     def verifying(turn: int, answers: list[dict]):
         tally = progress.start(_turn_stage(stage, turn), len({a["problem"] for a in answers}), "problems verified")
@@ -323,8 +367,11 @@ def _turn_stage(stage: str, turn: int) -> str:
 
 
 def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log: Log, label: str,
-                        extra_metrics: dict[str, Any]) -> StageSummary:
-    """Report (`summarize`) and responses.jsonl from answer rows, uploaded; the evaluate summary."""
+                        extra_metrics: dict[str, Any], also: tuple[str, dict[str, Any]] | None = None) -> StageSummary:
+    """Report (`summarize`) and responses.jsonl from answer rows, uploaded; the evaluate summary.
+
+    `also`: (a report.md section put before its per-problem table, keys added to report.json).
+    """
     settings = config.evaluate
     stamp = utc_stamp()
     # The label too: a compared model may be the evaluated one (same URI, same second), and each keeps its own report.
@@ -333,6 +380,8 @@ def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log
     with tempfile.TemporaryDirectory(prefix="tritonrl-report-") as tmp:
         out = Path(tmp) / "report"
         result = summarize(rows, out, settings.turns)
+        if also is not None:
+            _add_to_report(out, *also)
         (out / "responses.jsonl").write_text("".join(row["line"] + "\n" for row in rows))
         upload_tree(ArtifactStore.of(config.storage), out, out_uri)
     overall = result["metrics"]["overall"]
@@ -345,6 +394,18 @@ def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log
         f"{label + ': ' if label else ''}correct {overall['correct']:.0%} of {overall['samples']} answers "
         f"({overall['problems']} problems); report {join(out_uri, 'report.md')}",
     )
+
+
+def _add_to_report(out: Path, section: str, keys: dict[str, Any]) -> None:
+    """A section in a written report.md (before its per-problem table) and keys in its report.json."""
+    from tritonrl.evaluation.report import PER_PROBLEM_HEADING
+
+    markdown = (out / "report.md").read_text()
+    cut = markdown.find(PER_PROBLEM_HEADING)
+    cut = len(markdown) if cut < 0 else cut
+    (out / "report.md").write_text(markdown[:cut] + section + "\n" + markdown[cut:])
+    document = json.loads((out / "report.json").read_text())
+    (out / "report.json").write_text(json.dumps({**document, **keys}, indent=2, allow_nan=False) + "\n")
 
 
 def _problem_subset(problems, path: Path) -> str:

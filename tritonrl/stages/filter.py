@@ -36,7 +36,7 @@ from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import Config
 from tritonrl.evaluation.metrics import FIRST_TURN
 from tritonrl.prompts import build_messages, refinement_messages
-from tritonrl.stages.progress import SILENT, Progress, per_batch
+from tritonrl.stages.progress import SILENT, Progress, per_batch, together
 from tritonrl.stages.refine import ask, verify_answers
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.result import Verdict
@@ -142,7 +142,8 @@ def _repair(config: Config, pool: VerifierPool, samples: list[dict[str, Any]], f
         order = list(pending)
         tally = progress.start(f"{stage} repair turn {turn}", len(order), "answers asked again")
         answers = ask(teacher, [(known[samples[i]["problem"]], pending[i]) for i in order], 1, config.teacher.temperature,
-                      config.teacher.max_tokens, lambda problem: tally.advance(problem.name))
+                      config.teacher.max_tokens,
+                      lambda problems: tally.advance(together([p.name for p in problems]), count=len(problems)))
         responses = {i: completions[0].text or "" for i, completions in zip(order, answers)}
         verified = verify_answers(pool, known, [{"problem": samples[i]["problem"], "response": responses[i], "index": i}
                                                 for i in order])

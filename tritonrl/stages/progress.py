@@ -2,12 +2,15 @@
 
 Suite check, distill, filter, augment and evaluate take a `Progress`, call
 `start` before a loop over problems and `advance` once per finished problem.
-The lines (`augment: 7/18 problems (softmax: 3/3 shapes verified), 2m05s`)
+The lines (`augment: 7/18 problems (softmax: 3/3 shapes verified), 2m05s, 18s each, ~3m18s left`:
+the time so far, then the time per thing done and the time left at that rate)
 go to the stage's log: the CLI prints them, a Prefect task's run logger
 keeps them. `on_update` gets the same counts; tasks/stages.py turns them
 into a Prefect progress artifact. A line per problem, but at most one every
 `interval_s` (the first and the last problem always), so a run over 250
-KernelBench problems does not flood the log.
+KernelBench problems does not flood the log. Things finished together (a
+batch of prompts generated at once) advance the count together (`count`), so
+the batch's line says how far the loop is, not where the batch began.
 
 Never imports prefect. Test: tests/stages/test_progress.py.
 """
@@ -59,25 +62,41 @@ class Tally:
         self._started = self._last = progress.clock()
         self._report("")
 
-    def advance(self, detail: str = "") -> None:
-        """One more finished; `detail` (e.g. `relu: 2/2 accepted`) says how it went."""
+    def advance(self, detail: str = "", count: int = 1) -> None:
+        """`count` more finished (together); `detail` (e.g. `relu: 2/2 accepted`) says how it went."""
         with self._lock:
-            self.done += 1
-            if self.done in (1, self.total) or self._progress.clock() - self._last >= self._progress.interval_s:
+            first = self.done == 0
+            self.done += count
+            if first or self.done >= self.total or self._progress.clock() - self._last >= self._progress.interval_s:
                 self._report(detail)
 
     def _report(self, detail: str) -> None:
         self._last = self._progress.clock()
-        line = (f"{self.stage}: {self.done}/{self.total} {self.unit}{f' ({detail})' if detail else ''}, "
-                f"{_duration(self._last - self._started)}")
+        elapsed = self._last - self._started
+        line = f"{self.stage}: {self.done}/{self.total} {self.unit}{f' ({detail})' if detail else ''}, {_duration(elapsed)}"
+        if self.done > 0 and elapsed > 0:
+            each = elapsed / self.done
+            line += f", {_duration(each, precise=each < 10)} each"
+            if self.done < self.total:
+                line += f", ~{_duration(each * (self.total - self.done))} left"
         self._progress.on_log(line)
         self._progress.on_update(self.stage, self.done, self.total, line)
 
 
-def _duration(seconds: float) -> str:
+def _duration(seconds: float, precise: bool = False) -> str:
+    """`7s`, `2m05s`, `1h03m`; `precise`: tenths under a minute (`1.4s`), for the time each thing takes."""
+    if precise and seconds < 60:
+        return f"{seconds:.1f}s"
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+
+
+def together(names: list[str]) -> str:
+    """A progress detail for things finished at once: the name, or `a … b, 8 in one batch`."""
+    if len(names) == 1:
+        return names[0]
+    return f"{names[0]} … {names[-1]}, {len(names)} in one batch"
 
 
 def per_batch(done: Callable[[ProblemBatch, list[Verdict]], None]) -> Callable[[ProblemBatch, int, Verdict], None]:

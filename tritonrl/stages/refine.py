@@ -44,10 +44,11 @@ class Watch:
     """What a caller sees of each turn: `answering(turn, prompts)` and `verifying(turn, answers)` return its callbacks.
 
     `prompts` is how many are asked, `answers` the turn's answers (responses.jsonl fields); `answering`'s callback is
-    called with a prompt's Problem once it is answered, `verifying`'s is the pool's `on_verdict`.
+    called with the Problems of the prompts answered together once they are (a batch, or one prompt: `ask`),
+    `verifying`'s is the pool's `on_verdict`.
     """
 
-    answering: Callable[[int, int], Callable[[Problem], None]] = field(default=lambda turn, prompts: _ignore)
+    answering: Callable[[int, int], Callable[[list[Problem]], None]] = field(default=lambda turn, prompts: _ignore)
     verifying: Callable[[int, list[dict[str, Any]]], OnVerdict] = field(default=lambda turn, answers: _ignore)
 
 
@@ -61,27 +62,27 @@ class _Conversation:
 
 
 def ask(model: Any, requests: list[tuple[Problem, list[dict[str, str]]]], n: int, temperature: float, max_tokens: int,
-        on_answered: Callable[[Problem], None] = _ignore) -> list[list[Any]]:
+        on_answered: Callable[[list[Problem]], None] = _ignore) -> list[list[Any]]:
     """`n` Completions per (problem, messages) from a `tritonrl.generation` Teacher, in request order.
 
-    A batching one (HFTeacher) gets `batch_size` prompts per call; an endpoint's (OpenAITeacher) prompts are in flight
-    together up to its `concurrency`, so a turn of many conversations is not asked one at a time.
+    A batching one (HFTeacher) gets `batch_size` prompts per call, and `on_answered` the batch's problems once it is
+    done; an endpoint's (OpenAITeacher) prompts are in flight together up to its `concurrency`, so a turn of many
+    conversations is not asked one at a time, and `on_answered` gets each prompt's problem as it is answered.
     """
     answers: list[list[Any]] = []
     batched = getattr(model, "generate_many", None)
     if batched:
         for first in range(0, len(requests), model.batch_size):
             chunk = requests[first:first + model.batch_size]
-            for (problem, _), completions in zip(chunk, batched(chunk, n, temperature, max_tokens)):
-                answers.append(completions)
-                on_answered(problem)
+            answers += batched(chunk, n, temperature, max_tokens)
+            on_answered([problem for problem, _ in chunk])
         return answers
     pool = ThreadPoolExecutor(max_workers=getattr(model, "concurrency", 1), thread_name_prefix="evaluate-ask")
     try:
         futures = [pool.submit(model.generate, problem, messages, n, temperature, max_tokens) for problem, messages in requests]
         for (problem, _), future in zip(requests, futures):
             answers.append(future.result())
-            on_answered(problem)
+            on_answered([problem])
     finally:  # interrupted: the prompts not yet sent never are
         pool.shutdown(wait=False, cancel_futures=True)
     return answers

@@ -13,11 +13,12 @@ the problem's own ones (drawn twice from its seed first: inputs the seed
 does not decide fail the problem), the others (the alternate-shape trial
 too) on other input distributions where it stays finite on them and that
 replaced one of get_inputs' draws (trials.py plans the shapes and judges
-the distributions).
+the distributions); the aten ops one call dispatches are recorded too.
 candidate job: import the candidate, build `ModelNew` with the reference's
 weights, run every trial under the aten trace and the Triton launch counter,
-and record behaviour (launches, compute ops, input mutation, aliasing,
-threads, output types, each tl.dot's precision), handing over every
+and record behaviour (launches, compute ops, data-moving glue, input
+mutation, aliasing, threads, output types, each tl.dot's precision, output
+elements no kernel made: kernel_writes.py), handing over every
 trial's outputs and those of the timed calls checked at random. Comparison with the reference
 happens in the caller, which alone holds it.
 
@@ -31,7 +32,7 @@ import threading
 import time
 import traceback
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from functools import partial
 from itertools import count
 from pathlib import Path
@@ -41,6 +42,8 @@ import torch
 
 from tritonrl.problems.shapes import ShapeError, shape_sites, with_shapes
 from tritonrl.verify.child_patches import (
+    combine_whole_blocks_in_interpreter,
+    count_loops_as_compiled_triton,
     hide_tensor_values,
     pin_autotuning_for_interpreter,
     run_device_functions_only_in_programs,
@@ -49,26 +52,26 @@ from tritonrl.verify.child_patches import (
 )
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import send_outputs
+from tritonrl.verify.kernel_writes import KernelWrites
 from tritonrl.verify.precision import DotWatch
 from tritonrl.verify.result import ReasonCode
-from tritonrl.verify.runtime import (
+from tritonrl.verify.draws import (
+    DRAW_MODES,
+    MASKING,
     PROBLEM_DISTRIBUTION,
-    AtenTrace,
-    LaunchCounter,
     build_candidate,
     build_reference,
-    clone_values,
+    count_draws,
+    init_arguments,
     draw_inputs,
-    flatten_outputs,
-    import_source,
     make_inputs,
-    plain_outputs,
     reproducible_inputs,
 )
+from tritonrl.verify.runtime import AtenTrace, LaunchCounter, clone_values, flatten_outputs, import_source, plain_outputs
 from tritonrl.verify.shrink import element_count, shrink_overrides
 from tritonrl.verify.speed_of_light import measure_peaks, measure_work
 from tritonrl.verify.timing import TIMED_OUTPUTS_BYTES, Timer
-from tritonrl.verify.trials import alternate_budget, alternate_shapes, unfit_distribution
+from tritonrl.verify.trials import OWN_SIZE_FACTOR, SHAPE_PLANS, unfit_distribution, untried_own_sizes
 
 
 class _Failed(Exception):
@@ -108,6 +111,7 @@ def _classify(exc: BaseException, default: ReasonCode) -> _Failed:
 
 # Bound before any candidate code runs, like the timing functions.
 _monotonic = time.monotonic
+MAX_SINGLE_DRAWS = 8  # get_inputs draws tried one at a time when a distribution breaks the reference on all together
 
 
 class _Result:
@@ -186,6 +190,14 @@ def _reference_outputs(model, inputs: list, device: str) -> list[torch.Tensor]:
     return [o.detach() for o in outputs]
 
 
+def _aten_ops(model, inputs: list) -> dict[str, int]:
+    """The aten ops one call of the reference dispatches: the verifier tells from them a problem whose answer is a
+    layout or cast op (a transpose, `x.to(torch.float16)`), where the candidate's copies and casts are the computation."""
+    with torch.no_grad(), AtenTrace() as trace:
+        model(*inputs)
+    return trace.ops
+
+
 def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
     original, device = job["problem_source"], job["device"]
     result.data["original_shapes"] = shape_sites(original)
@@ -200,14 +212,17 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             raise _Failed(ReasonCode.REFERENCE_FAILED, f"measuring the problem's sizes failed: {_describe(exc)}") from exc
     source = with_shapes(original, overrides)
     result.data["shapes"] = shape_sites(source)
+    if overrides and (own := untried_own_sizes(original, job["shrink_budget"], job_dir)) is not None:
+        result.data["untried"] = [f"the problem's own sizes ({own} elements; a CPU trial takes at most "
+                                  f"{OWN_SIZE_FACTOR * job['shrink_budget']}): judged at them on a GPU only"]
     failure_code = ReasonCode.SHAPES_UNSUPPORTED if overrides else ReasonCode.REFERENCE_FAILED
     lock = _gpu_lock(job)
+    distributions = [tuple(d) for d in job.get("distributions", [])]  # what later trials draw from, most telling first
     try:
         result.stage("wait for the GPU")  # not part of the trial time the candidate's limit grows with
         with lock.shared():
             result.stage("reference")
             problem = import_source(source, "problem", job_dir)
-            model = build_reference(problem, job["weight_seed"], device)
             first, *more = job["input_seeds"]
             inputs, differs = reproducible_inputs(problem, first, device)
             if differs is not None:
@@ -216,16 +231,17 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                     f"input {differs}, so the candidate's process would get other inputs than the reference's; draw "
                     "with torch (torch.randn, ...), numpy's global np.random functions or Python's random, which the "
                     "verifier seeds, not an unseeded generator such as np.random.default_rng()"))
-            outputs = _reference_outputs(model, inputs, device)
+            mode, model, outputs, own_finite = _draw_mode(problem, job["weight_seed"], inputs, device)
+            result.data["draw_mode"] = mode
+            result.data["aten_ops"] = _aten_ops(model, inputs)
+            models = _variant_models(problem, job["weight_seed"], device, mode, model, inputs, own_finite)
             del inputs
-            _save_trial(result, job_dir, first, overrides, PROBLEM_DISTRIBUTION, outputs)
-            own_finite = [bool(torch.isfinite(o).all()) for o in outputs]
-            distributions = iter(job.get("distributions", []))  # what later trials draw from, most telling first
+            _save_trial(result, first, overrides, _Draw(), outputs, "the problem's own inputs", 0)
             for seed in more:
                 result.stage("other distributions")
-                if not _distribution_trial(job_dir, result, problem, model, overrides, own_finite, distributions, device):
-                    outputs = _reference_outputs(model, make_inputs(problem, seed, device), device)  # no other distribution left
-                    _save_trial(result, job_dir, seed, overrides, PROBLEM_DISTRIBUTION, outputs)
+                variant, trial_model = models[len(result.data["trials"]) % 2]
+                _values_trial(result, problem, trial_model, overrides, own_finite, distributions, seed, mode, device,
+                              variant)
             timed_bytes = 0
             for check, seed in enumerate(job.get("timed_seeds") or []):  # one input set per checked timed call
                 outputs = _reference_outputs(model, make_inputs(problem, seed, device), device)
@@ -256,65 +272,151 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
         shapes = f" at shapes {result.data['shapes']}" if overrides else ""
         raise _Failed(failure_code, f"the reference Model failed{shapes}: {_describe(exc)}") from exc
 
-    if job.get("alt_seed") is not None:
+    generic = [d for d in distributions if d[0] not in MASKING]
+    for plan, seed in zip(SHAPE_PLANS, job.get("alt_seeds") or []):
         result.stage("wait for the GPU")
         with lock.shared():
             result.stage("alternate shapes")
-            _alternate_trial(job, job_dir, result, source, overrides, own_finite, distributions)
+            _shapes_trial(job, job_dir, result, original, overrides, own_finite, generic, plan, seed, mode)
 
 
-def _distribution_trial(
-    job_dir: Path, result: _Result, problem, model, overrides: dict, own_finite: list[bool], distributions, device: str
-) -> bool:
-    """Save one trial on the next distribution the reference stays finite on; False when none is left.
+@dataclass(frozen=True)
+class _Draw:
+    """How a trial's inputs are drawn beyond its seed (draws.draw_inputs): the candidate's process repeats it."""
 
-    A distribution the reference fails on, or turns non-finite on, is
-    outside the problem's domain: dropped, with the reason recorded; so is
-    one that replaced none of get_inputs' draws (numpy or Python's random).
-    """
-    dropped = result.data.setdefault("dropped_distributions", {})
-    for name, seed in distributions:
+    distribution: str = PROBLEM_DISTRIBUTION
+    kept: tuple[int, ...] = ()  # draws left as the problem drew them (another distribution broke the reference there)
+    scalars: str = "built"  # how get_inputs' non-tensor values are varied (draws.DRAW_MODES)
+
+    def inputs(self, problem, seed: int, device: str) -> tuple[list, int]:
+        return draw_inputs(problem, seed, device, self.distribution, frozenset(self.kept), self.scalars)
+
+
+def _draw_mode(problem, seed: int, inputs: list, device: str) -> tuple[str, torch.nn.Module, list, list[bool]]:
+    """The first of draws.DRAW_MODES whose model the reference stays finite with, that model, its outputs on
+    `inputs`, and which outputs are finite as the problem builds its model (the domain every later draw keeps)."""
+    built = build_reference(problem, seed, device)
+    own_finite = [bool(torch.isfinite(o).all()) for o in _reference_outputs(built, clone_values(inputs), device)]
+    for mode in DRAW_MODES:
         try:
-            inputs, replaced = draw_inputs(problem, seed, device, name)
+            model = built if mode == "built" else build_reference(problem, seed, device, mode)
+            outputs = _reference_outputs(model, clone_values(inputs), device)
+        except Exception:
+            continue  # the problem's model does not take these values (an argument out of its range)
+        if mode == "built" or unfit_distribution(own_finite, outputs) is None:
+            return mode, model, outputs, own_finite
+    raise AssertionError("the built model is always a draw")
+
+
+def _variant_models(problem, seed: int, device: str, mode: str, model, inputs: list, own_finite: list[bool]) -> dict:
+    """variant -> (the variant it is, its model): 1 negates the signed draws (draws.build_reference), where the
+    reference stays finite on them; else trials of variant 1 take variant 0's model."""
+    models = {0: (0, model), 1: (0, model)}
+    if mode == "signed":
+        try:
+            other = build_reference(problem, seed, device, mode, 1)
+            if unfit_distribution(own_finite, _reference_outputs(other, clone_values(inputs), device)) is None:
+                models[1] = (1, other)
+        except Exception:  # the problem's model does not take the negated arguments
+            pass
+    return models
+
+
+def _values_trial(
+    result: _Result, problem, model, overrides: dict, own_finite: list[bool], distributions: list, seed: int,
+    mode: str, device: str, variant: int,
+) -> None:
+    """One trial at the primary shapes on the next distribution the reference stays finite on (the problem's own
+    with its scalars varied when none is left)."""
+    while distributions:
+        name, draw_seed = distributions.pop(0)
+        fitting = _fitting_draw(result, problem, model, own_finite, name, draw_seed, mode, device)
+        if fitting is not None:
+            _save_trial(result, draw_seed, overrides, *fitting, f"{name} inputs", variant)
+            return
+    _save_trial(result, seed, overrides, *_own_draw(problem, model, own_finite, seed, mode, device),
+                "the problem's own inputs, other scalars", variant)
+
+
+def _own_draw(problem, model, own_finite: list[bool], seed: int, mode: str, device: str) -> tuple[_Draw, list]:
+    """The problem's own distribution with its scalars varied where the reference stays finite on them."""
+    for scalars in dict.fromkeys((mode, "built")):
+        draw = _Draw(scalars=scalars)
+        outputs = _reference_outputs(model, draw.inputs(problem, seed, device)[0], device)
+        if scalars == "built" or unfit_distribution(own_finite, outputs) is None:
+            return draw, outputs
+    raise AssertionError("the problem's own draw is always taken")
+
+
+def _fitting_draw(
+    result: _Result, problem, model, own_finite: list[bool], name: str, seed: int, mode: str, device: str
+) -> tuple[_Draw, list] | None:
+    """A draw from distribution `name` the reference stays finite on, refilling as many of get_inputs' draws as it
+    can: all of them, then all without varied scalars, then those that keep the reference finite one at a time.
+    None (the reason recorded in `dropped_distributions`) when none does or it replaces nothing."""
+    dropped = result.data.setdefault("dropped_distributions", {})
+    why = None
+
+    def attempt(draw: _Draw) -> list | None:
+        nonlocal why
+        try:
+            inputs, replaced = draw.inputs(problem, seed, device)
             if not replaced:
-                dropped[name] = "get_inputs draws nothing it replaces (torch.rand/randn): the problem's own inputs"
-                continue
+                why = "get_inputs draws nothing it replaces (torch.rand/randn/randint): the problem's own inputs"
+                return None
             outputs = _reference_outputs(model, inputs, device)
         except Exception as exc:
-            dropped[name] = f"the reference fails on them: {_describe(exc)}"
-            continue
+            why = f"the reference fails on them: {_describe(exc)}"
+            return None
         why = unfit_distribution(own_finite, outputs)
-        if why is not None:
-            dropped[name] = why
-            continue
-        _save_trial(result, job_dir, seed, overrides, name, outputs)
-        return True
-    return False
+        return outputs if why is None else None
+
+    for scalars in dict.fromkeys((mode, "built")):
+        draw = _Draw(name, (), scalars)
+        if (outputs := attempt(draw)) is not None:
+            return draw, outputs
+    first_why, total = why, count_draws(problem, seed, device)
+    if total > 1:
+        every = set(range(total))
+        alone = [i for i in range(min(total, MAX_SINGLE_DRAWS)) if attempt(_Draw(name, tuple(sorted(every - {i})))) is not None]
+        for replaced in ([*alone], alone[:1]) if alone else ():
+            draw = _Draw(name, tuple(sorted(every - set(replaced))))
+            if (outputs := attempt(draw)) is not None:
+                return draw, outputs
+    dropped[name] = first_why
+    return None
 
 
-def _alternate_trial(
-    job: dict, job_dir: Path, result: _Result, source: str, overrides: dict, own_finite: list[bool], distributions
+def _shapes_trial(
+    job: dict, job_dir: Path, result: _Result, original: str, overrides: dict, own_finite: list[bool],
+    distributions: list, plan, seed: int, mode: str,
 ) -> None:
-    """One trial at other shapes: larger than the primary (on CPU: shrunk) ones unless too large (trials.alternate_budget).
-
-    It draws from the next distribution left (the problem's own when none
-    is), so a small trial count still sees two other distributions.
-    """
+    """One trial at other shapes (trials.SHAPE_PLANS), on the next distribution left that does not mask a small error
+    (the problem's own, scalars varied, when none is); the first shape set the reference runs at is taken."""
+    device, budget = job["device"], job.get("shrink_budget") or 0
+    source = with_shapes(original, overrides)
     try:
-        limit, grow = alternate_budget(0 if job.get("shrink_budget") else element_count(source, job_dir),
-                                       job.get("shrink_budget"))
+        primary = 0 if budget else element_count(source, job_dir)
+        proposals = plan.proposals(original, source, overrides, primary, budget, seed, job_dir)
     except Exception:  # the problem cannot be measured on the meta device: no size limit to plan within
         return
-    for variant in alternate_shapes(source, limit, grow, job["alt_seed"]):
+    variant = len(result.data["trials"]) % 2
+    for shapes, purpose in proposals:
         try:
-            alt = import_source(with_shapes(source, variant), "problem", job_dir)
-            model = build_reference(alt, job["weight_seed"], job["device"])
-            outputs = _reference_outputs(model, make_inputs(alt, job["alt_seed"], job["device"]), job["device"])
+            alt = import_source(with_shapes(original, shapes), "problem", job_dir)
+            model = build_reference(alt, job["weight_seed"], device, mode, variant)
+            outputs = _reference_outputs(model, make_inputs(alt, seed, device), device)
+            if variant and unfit_distribution(own_finite, outputs) is not None:
+                variant, model = 0, build_reference(alt, job["weight_seed"], device, mode)
         except Exception:  # the problem has constraints these shapes break: try the next set
             continue
-        shapes = {**overrides, **variant}
-        if not _distribution_trial(job_dir, result, alt, model, shapes, own_finite, distributions, job["device"]):
-            _save_trial(result, job_dir, job["alt_seed"], shapes, PROBLEM_DISTRIBUTION, outputs)
+        while distributions:
+            name, draw_seed = distributions.pop(0)
+            fitting = _fitting_draw(result, alt, model, own_finite, name, draw_seed, mode, device)
+            if fitting is not None:
+                _save_trial(result, draw_seed, shapes, *fitting, f"{purpose}, {name} inputs", variant)
+                return
+        _save_trial(result, seed, shapes, *_own_draw(alt, model, own_finite, seed, mode, device), purpose, variant)
         return
 
 
@@ -352,9 +454,12 @@ def _time_model(model, problem, device: str, settings: dict, fresh_seed: int) ->
     return asdict(timing)
 
 
-def _save_trial(result: _Result, job_dir: Path, seed: int, overrides: dict, distribution: str, outputs: list) -> None:
+def _save_trial(
+    result: _Result, seed: int, overrides: dict, draw: _Draw, outputs: list, purpose: str, variant: int
+) -> None:
     send_outputs(len(result.data["trials"]), outputs)
-    result.data["trials"].append({"seed": seed, "overrides": overrides, "distribution": distribution})
+    result.data["trials"].append(
+        {"seed": seed, "overrides": overrides, "purpose": purpose, "variant": variant, **asdict(draw)})
     result.save()
 
 
@@ -383,57 +488,76 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         run_programs_in_secret_order(job["weight_seed"])
         run_device_functions_only_in_programs()
         run_libdevice_in_interpreter()
+        count_loops_as_compiled_triton()
+        combine_whole_blocks_in_interpreter()
     result.stage("import")
     try:
         solution = import_source(job["candidate_code"], "candidate", job_dir)
     except BaseException as exc:  # SystemExit at import is a failure to import too
         raise _classify(exc, ReasonCode.IMPORT_ERROR) from exc
 
-    built: dict[str, tuple] = {}  # problem source -> (problem module, candidate model)
+    mode = job.get("draw_mode", "built")
+    references: dict[tuple[str, int], tuple] = {}  # (problem source, variant) -> (problem module, reference, sharing key)
+    instances: dict[int, tuple] = {}  # the verifier's instance number -> (sharing key, candidate)
 
-    def prepare(source: str):
-        if source not in built:
+    def prepare(spec: dict):
+        """The problem and the candidate instance for a trial: the instance the verifier's schedule names, built on
+        first use and shared by its trials where they build the same model (constructor arguments and weights)."""
+        source, variant = spec["problem_source"], int(spec.get("variant", 0))
+        if (source, variant) not in references:
             result.stage("init")
             try:
                 problem = import_source(source, "problem", job_dir)
-                reference = build_reference(problem, job["weight_seed"], device)
+                reference = build_reference(problem, job["weight_seed"], device, mode, variant)
             except Exception as exc:
                 raise _Failed(ReasonCode.REFERENCE_FAILED, f"the reference Model does not build: {_describe(exc)}") from exc
+            key = (repr(init_arguments(problem, job["weight_seed"], mode, variant)), variant,
+                   tuple((name, tuple(value.shape)) for name, value in reference.state_dict().items()))
+            references[(source, variant)] = (problem, reference, key)
+        problem, reference, key = references[(source, variant)]
+        held = instances.get(spec.get("instance", -1 - spec["label"]))
+        if held is None or held[0] != key:
+            result.stage("init")
             try:
-                built[source] = (problem, build_candidate(problem, solution, reference, job["weight_seed"], device))
+                held = (key, build_candidate(problem, solution, reference, job["weight_seed"], device, mode, variant))
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.INIT_ERROR) from exc
-        return built[source]
+            instances[spec.get("instance", -1 - spec["label"])] = held
+        return problem, held[1]
 
     timed = bool(job.get("timing")) and device == "cuda"
     lock = _gpu_lock(job)
     with lock.shared():
-        for index, spec in enumerate(job["trials"]):
-            problem, candidate = prepare(spec["problem_source"])
-            result.stage(f"trial {index}")
-            inputs = make_inputs(problem, spec["seed"], device, spec["distribution"])
+        for spec in job["trials"]:  # in a secret order the verifier drew
+            label = spec["label"]
+            problem, candidate = prepare(spec)
+            result.stage(f"trial {label}")
+            draw = _Draw(spec["distribution"], tuple(spec.get("kept", ())), spec.get("scalars", "built"))
+            inputs = draw.inputs(problem, spec["seed"], device)[0]
             pristine = clone_values(inputs)
             _poison(device, spec.get("output_numels", []))
             threads_before = threading.active_count()
             trace = AtenTrace()
             counter = LaunchCounter()
             dots = DotWatch(device)
+            writes = KernelWrites(device, counter, inputs, inputs_made=not job.get("only_glue", True))
             try:
                 # The outputs are checked and synchronised inside the traced window, so whatever
                 # they still compute on access (or on the device) is seen as the candidate's work.
-                with torch.no_grad(), counter, trace, dots:
+                with torch.no_grad(), counter, trace, dots, writes:
                     outputs, foreign = plain_outputs(candidate(*inputs))
                     _sync(device)
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
-            trial = _observe(outputs, foreign, inputs, pristine, device, counter, trace, threads_before)
+            trial = {"label": label, **_observe(outputs, foreign, inputs, pristine, device, counter, trace, threads_before)}
             trial["precision"] = dots.observation(inputs, trace.narrowings)
             if not foreign:
                 try:
-                    send_outputs(index, outputs)
+                    send_outputs(label, outputs)  # refuses outputs larger than the job's limit before any copy
                 except Exception as exc:
                     raise _classify(exc, ReasonCode.CRASHED) from exc
-            if index == 0:
+            trial["unwritten_outputs"] = writes.unwritten_outputs(outputs)
+            if not result.data["trials"]:
                 trial["repeat_launches"] = _repeat_launches(candidate, inputs, pristine, device)
             result.data["trials"].append(trial)
             result.save()
@@ -441,9 +565,9 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         if device == "cuda":
             torch.cuda.empty_cache()  # while this job waits for the GPU alone, others may use the memory
 
-    if timed and result.data["trials"] and not result.data["trials"][0]["non_tensor_outputs"]:
-        spec = job["trials"][0]
-        problem, candidate = prepare(spec["problem_source"])
+    if timed and result.data["trials"] and not any(t["non_tensor_outputs"] for t in result.data["trials"]):
+        spec = next(t for t in job["trials"] if t["label"] == 0)  # the problem's own inputs, at the primary shapes
+        problem, candidate = prepare(spec)
         kernels = {name for t in result.data["trials"] for name in t["kernels"]}
         result.stage("wait for the GPU alone")
         with lock.exclusive():
@@ -486,6 +610,7 @@ def _observe(
         "launches": counter.launches,
         "kernels": counter.kernels,
         "compute_ops": trace.compute_ops(),
+        "data_moves": trace.data_moves,
         "host_reads": trace.host_reads,
         "threads_left": threading.active_count() - threads_before,
         "mutated_inputs": [

@@ -1,4 +1,5 @@
-"""The precision policy for fp32 problems: judge what each dot and cast really computes, not how lucky its error was.
+"""The precision policy: judge what each dot and cast really computes, by the data it was computed from, not how
+lucky its error was.
 
 Why: a TF32 or fp16 tensor-core dot in an fp32 problem has an error near
 the fp32 tolerance, so it passed or failed from run to run (and from
@@ -16,26 +17,45 @@ launch counter, and records every dot the launched kernels execute:
 - GPU: it reads the TTIR of the compiled kernel that `JITFunction.run`
   returns: each `tt.dot` line carries its operand types and an
   `inputPrecision` attribute (absent when it is ieee, the default). A
-  launched kernel whose IR cannot be read is recorded as unknown, and an
-  fp32 problem then fails closed.
-`precision_reason` (in the caller) applies `verify.precision`: a problem
-whose float inputs and outputs are all fp32 (or fp64) needs dots on
-fp32/fp64 operands, and under `strict` also input_precision ieee on fp32
-operands; `tf32` allows TF32-class precisions (tf32, tf32x3, bf16x3, ...),
-as torch's allow_tf32 does, but never operands rounded to fp16/bf16/fp8.
-Problems with fp16/bf16 data may use any dot. Under `tf32` the comparison
-also gives fp32 outputs TF32's tolerance (runtime.tolerance), so a TF32 dot
-passes by policy, not by luck.
+  launched kernel whose IR cannot be read is recorded as unknown, and a
+  problem with fp32 (or wider) data then fails closed.
+`precision_reason` (in the caller) applies `verify.precision` value by value
+(a problem's dtypes alone let cheats through: an fp16 bias exempted an fp32
+matmul in the same problem, fp64 data rounded to fp32 was "full precision",
+fp32 weights kept as int16 fixed point had no narrow float anywhere). Every
+dot, cast and bitcast is recorded with the widest dtype of the data it was
+computed from (`from`: the element types the kernel loaded it from, followed
+through every op), and it may keep no fewer significand bits than that data
+has, capped by the widest float output (`Problem.need`: an fp32 problem with
+an fp16 output may go through fp16). Where the data is unknown, it is the
+problem's widest float data. So a dot needs operands as wide as its data,
+and under `strict` also input_precision ieee on fp32 operands of fp32 data;
+`tf32` allows TF32-class precisions (tf32, tf32x3, bf16x3, ...), as torch's
+allow_tf32 does, but never operands rounded narrower. fp16 data in an fp16
+dot is fine in any problem (the products are exact), fp32 data rounded to
+fp16 for it is not, whatever other inputs the problem has. Under `tf32` the
+comparison also gives fp32 outputs TF32's tolerance (runtime.tolerance), so
+a TF32 dot passes by policy, not by luck.
 
-Narrowing casts: rounding fp32 data to fp16/bf16/fp8 and computing on it
+Narrowing casts: rounding data to a narrower float and computing on it
 (`x.half()` on the host, `a.to(tl.float16).to(tl.float32)` in a kernel, a
-cumsum carry kept in fp16) loses the same precision without any half dot,
-and its error is again near the tolerance. So every such cast the candidate
-executes is a downgrade in an fp32 problem, under both policies (tf32 allows
-only TF32 dots). DotWatch records the kernels' casts: on CPU the builder's
-`create_fp_trunc` / `create_fp_to_fp`, on GPU the TTIR's `arith.truncf` and
-`tt.fp_to_fp`; the host's casts come from runtime.AtenTrace (`aten._to_copy`,
-`aten.copy_`). Integer tensors hold integers (an index table, a mask), not the problem's
+cumsum carry kept in fp16, `w.float()` or `.to(tl.float32)` of fp64 data)
+loses the same precision without any narrow dot, and its error is again near
+the tolerance. So is making float data integers (fixed point: `.to(torch.int16)`
+of scaled weights on the host, `.to(tl.int16)` in a kernel, `.to(tl.int32)`
+stored for a later kernel), whatever the width: the fraction below the step
+is gone. Each such cast of the problem's data is a downgrade under both
+policies (tf32 allows only TF32 dots), unless it makes a dtype the problem
+outputs (an int64 bucket index). DotWatch records the kernels' casts: on CPU
+the builder's `create_fp_trunc` / `create_fp_to_fp` / `create_fp_to_si` /
+`create_fp_to_ui`, on GPU the TTIR's `arith.truncf`, `tt.fp_to_fp` and
+`arith.fptosi` / `fptoui`; a conversion to integers wider than 16 bits only
+where its integers are stored (`fixed_point_values`), since an index computed
+from float data (a bilinear sample's) is no copy of it; a cast of constants
+alone (`other=0.0` of an fp16 load) holds no data. The host's casts come from
+runtime.AtenTrace (`aten._to_copy`, `aten.copy_`): their data is their source
+tensor's dtype, and integers made narrower integers (int64 indices to int32),
+bools and widening casts are none. Integer tensors hold integers (an index table, a mask), not the problem's
 float data, unless the host made them by viewing wider elements in narrower
 pieces (`x.view(torch.int16)`: fp32 bits read in halves) or a kernel turns them back
 into floats by their bits: a bitcast of 16-bit integers to a float (fp16 bits
@@ -43,26 +63,33 @@ kept in int16), or an integer-to-float bitcast of a value computed from
 16-bit integers the kernel loaded (bf16 bits shifted into place). That is
 data flow, not the kernel's arguments: a value whose *address* came from an
 int16 lane table is the problem's own fp32 data, and bitcasting its bits (a
-ReLU on the sign bit) is exact. DotWatch follows it on CPU by marking the
-interpreter's values (`_TAINT`), on GPU through the TTIR's SSA values
-(`narrow_values`); a value stored to memory and loaded again keeps it when
-the same kernel loads integers after storing such a value. So an int16 lane
-table is fine, an int16 copy of a weight's bf16 bits is not.
-fp64 -> fp32 is no narrowing to half here, and a dot's
-`out_dtype` needs no check: Triton gives fp32 operands an fp32 result
+ReLU on the sign bit) is exact. DotWatch follows all of these flows on CPU by
+labelling the interpreter's values (`_TAINT`, `_DATA`, `_FIXED`; reductions,
+scans and `x.T`, which compute past the builder, carry their inputs' labels),
+on GPU through the TTIR's SSA values (`_flow`: `narrow_values`,
+`value_origins`, `fixed_point_values`); a value stored to memory and loaded
+again keeps `_TAINT` when the same kernel loads integers after storing such a
+value. So an int16 lane table is fine, an int16 copy of a weight's bf16 bits
+is not. A kernel's float tensor arguments narrower than fp64 are recorded
+too: one narrower than the data the problem needs and of no dtype the problem
+has is its data narrowed (an fp32 copy of an fp64 weight made in `__init__`).
+A dot's `out_dtype` needs no check: Triton gives fp32 operands an fp32 result
 whatever out_dtype says (semantic.dot), so a narrower result comes only
 from narrow operands, which are judged already.
 
 Test: tests/verify/test_precision.py (on a GPU host it also compiles and
-reads real TTIR); the fixtures tests/verify/candidates/hacks/14_*_dot_*.py
-and 14_*_cast_*.py, and honest/13_matmul_dot_precision_forms.py and
-honest/42_matmul_dot_out_dtype_fp16.py through tests/verify/test_hacks.py.
+reads real TTIR); the fixtures tests/verify/candidates/hacks/14_*_dot_*.py,
+14_*_cast_*.py and 14_value_*.py, and honest/13_matmul_dot_precision_forms.py,
+honest/42_matmul_dot_out_dtype_fp16.py, honest/57_*.py and
+honest/58_matmul_mixed.py through tests/verify/test_hacks.py.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import torch
 
@@ -70,8 +97,11 @@ from tritonrl.config import PRECISIONS
 from tritonrl.verify.child_patches import launch_values
 from tritonrl.verify.result import Reason, ReasonCode
 
-_FULL_OPERANDS = {"fp32", "fp64"}  # Triton dtype names of dot operands that keep fp32 data exact
-_FULL_TENSORS = {"float32", "float64"}  # torch dtype names of an fp32 problem's float tensors
+# Significand bits (the implicit one included) each float format keeps, by Triton and torch name: how much of a
+# value survives a cast to it. tf32 is what a TF32 dot rounds fp32 operands to. Integers keep no fraction (0).
+_SIGNIFICANDS = {"fp64": 53, "float64": 53, "fp32": 24, "float32": 24, "tf32": 11, "fp16": 11, "float16": 11,
+                 "bf16": 8, "bfloat16": 8}
+_FP8 = re.compile(r"(?:fp8e|float8_e|^e)(\d)(?:m(\d))?")  # fp8e4nv, float8_e5m2, e2m1 (a dot_scaled format)
 _MLIR_TYPES = {
     "f64": "fp64", "f32": "fp32", "f16": "fp16", "bf16": "bf16", "i8": "int8",
     "f8E4M3FN": "fp8e4nv", "f8E5M2": "fp8e5", "f8E4M3FNUZ": "fp8e4b8", "f8E5M2FNUZ": "fp8e5b16",
@@ -80,18 +110,39 @@ _DOT_LINE = re.compile(r"\btt\.dot(_scaled)?\s")
 _ELEMENT = re.compile(r"tensor<(?:\d+x)+([A-Za-z][A-Za-z0-9]*)")
 _PRECISION = re.compile(r"\binputPrecision\s*=\s*(\w+)")
 _SCALED_FORMATS = re.compile(r"\blhs\s*=\s*(\w+)\s+rhs\s*=\s*(\w+)")
-_CAST_LINE = re.compile(r"\b(?:arith\.truncf|tt\.fp_to_fp)\s")
+_CAST_LINE = re.compile(r"\b(?:arith\.truncf|tt\.fp_to_fp|arith\.fpto[su]i)\s")
+_STORE_LINE = re.compile(r"\btt\.store\s")
 # A pointer made to point at narrower elements (`p.to(tl.pointer_type(tl.int16))`): fp32 data read in halves.
 _POINTER_CAST_LINE = re.compile(r"\btt\.(?:bitcast|int_to_ptr)\s")
 _POINTER_TYPE = re.compile(r"!tt\.ptr<(\w+)")
 # A value bitcast (`h.to(tl.float16, bitcast=True)`): integer bits made a float.
 _BITCAST_VALUE = re.compile(r"\btt\.bitcast\s[^:]*:\s*(?:tensor<(?:\d+x)+)?(i\d+)[^-]*->\s*(?:tensor<(?:\d+x)+)?(\w+)")
+# An element type (float or integer) in a cast's types; the integer a float-to-integer conversion makes.
+_ELEMENT_TYPE = re.compile(r"(?:tensor<(?:\d+x)+|\b)(f64|f32|f16|bf16|f8E\w+?|i\d+)(?=[\s,>]|$)")
+_FLOAT_TO_INT = re.compile(r"\barith\.fpto[su]i\s[^:]*:[^:]*\bto\s+(?:tensor<(?:\d+x)+)?(i\d+)")
 
 
 def _triton_name(mlir: str) -> str:
     """f32 -> fp32, i16 -> int16, f8E4M3FN -> fp8e4nv: MLIR element types as Triton names them."""
     return _MLIR_TYPES.get(mlir) or (f"int{mlir[1:]}" if mlir.startswith("i") else mlir)
-_FLOAT_TYPE = re.compile(r"(?:tensor<(?:\d+x)+|\b)(f64|f32|f16|bf16|f8E\w+?)(?=[\s,>]|$)")
+
+
+@functools.cache
+def significand(name: str) -> int:
+    """Significand bits a Triton or torch dtype name keeps (fp32: 24, bfloat16: 8, fp8e4nv: 4, e2m1: 2); 0 for
+    integers and bools, and for a name it does not know, so an unknown format counts as the narrowest."""
+    if name in _SIGNIFICANDS:
+        return _SIGNIFICANDS[name]
+    fp8 = _FP8.search(name)
+    if not fp8:
+        return 0
+    exponent, mantissa = fp8.groups()
+    return int(mantissa) + 1 if mantissa else 8 - int(exponent)  # fp8e4*: 3 mantissa bits, fp8e5*: 2
+
+
+def _widest(labels: Iterable[str | None]) -> str | None:
+    """The label (a dtype name) that keeps the most significand bits; None when there is none."""
+    return max((label for label in labels if label is not None), key=significand, default=None)
 
 
 def check_policy(policy: str) -> None:
@@ -108,14 +159,16 @@ def _kernel_name(fn) -> str:
     return getattr(fn, "__name__", None) or getattr(getattr(fn, "fn", None), "__name__", "?")
 
 
-def parse_ttir(text: str) -> list[tuple[str, str, str]]:
-    """(a dtype, b dtype, input precision) of every `tt.dot` / `tt.dot_scaled` in TTIR (or TTGIR) text.
+def parse_ttir(text: str) -> list[tuple[str, str, str, str | None]]:
+    """(a dtype, b dtype, input precision, data) of every `tt.dot` / `tt.dot_scaled` in TTIR (or TTGIR) text.
 
     Operand types are Triton dtype names (fp32, fp16, bf16, fp8e4nv, ...);
     a dot_scaled has its operand formats (e4m3, e2m1, ...) and precision 'scaled'.
+    `data` is the widest dtype of the data its operands were computed from (`value_origins`), None when none.
     Raises ValueError on a dot line it cannot read, so the caller can fail closed.
     """
     dots = []
+    origins = value_origins(text) if _DOT_LINE.search(text) else {}
     for line in text.splitlines():
         match = _DOT_LINE.search(line)
         if not match:
@@ -124,20 +177,28 @@ def parse_ttir(text: str) -> list[tuple[str, str, str]]:
             formats = _SCALED_FORMATS.search(line)
             if not formats:
                 raise ValueError(f"unreadable tt.dot_scaled: {line.strip()[:200]}")
-            dots.append((formats.group(1), formats.group(2), "scaled"))
+            dots.append((formats.group(1), formats.group(2), "scaled", _operands_data(line, match.end(), origins)))
             continue
         types = _ELEMENT.findall(line[match.end():])
         if len(types) < 2:
             raise ValueError(f"unreadable tt.dot: {line.strip()[:200]}")
         precision = _PRECISION.search(line)
         a, b = (_MLIR_TYPES.get(t, t) for t in types[:2])
-        dots.append((a, b, precision.group(1).lower() if precision else "ieee"))
+        dots.append((a, b, precision.group(1).lower() if precision else "ieee", _operands_data(line, match.end(), origins)))
     return dots
 
 
+def _operands_data(line: str, start: int, origins: dict[str, str]) -> str | None:
+    """The widest data the operands of the op at `start` of a TTIR line were computed from."""
+    operands = line[start:].split(" loc(")[0].partition(" : ")[0]
+    return _widest(origins.get(m.group(1)) for m in _SSA_NAME.finditer(operands))
+
+
 def narrowing(src: str, dst: str) -> bool:
-    """Whether a cast between Triton dtypes rounds fp32/fp64 data to fp16/bf16/fp8."""
-    return src in _FULL_OPERANDS and (dst in ("fp16", "bf16") or dst.startswith("fp8"))
+    """Whether a cast between Triton dtypes drops bits of float data where it is made: to a float that keeps fewer
+    (fp64 -> fp32, fp32 -> fp16) or to integers of 16 bits or fewer (fp32 -> int16: fixed point loses the fraction
+    below its step). Wider integers may be an index computed from floats: they count where stored (`_FIXED`)."""
+    return significand(dst) < significand(src) and (significand(dst) > 0 or _bits(dst) <= 16)
 
 
 def narrowing_pointer(src: str, dst: str) -> bool:
@@ -155,10 +216,11 @@ def _bits(name: str) -> int:
 
 
 def narrow_argument(dtype: torch.dtype) -> bool:
-    """Whether a kernel's tensor argument, in an fp32 problem, holds fp32 data narrowed: a float of 16 bits or fewer.
-    Integers are integers: a host view of floats as narrower integers is judged where it is made (AtenTrace), their
-    bits made floats again in the kernel (`bits_downgrade`)."""
-    return dtype.is_floating_point and dtype.itemsize <= 2
+    """Whether a kernel's tensor argument may hold a problem's data narrowed: a float narrower than fp64 (an fp32
+    copy of an fp64 weight, an fp16 one of an fp32 weight, made in `__init__` or cached), judged against the
+    problem's own dtypes (`Problem`). Integers are integers: a host view of floats as narrower integers is judged
+    where it is made (AtenTrace), their bits made floats again in the kernel (`bits_downgrade`)."""
+    return dtype.is_floating_point and dtype != torch.float64
 
 
 def bits_downgrade(src: str, from_narrow_loads: bool) -> bool:
@@ -177,44 +239,95 @@ _BLOCK_ARGS = re.compile(r"^\s*\^bb\d+")
 _BINDING = re.compile(r"%([\w.$-]+)\s=\s")  # iter_args(%arg6 = %cst): a region's own values
 
 
-def narrow_values(text: str) -> set[str]:
-    """The SSA values of TTIR text computed from 16-bit integers a load read (not from an address computed so).
+def _flow(text: str, load, op=None) -> dict[str, str]:
+    """Labels (dtype names) of the SSA values of TTIR text, following the data, not the addresses.
 
-    A load's value comes from its element type alone, any other op's from its operands; a region op (scf.for,
-    scf.if, tt.reduce) and its block arguments take what its operands or its yields carry, repeated until nothing
-    changes (loops). Integers loaded after the kernel stored such a value may be that value again.
+    A load's values get `load(types, stored)` from its types alone (`stored`: the widest label a store wrote so far:
+    integers loaded after the kernel stored a labelled value may be that value again), any other op's the widest of
+    its operands' (or what `op(body, uses, that)` makes of it); a region op (scf.for, scf.if, tt.reduce) and its
+    block arguments take what its operands or its yields carry, repeated until nothing changes (loops).
     """
     lines = [(raw.strip(), raw.split(" loc(")[0]) for raw in text.splitlines()]  # braces and all, and without locations
-    narrow: set[str] = set()
-    stored = False
+    labels: dict[str, str] = {}
+    stored = None
     while True:
-        before, regions = len(narrow) + stored, [set()]
+        before, regions = (dict(labels), stored), [set()]
         for raw, line in lines:
             defs = {m.group(1) for m in _SSA_NAME.finditer(d.group(1))} if (d := _SSA_DEFS.match(line)) else set()
             body = line[d.end():] if d else line
-            uses = {m.group(1) for m in _SSA_NAME.finditer(body)}
+            uses = [m.group(1) for m in _SSA_NAME.finditer(body)]
             closed = regions.pop() if raw.startswith("}") and len(regions) > 1 else None
             if raw.endswith("{"):  # a region op, or `} else {`: its results and block arguments
                 region = closed if closed is not None else {*defs, *(m.group(1) for m in _BINDING.finditer(body))}
                 regions.append(region)
-                if uses - region & narrow:
-                    narrow |= region
+                _label(labels, region, _widest(labels.get(u) for u in uses if u not in region))
                 continue
             if _BLOCK_ARGS.match(line):
                 regions[-1].update(uses)
                 continue
             _, _, types = body.partition(" : ")
+            carried = _widest(labels.get(u) for u in uses)
             if _LOAD_OPS.search(body):
-                if re.search(r"\bi16\b", types) or (stored and re.search(r"\bi(?:8|16|32|64)\b", types)):
-                    narrow |= defs
-            elif uses & narrow:
-                narrow |= defs
+                _label(labels, defs, load(types, stored))
+            else:
+                made = op(body, uses, carried) if op else carried
+                _label(labels, defs, made)
                 if _REGION_END.search(body):
-                    narrow |= regions[-1]
-            if _STORE_OPS.search(body) and uses & narrow:
-                stored = True
-        if len(narrow) + stored == before:
-            return narrow
+                    _label(labels, regions[-1], made)
+            if _STORE_OPS.search(body) and carried is not None:
+                stored = _widest([stored, carried])
+        if (labels, stored) == before:
+            return labels
+
+
+def _label(labels: dict[str, str], names: Iterable[str], label: str | None) -> None:
+    """Give `names` `label` where it is wider than what they carry."""
+    for name in names if label is not None else ():
+        if name not in labels or significand(label) > significand(labels[name]):
+            labels[name] = label
+
+
+def narrow_values(text: str) -> set[str]:
+    """The SSA values of TTIR text computed from 16-bit integers a load read (not from an address computed so)."""
+
+    def load(types: str, stored: str | None) -> str | None:
+        return "int16" if re.search(r"\bi16\b", types) or (stored and re.search(r"\bi(?:8|16|32|64)\b", types)) else None
+
+    return set(_flow(text, load))
+
+
+def value_origins(text: str) -> dict[str, str]:
+    """The widest dtype of the data each SSA value of TTIR text was computed from: a load's own element type (an
+    integer one for indices and masks), and an integer-to-float bitcast's float type (bits made floats are float data)."""
+
+    def op(body: str, uses: list[str], carried: str | None) -> str | None:
+        bits = _BITCAST_VALUE.search(body)
+        return _widest([carried, _triton_name(bits.group(2))]) if bits and not bits.group(2).startswith("i") else carried
+
+    return _flow(text, lambda types, stored: _loaded(types), op)
+
+
+def fixed_point_values(text: str, origins: dict[str, str]) -> dict[str, str]:
+    """The SSA values of TTIR text computed from float data turned into integers wider than 16 bits
+    (`arith.fptosi`), labelled with that data's dtype: fixed point once stored (`parse_fixed_stores`)."""
+
+    def op(body: str, uses: list[str], carried: str | None) -> str | None:
+        cast = _FLOAT_TO_INT.search(body)
+        if not cast or _bits(_triton_name(cast.group(1))) <= 16:
+            return carried
+        data = _widest(origins.get(u) for u in uses)
+        return _widest([carried, data]) if data and significand(data) else carried
+
+    return _flow(text, lambda types, stored: None, op)
+
+
+def _loaded(types: str) -> str | None:
+    """The element type a load reads, from its types: `tensor<64x!tt.ptr<f32>>`, or the result after `->`."""
+    if "->" in types:
+        found = _ELEMENT_TYPE.findall(types.rsplit("->", 1)[1])
+    else:
+        found = _POINTER_TYPE.findall(types)
+    return _triton_name(found[-1]) if found else None
 
 
 def parse_bitcasts(text: str) -> list[tuple[str, str, bool]]:
@@ -231,13 +344,16 @@ def parse_bitcasts(text: str) -> list[tuple[str, str, bool]]:
     return found
 
 
-def parse_casts(text: str) -> list[tuple[str, str]]:
-    """(source, destination) Triton dtypes of every narrowing `arith.truncf` / `tt.fp_to_fp` in TTIR text, and
-    ('ptr<fp32>', 'ptr<int16>') for a pointer cast to narrower elements (`tt.bitcast`, `tt.int_to_ptr`).
+def parse_casts(text: str) -> list[tuple[str, str, str | None]]:
+    """(source, destination, data) Triton dtypes of every narrowing `arith.truncf` / `tt.fp_to_fp` in TTIR text and
+    every `arith.fptosi` / `fptoui` to 16-bit or narrower integers (wider ones count where they are stored:
+    `parse_fixed_stores`), with the widest data the cast value was computed from (`value_origins`; None when none),
+    and ('ptr<fp32>', 'ptr<int16>', None) for a pointer cast to narrower elements (`tt.bitcast`, `tt.int_to_ptr`).
 
     Raises ValueError on a cast line whose types it cannot read, so the caller can fail closed.
     """
     casts = []
+    origins = value_origins(text) if _CAST_LINE.search(text) else {}
     for line in text.splitlines():
         if _POINTER_CAST_LINE.search(line):
             _, colon, types = line.split(" loc(")[0].partition(" : ")
@@ -246,34 +362,67 @@ def parse_casts(text: str) -> list[tuple[str, str]]:
                 src = pointers[0] if len(pointers) > 1 else "int"
                 src, dst = (_triton_name(t) if t != "int" else t for t in (src, pointers[-1]))
                 if narrowing_pointer(src, dst):
-                    casts.append((f"ptr<{src}>", f"ptr<{dst}>"))
+                    casts.append((f"ptr<{src}>", f"ptr<{dst}>", None))
             continue
         match = _CAST_LINE.search(line)
         if not match:
             continue
         _, colon, types = line[match.end():].split(" loc(")[0].partition(" : ")
-        found = _FLOAT_TYPE.findall(types) if colon else []
+        found = _ELEMENT_TYPE.findall(types) if colon else []
         if len(found) != 2:
             raise ValueError(f"unreadable cast: {line.strip()[:200]}")
-        src, dst = (_MLIR_TYPES.get(t, t) for t in found)
+        src, dst = (_triton_name(t) for t in found)
         if narrowing(src, dst):
-            casts.append((src, dst))
+            casts.append((src, dst, _operands_data(line, match.end(), origins)))
     return casts
 
 
-_TAINT = "_tritonrl_from_narrow_loads"  # set on an interpreter value computed from 16-bit integer loads
+def parse_fixed_stores(text: str) -> list[tuple[str, str]]:
+    """(stored integer dtype, data) of every `tt.store` in TTIR text that writes integers computed from float data
+    by a float-to-integer conversion (`fixed_point_values`): the data kept as fixed point for a later read."""
+    if not _FLOAT_TO_INT.search(text):
+        return []
+    fixed = fixed_point_values(text, value_origins(text))
+    found = []
+    for line in text.splitlines():
+        match = _STORE_LINE.search(line)
+        if not match:
+            continue
+        operands, _, types = line[match.end():].split(" loc(")[0].partition(" : ")
+        names = [m.group(1) for m in _SSA_NAME.finditer(operands)]
+        element = _POINTER_TYPE.findall(types)
+        if len(names) > 1 and names[1] in fixed and element and _bits(_triton_name(element[0])) > 1:
+            found.append((_triton_name(element[0]), fixed[names[1]]))
+    return found
 
 
-def _narrow(value) -> bool:
-    if isinstance(value, (list, tuple)):
-        return any(_narrow(v) for v in value)
-    return getattr(value, _TAINT, False)
+# Labels (dtype names) DotWatch keeps on the interpreter's values, as the TTIR flows do on SSA values:
+_TAINT = "_tritonrl_from_narrow_loads"  # computed from 16-bit integer loads (narrow_values)
+_DATA = "_tritonrl_data"  # the widest data it was computed from (value_origins)
+_FIXED = "_tritonrl_fixed_point"  # float data turned into wide integers, by that data's dtype (fixed_point_values)
+_LABELS = (_TAINT, _DATA, _FIXED)
+_CONSTANT = "_tritonrl_constant"  # made from constants alone (`other=0.0` cast to an fp16 load's type): no data
 
 
-def _mark(result, narrow: bool) -> None:
-    for value in result if isinstance(result, (list, tuple)) else (result,):
-        if narrow and hasattr(value, "__dict__"):
-            setattr(value, _TAINT, True)
+def _carried(values, label: str) -> str | None:
+    """The widest `label` a value (or a list or tuple of values) carries."""
+    if isinstance(values, (list, tuple)):
+        return _widest(_carried(v, label) for v in values)
+    return getattr(values, label, None)
+
+
+def _mark(result, label: str, value: str | None) -> None:
+    """Give `result` (a value, or a list or tuple of them) `label` = `value` where it is wider than what it carries."""
+    if value is None:
+        return
+    for handle in result if isinstance(result, (list, tuple)) else (result,):
+        if hasattr(handle, "__dict__") and _widest([_carried(handle, label), value]) == value:
+            setattr(handle, label, value)
+
+
+def _from(data: str | None) -> dict[str, str]:
+    """A record's `from`: the widest dtype of the data it was computed from, when known."""
+    return {"from": data} if data else {}
 
 
 class DotWatch:
@@ -286,21 +435,29 @@ class DotWatch:
         self._read: set[int] = set()  # compiled kernels already parsed (GPU)
         self._saved: list[tuple[type, str, object]] = []
         self._stored: set[str] = set()  # kernels that stored a value computed from 16-bit integer loads (CPU)
+        self._handle: type | None = None  # the interpreter's value type (CPU)
 
     def __enter__(self) -> DotWatch:
         if self.device == "cpu":
-            from triton.runtime.interpreter import InterpretedFunction, InterpreterBuilder
+            from triton.runtime import interpreter
+            from triton.runtime.interpreter import InterpretedFunction, InterpreterBuilder, TensorHandle
+
+            self._handle = TensorHandle
 
             self._patch(InterpretedFunction, "run", self._interpreted_run)
             self._patch(InterpreterBuilder, "create_dot", self._create_dot)
-            self._patch(InterpreterBuilder, "create_fp_trunc", self._create_cast)
-            self._patch(InterpreterBuilder, "create_fp_to_fp", self._create_cast)
+            for name in ("create_fp_trunc", "create_fp_to_fp", "create_fp_to_si", "create_fp_to_ui"):
+                self._patch(InterpreterBuilder, name, self._create_cast)
             self._patch(InterpreterBuilder, "create_bitcast", self._create_bitcast)
             self._patch(InterpreterBuilder, "create_int_to_ptr", self._create_bitcast)
             if "create_dot_scaled" in InterpreterBuilder.__dict__:
                 self._patch(InterpreterBuilder, "create_dot_scaled", self._create_dot_scaled)
             for name in [n for n in InterpreterBuilder.__dict__ if n.startswith("create_")]:
                 self._patch(InterpreterBuilder, name, lambda original, name=name: self._data_flow(name, original))
+            for name in [n for n in InterpreterBuilder.__dict__ if n.startswith("get_")]:
+                self._patch(InterpreterBuilder, name, self._constant)
+            self._patch(interpreter.ReduceScanOpInterface, "apply", self._reduce_scan)
+            self._patch(interpreter, "_patch_lang_tensor", self._lang_tensor)
         else:
             from triton.runtime.jit import JITFunction
 
@@ -350,7 +507,8 @@ class DotWatch:
 
         def create_dot(builder, a, b, *args, **kwargs):
             precision = kwargs.get("input_precision", args[1] if len(args) > 1 else "?")
-            watch._note(kernel=watch._kernel(), a=str(a.dtype), b=str(b.dtype), precision=_enum_name(precision))
+            data = _from(_carried([a, b], _DATA))
+            watch._note(kernel=watch._kernel(), a=str(a.dtype), b=str(b.dtype), precision=_enum_name(precision), **data)
             return original(builder, a, b, *args, **kwargs)
 
         return create_dot
@@ -359,10 +517,13 @@ class DotWatch:
         watch = self
 
         def create_cast(builder, src, dst_type, *args, **kwargs):
-            a, b = str(src.dtype.scalar), str(dst_type.scalar)
-            if narrowing(a, b):
-                watch._note(kernel=watch._kernel(), cast=f"{a}->{b}")
-            return original(builder, src, dst_type, *args, **kwargs)
+            a, b, data = str(src.dtype.scalar), str(dst_type.scalar), _carried(src, _DATA)
+            if narrowing(a, b) and not getattr(src, _CONSTANT, False):
+                watch._note(kernel=watch._kernel(), cast=f"{a}->{b}", **_from(data))
+            result = original(builder, src, dst_type, *args, **kwargs)
+            if not significand(b) and _bits(b) > 16 and data and significand(data):
+                _mark(result, _FIXED, data)  # judged where it is stored (`_note_fixed`)
+            return result
 
         return create_cast
 
@@ -376,8 +537,11 @@ class DotWatch:
                 if narrowing_pointer(a, str(target.element_ty)):
                     watch._note(kernel=watch._kernel(), cast=f"ptr<{a}>->ptr<{target.element_ty}>")
             elif source.is_int() and target.is_floating():
-                watch._note_bits(watch._kernel(), f"{source}->{target}", _narrow(src))
-            return original(builder, src, dst_type, *args, **kwargs)
+                watch._note_bits(watch._kernel(), f"{source}->{target}", _carried(src, _TAINT) is not None)
+            result = original(builder, src, dst_type, *args, **kwargs)
+            if target.is_floating():
+                _mark(result, _DATA, str(target))  # bits made floats are float data
+            return result
 
         return create_bitcast
 
@@ -385,33 +549,101 @@ class DotWatch:
         self._note(kernel=kernel, bits=bits, **({"loaded": "16-bit integers"} if from_narrow_loads else {}))
 
     def _data_flow(self, name: str, original):
-        """An interpreter op that marks its result (`_TAINT`) when computed from 16-bit integers a load read: a load
-        by the integers it reads, any other op by its operands; a store of a marked value marks the kernel's later
-        integer loads."""
+        """An interpreter op that labels its result as the TTIR flows label SSA values: a load by the element type it
+        reads (`_DATA`; `_TAINT` for 16-bit integers), any other op by its operands. A store of a `_TAINT` value
+        marks the kernel's later integer loads; one of `_FIXED` integers is noted (`_note_fixed`)."""
         watch = self
         ttir = f"tt.{name.removeprefix('create_').removeprefix('masked_')}"  # create_masked_load: tt.load
         load, store = _LOAD_OPS.search(ttir), _STORE_OPS.search(ttir)
 
         def op(builder, *args, **kwargs):
             result = original(builder, *args, **kwargs)
-            operands = any(_narrow(v) for v in (*args, *kwargs.values()))
-            if store and operands:
-                watch._stored.add(watch._kernel())
+            handles = watch._handles([*args, *kwargs.values()])
+            if store:
+                watch._note_fixed(handles)
+                if _carried(handles, _TAINT):
+                    watch._stored.add(watch._kernel())
             if load:
                 dtype = str(getattr(getattr(result, "dtype", None), "scalar", ""))
-                _mark(result, dtype in _NARROW_INTEGERS or (watch._kernel() in watch._stored and dtype.startswith(("int", "uint"))))
-            elif operands:
-                _mark(result, True)
+                narrow = dtype in _NARROW_INTEGERS or (watch._kernel() in watch._stored and dtype.startswith(("int", "uint")))
+                _mark(result, _TAINT, dtype if narrow else None)
+                _mark(result, _DATA, dtype or None)
+            elif handles:
+                for label in _LABELS:
+                    _mark(result, label, _widest([h.__dict__.get(label) for h in handles]))
+                if all(h.__dict__.get(_CONSTANT) for h in handles) and isinstance(result, watch._handle):
+                    setattr(result, _CONSTANT, True)  # a compiler folds these: no cast is left on a GPU either
             return result
 
         return op
+
+    def _handles(self, operands: list) -> list:
+        """The interpreter values among a builder call's operands (and in its list operands: a descriptor's indices)."""
+        handles = []
+        for value in operands:
+            if isinstance(value, self._handle):
+                handles.append(value)
+            elif isinstance(value, (list, tuple)):
+                handles.extend(v for v in value if isinstance(v, self._handle))
+        return handles
+
+    def _constant(self, original):
+        """The builder's `get_fp32(0.0)`, `get_int32(1)`...: values made from constants, which hold no data."""
+        watch = self
+
+        def get(builder, *args, **kwargs):
+            result = original(builder, *args, **kwargs)
+            if isinstance(result, watch._handle):
+                setattr(result, _CONSTANT, True)
+            return result
+
+        return get
+
+    def _note_fixed(self, operands: list) -> None:
+        """A store's integer operands that hold float data turned into integers: fixed point kept for a later read."""
+        for value in operands:
+            dtype = str(getattr(getattr(value, "dtype", None), "scalar", ""))
+            data = _carried(value, _FIXED)
+            if data and dtype.startswith(("int", "uint")) and dtype != "int1":
+                self._note(kernel=self._kernel(), fixed=dtype, **_from(data))
+
+    def _reduce_scan(self, original):
+        """The interpreter's reductions and scans (`tl.sum`, `tl.max`, `tl.cumsum`, `tl.reduce`) compute in numpy,
+        past the builder: their results carry what their inputs did."""
+
+        def apply(op, values):
+            result = original(op, values)
+            handles = [getattr(t, "handle", None) for t in (values if isinstance(values, tuple) else (values,))]
+            made = [getattr(t, "handle", None) for t in (result if isinstance(result, tuple) else (result,))]
+            for label in _LABELS:
+                _mark(made, label, _carried(handles, label))
+            return result
+
+        return apply
+
+    def _lang_tensor(self, original):
+        """The interpreter's `x.T` makes its value past the builder: it carries what `x` did."""
+
+        def patch_lang_tensor(tensor, scope) -> None:
+            original(tensor, scope)
+            transpose = tensor.T.fget
+
+            def carrying_transpose(x):
+                result = transpose(x)
+                for label in _LABELS:
+                    _mark(result.handle, label, _carried(x.handle, label))
+                return result
+
+            scope.set_attr(tensor, "T", property(carrying_transpose))
+
+        return patch_lang_tensor
 
     def _create_dot_scaled(self, original):
         watch = self
 
         def create_dot_scaled(builder, *args, **kwargs):
             lhs, rhs = (_enum_name(args[i]) if len(args) > i else "?" for i in (2, 5))
-            watch._note(kernel=watch._kernel(), a=lhs, b=rhs, precision="scaled")
+            watch._note(kernel=watch._kernel(), a=lhs, b=rhs, precision="scaled", **_from(_carried(args, _DATA)))
             return original(builder, *args, **kwargs)
 
         return create_dot_scaled
@@ -442,10 +674,12 @@ class DotWatch:
         except ValueError as exc:
             self._note(kernel=name, unknown=str(exc))
             return
-        for a, b, precision in dots:
-            self._note(kernel=name, a=a, b=b, precision=precision)
-        for a, b in casts:
-            self._note(kernel=name, cast=f"{a}->{b}")
+        for a, b, precision, data in dots:
+            self._note(kernel=name, a=a, b=b, precision=precision, **_from(data))
+        for a, b, data in casts:
+            self._note(kernel=name, cast=f"{a}->{b}", **_from(data))
+        for stored, data in parse_fixed_stores(ttir):
+            self._note(kernel=name, fixed=stored, **_from(data))
         for a, b, from_narrow_loads in parse_bitcasts(ttir):
             self._note_bits(name, f"{a}->{b}", from_narrow_loads)
 
@@ -456,44 +690,75 @@ class DotWatch:
         return {"dots": [*self._found.values(), *host], "input_dtypes": sorted(dtypes)}
 
 
-def full_precision_problem(dtypes: Iterable[str]) -> bool:
-    """A problem whose float tensors are all fp32 or fp64 (fp16/bf16 data may use half-precision dots)."""
-    floats = [d for d in dtypes if d.startswith(("float", "bfloat"))]
-    return bool(floats) and all(d in _FULL_TENSORS for d in floats)
+_HALF = significand("fp16")  # a problem that needs no more than this may use half-precision dots and loads
+_NAMES = {53: "fp64", 24: "fp32", 11: "fp16", 8: "bf16"}
+_TORCH_NAMES = {"fp64": "float64", "fp32": "float32", "fp16": "float16", "bf16": "bfloat16",
+                "fp8e4nv": "float8_e4m3fn", "fp8e5": "float8_e5m2", "fp8e4b8": "float8_e4m3fnuz", "fp8e5b16": "float8_e5m2fnuz"}
 
 
-def downgrade(dot: dict, policy: str) -> str | None:
-    """Why this dot (or narrowing cast) loses the precision of fp32 data under `policy`; None when it does not."""
+@dataclass(frozen=True)
+class Problem:
+    """What a problem's own tensors hold, which every dot and narrowing is judged against: `floats`, the torch dtype
+    names of its float inputs and outputs; `outputs`, those of its outputs (integers among them too)."""
+
+    floats: frozenset[str]
+    outputs: frozenset[str]
+
+    def need(self, data: str | None = None) -> int:
+        """Significand bits a value computed from `data` (a dtype name; None when unknown: the problem's widest float
+        data) must keep: its data's, capped by the widest float output's (an fp16 output may go through fp16)."""
+        bits = significand(data) if data else max(map(significand, self.floats), default=0)
+        cap = [significand(d) for d in self.outputs if significand(d)]
+        return min(bits, max(cap)) if cap else bits
+
+    def outputs_a(self, dtype: str) -> bool:
+        """Whether the problem outputs this (Triton or torch) dtype: a cast to it may be how that output is made
+        (an int64 bucket index of float data)."""
+        return _TORCH_NAMES.get(dtype, dtype) in self.outputs
+
+
+def _name(bits: int) -> str:
+    return _NAMES.get(bits, f"{bits}-bit")
+
+
+def downgrade(dot: dict, policy: str, problem: Problem) -> str | None:
+    """Why this record (a dot, cast, bitcast, argument or fixed-point store) loses precision that the data it was
+    computed from has in `problem`, under `policy`; None when it does not."""
     kernel = dot["kernel"]
+    if "cast" in dot:
+        return _cast_downgrade(dot, problem)
+    need = problem.need(dot.get("from"))
+    keep = f"keep every float tensor {_name(need)}" + (" (fp64 may be used)" if need == 24 else "")
     if "bits" in dot:
-        src = dot["bits"].split("->")[0]
-        if not bits_downgrade(src, "loaded" in dot):
+        if not bits_downgrade(dot["bits"].split("->")[0], "loaded" in dot) or need <= _HALF:
             return None
         of = f" of bits computed from loaded {dot['loaded']}" if "loaded" in dot else ""
-        return (f"kernel {kernel}: a {dot['bits']} bitcast{of} decodes fp32 data kept narrowed in integers "
-                "(fp16/bf16 bits); keep every float tensor fp32 (fp64 may be used)")
+        return f"kernel {kernel}: a {dot['bits']} bitcast{of} decodes {_name(need)} data kept narrowed in integers (fp16/bf16 bits); {keep}"
     if "argument" in dot:
-        return (f"kernel {kernel}: reads a {dot['argument']} tensor, which holds this fp32 problem's data narrowed; "
-                "keep every float tensor fp32 (fp64 may be used)")
-    if "cast" in dot:
-        where = f"host code: {dot['cast']}" if kernel == "host" else f"kernel {kernel}: a {dot['cast']} cast"
-        if dot["cast"].endswith(" view"):
-            return f"{where} reads this fp32 problem's data in narrower pieces; keep it fp32 (fp64 may be used)"
-        return f"{where} rounds this fp32 problem's data to a narrower float; keep it fp32 (fp64 may be used)"
+        if significand(dot["argument"]) >= need or dot["argument"] in problem.floats:
+            return None
+        return f"kernel {kernel}: reads a {dot['argument']} tensor, which holds this problem's {_name(need)} data narrowed; {keep}"
+    if "fixed" in dot:
+        if not need or problem.outputs_a(dot["fixed"]):
+            return None
+        return (f"kernel {kernel}: stores {dot['fixed']} integers converted from {dot.get('from', 'float')} data: fixed point, "
+                f"which loses what lies below its step; {keep}")
     if "unknown" in dot:
+        if problem.need() <= _HALF:
+            return None
         return (
             f"kernel {kernel}: the precision of its dots could not be read ({dot['unknown']}); "
-            "an fp32 problem fails closed until tritonrl/verify/precision.py can read this Triton's compiled kernels"
+            "a problem with fp32 data fails closed until tritonrl/verify/precision.py can read this Triton's compiled kernels"
         )
     a, b, precision = dot["a"], dot["b"], dot["precision"]
-    if a not in _FULL_OPERANDS or b not in _FULL_OPERANDS:
+    if min(significand(a), significand(b)) < need:
         op = "tl.dot_scaled" if precision == "scaled" else "tl.dot"
-        also = ' (or "tf32", which verify.precision=tf32 allows)' if policy == "tf32" else ""
+        also = ' (or "tf32", which verify.precision=tf32 allows)' if policy == "tf32" and need == 24 else ""
         return (
-            f"kernel {kernel}: {op} on {a} x {b} operands rounds this fp32 problem's data; "
-            f'keep the tiles fp32 and write tl.dot(a, b, input_precision="ieee"){also}'
+            f"kernel {kernel}: {op} on {a} x {b} operands rounds this problem's {_name(need)} data; "
+            f'keep the tiles {_name(need)} and write tl.dot(a, b, input_precision="ieee"){also}'
         )
-    if policy == "strict" and "fp32" in (a, b) and precision != "ieee":
+    if policy == "strict" and "fp32" in (a, b) and precision != "ieee" and significand("tf32") < need:
         how = " (what a plain tl.dot or allow_tf32=True gives)" if precision == "tf32" else ""
         return (
             f"kernel {kernel}: tl.dot on fp32 operands with input_precision={precision}{how} is not IEEE fp32; "
@@ -502,22 +767,42 @@ def downgrade(dot: dict, policy: str) -> str | None:
     return None
 
 
+def _cast_downgrade(dot: dict, problem: Problem) -> str | None:
+    """A cast's downgrade: a float made narrower, or integers made of float data (fixed point), than the data it
+    holds needs (a host cast's data: its source tensor's dtype); a view or pointer cast that reads data in narrower
+    pieces, in a problem that needs more than half precision."""
+    host = dot["kernel"] == "host"
+    cast = dot["cast"].split(" ", 1)[1] if host else dot["cast"]
+    where = f"host code: {dot['cast']}" if host else f"kernel {dot['kernel']}: a {cast} cast"
+    src, dst = cast.removesuffix(" view").split("->")
+    pieces = cast.endswith(" view") or cast.startswith("ptr<")
+    need = problem.need(dot.get("from", src if host and not pieces else None))
+    keep = f"keep it {_name(need)}" + (" (fp64 may be used)" if need == 24 else "")
+    if pieces:
+        return f"{where} reads this problem's {_name(need)} data in narrower pieces; {keep}" if need > _HALF else None
+    if significand(dst) >= need or problem.outputs_a(dst):
+        return None
+    if not significand(dst):
+        return f"{where} turns {_name(need)} data into integers (fixed point: what lies below its step is lost); {keep}"
+    return f"{where} rounds this problem's {_name(need)} data to a narrower float; {keep}"
+
+
 def precision_reason(trials: list[dict], output_dtypes: Iterable[str], policy: str) -> Reason | None:
     """The precision_downgrade reason for a candidate's trials, or None.
 
     `output_dtypes` are the reference outputs' torch dtype names; with the
-    inputs' float dtypes recorded by the child they decide whether the
-    problem is an fp32 one.
+    inputs' float dtypes recorded by the child they make the `Problem` each
+    dot and cast is judged against.
     """
     check_policy(policy)
     trials = [t for t in trials if "precision" in t]
     inputs = [d for t in trials for d in t["precision"]["input_dtypes"]]
-    if not full_precision_problem([*output_dtypes, *inputs]):
-        return None
+    outputs = frozenset(output_dtypes)
+    problem = Problem(frozenset(d for d in [*outputs, *inputs] if significand(d)), outputs)
     found: dict[str, None] = {}
     for t in trials:
         for dot in t["precision"]["dots"]:
-            message = downgrade(dot, policy)
+            message = downgrade(dot, policy, problem)
             if message:
                 found[message] = None
     if not found:

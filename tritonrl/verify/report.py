@@ -24,8 +24,10 @@ HINTS: dict[ReasonCode, str] = {
     ReasonCode.EXCEPTION_FALLBACK: "remove the try/except around the kernel launch; fix the kernel instead",
     ReasonCode.ENV_OR_NETWORK: "do not read the environment, files or the network",
     ReasonCode.NOT_ALLOWED: "host code only allocates, reshapes, computes sizes and launches kernels; the message names what to write instead",
+    ReasonCode.DEVICE_DEPENDENT_PATH: "run the same kernels on every device: no branch on x.is_cuda, the device's type or torch.cuda (a device context around the same launch is fine)",
     ReasonCode.NO_KERNEL_LAUNCHED: "make sure forward really launches your Triton kernel on every call",
     ReasonCode.TRACED_TORCH_COMPUTE: "PyTorch did some of the math; do all of it in Triton kernels",
+    ReasonCode.NO_KERNEL_OUTPUT: "allocate each output, pass it to your kernel and store every element there; do not let PyTorch make it from the inputs",
     ReasonCode.INPUT_MUTATED: "write results to a new tensor; leave the inputs untouched",
     ReasonCode.OUTPUT_ALIASES_INPUT: "return a freshly allocated output, not an input or a view of one",
     ReasonCode.OUTPUT_NOT_TENSOR: "return plain torch.Tensor objects",
@@ -85,6 +87,8 @@ def render_verdict(verdict: Verdict, problem: str, candidate: str, author_hints:
         f"  speedup   {speedup}",
         *([f"  light     {verdict.sol_fraction:.0%} of the speed of light ({verdict.sol_ms:.4g} ms)"] if verdict.sol_fraction is not None else []),
         f"  kernels   {verdict.kernel_launches} launches" + (f", max abs error {verdict.max_abs_error:.3g}" if verdict.max_abs_error is not None else ""),
+        *([f"  judge     {verdict.judge}" + (f", no verdict (advisory, nothing rejected): {verdict.judge_reason}"
+                                             if verdict.judge == "error" else "")] if verdict.judge is not None else []),
     ]
     if verdict.constant_reference:
         lines.append(

@@ -50,9 +50,11 @@ class ReasonCode(str, Enum):
     EXCEPTION_FALLBACK = "exception_fallback"
     ENV_OR_NETWORK = "env_or_network"
     NOT_ALLOWED = "not_allowed"  # outside the grammar of a Triton answer's host or kernel code
+    DEVICE_DEPENDENT_PATH = "device_dependent_path"  # on CPU: host code that decides on the device (device_paths.py)
     # runtime behaviour
     NO_KERNEL_LAUNCHED = "no_kernel_launched"
     TRACED_TORCH_COMPUTE = "traced_torch_compute"
+    NO_KERNEL_OUTPUT = "no_kernel_output"  # output elements no kernel of the call wrote (kernel_writes.py)
     INPUT_MUTATED = "input_mutated"
     OUTPUT_ALIASES_INPUT = "output_aliases_input"
     OUTPUT_NOT_TENSOR = "output_not_tensor"
@@ -106,6 +108,7 @@ _LAYERS: dict[ReasonCode, Layer] = {
             ReasonCode.EXCEPTION_FALLBACK,
             ReasonCode.ENV_OR_NETWORK,
             ReasonCode.NOT_ALLOWED,
+            ReasonCode.DEVICE_DEPENDENT_PATH,
         )
     },
     **{
@@ -113,6 +116,7 @@ _LAYERS: dict[ReasonCode, Layer] = {
         for c in (
             ReasonCode.NO_KERNEL_LAUNCHED,
             ReasonCode.TRACED_TORCH_COMPUTE,
+            ReasonCode.NO_KERNEL_OUTPUT,
             ReasonCode.INPUT_MUTATED,
             ReasonCode.OUTPUT_ALIASES_INPUT,
             ReasonCode.OUTPUT_NOT_TENSOR,
@@ -182,12 +186,22 @@ class Verdict:
     shapes: dict[str, int] = field(default_factory=dict)  # shape sites (constants, get_inputs size literals) the main trials used
     alt_shapes: dict[str, int] = field(default_factory=dict)  # the extra trial's shapes ({} if none ran)
     distributions: list[str] = field(default_factory=list)  # input distributions of the trials ("problem": get_inputs as written)
+    trial_purposes: list[str] = field(default_factory=list)  # what each trial is there to catch, in trial-label order
+    other_shape_trials: list[int] = field(default_factory=list)  # labels of the trials at other shapes than `shapes`
+    draw_mode: str = "built"  # how weights and arguments were redrawn (draws.DRAW_MODES: signed, kept_sign, built)
+    # what this verdict could not judge, each saying where it is judged: on CPU, sizes over the budget, the GPU's side
+    # of harmless device paths (device_paths.py), timing, the compiled kernels, autotune's other configs
+    untried: list[str] = field(default_factory=list)
     constant_reference: bool = False  # the reference output was identical on every input set: matching it proves little
     original_shapes: dict[str, int] = field(default_factory=dict)
     trials: int = 0
     sandbox: dict[str, bool] = field(default_factory=dict)  # isolation the candidate's process achieved
     kernel_launches: int = 0
     max_abs_error: float | None = None
+    # the LLM judge (judge.py), asked when configured and nothing made the candidate invalid first: pass, fail (then a
+    # judge_rejected reason too) or error (no usable answer: advisory, so nothing rejected); None when not asked
+    judge: str | None = None
+    judge_reason: str = ""  # fail: the judge's reason; error: why there was no usable answer
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)  # where the candidate's run spent its time
 

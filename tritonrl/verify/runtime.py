@@ -24,18 +24,17 @@ import importlib.util
 import itertools
 import sys
 import tempfile
-import weakref
-from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 import torch
-from torch.overrides import TorchFunctionMode
+from torch.multiprocessing.reductions import StorageWeakRef
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from tritonrl.verify.child_patches import pin_autotuning_for_interpreter
+from tritonrl.verify.child_patches import launch_values, pin_autotuning_for_interpreter
+from tritonrl.verify.draws import build_candidate, build_reference, make_inputs
+from tritonrl.verify.precision import significand
 from tritonrl.verify.result import ReasonCode
 
 # (atol, rtol) per output dtype; an element passes when
@@ -86,6 +85,21 @@ GLUE_OPS = frozenset(
         "set_", "_reshape_alias", "contiguous",
     }
 )
+# The glue ops that write values read from tensors (`fill_` only with a tensor's value; `copy_` not onto the same
+# memory, as the interpreter's argument copies are). Free where the problem computes; where the reference itself
+# only moves, casts or views data (a transpose, a dtype cast: `reference_only_glue`), they are the computation.
+# Allocation and views stay free everywhere.
+DATA_MOVING_GLUE = frozenset({"copy_", "clone", "_to_copy", "contiguous", "cat", "stack", "fill_"})
+
+
+def compute_ops(ops: dict[str, int]) -> dict[str, int]:
+    """The ops among `ops` (name -> count, as AtenTrace records them) that are computation rather than glue."""
+    return {name: n for name, n in ops.items() if name not in GLUE_OPS}
+
+
+def reference_only_glue(ops: dict[str, int]) -> bool:
+    """Whether a reference whose forward dispatched `ops` computes nothing: its answer is a layout or cast op."""
+    return not compute_ops(ops)
 
 _module_counter = itertools.count()
 
@@ -110,248 +124,6 @@ def import_source(source: str, stem: str, directory: Path) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
-
-
-def split_init_inputs(values: list) -> tuple[list, dict]:
-    """Constructor (args, kwargs) from `get_init_inputs()`.
-
-    KernelBench returns positional args; KernelBook returns `[args, kwargs]`
-    (exactly a list and a dict), which is taken as that form.
-    """
-    if len(values) == 2 and isinstance(values[0], (list, tuple)) and isinstance(values[1], dict):
-        return list(values[0]), dict(values[1])
-    return list(values), {}
-
-
-# The constant each varied tensor of a reference was built with, by name: what an answer's own
-# `nn.Parameter(torch.ones(n))` is matched against.
-_BUILT_CONSTANTS: weakref.WeakKeyDictionary[torch.nn.Module, dict[str, float]] = weakref.WeakKeyDictionary()
-
-
-def seed_everything(seed: int) -> None:
-    """Seed every generator a problem's `get_inputs` or `Model` may draw from: torch's, Python's `random`, numpy's.
-
-    Seeding torch alone left `np.random`/`random` inputs the same in every
-    verification (not secret) and different between the reference's and the
-    candidate's processes (an honest kernel judged wrong).
-    """
-    import random
-
-    torch.manual_seed(seed)
-    random.seed(seed)
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        numpy.random.seed(seed % 2**32)
-
-
-def build_reference(problem: ModuleType, seed: int, device: str) -> torch.nn.Module:
-    """`Model(*init_inputs)` with weights drawn from `seed`, constant-initialised ones varied too."""
-    seed_everything(seed)
-    args, kwargs = split_init_inputs(problem.get_init_inputs())
-    seed_everything(seed)
-    model = problem.Model(*args, **kwargs)
-    constants = _vary_constant_weights(model, seed)
-    model = model.to(device).eval()
-    _BUILT_CONSTANTS[model] = constants
-    return model
-
-
-def _vary_constant_weights(model: torch.nn.Module, seed: int) -> dict[str, float]:
-    """Give parameters and buffers that start constant (LayerNorm's ones and zeros, a BatchNorm's
-    running stats) seeded values, so an answer that skips them because they are 1 or 0 is wrong;
-    returns the constants they had, by name.
-
-    A nonzero constant is scaled elementwise by U(0.5, 1.5), keeping its sign (a variance stays
-    positive); a zero one becomes U(-0.5, 0.5). Randomly initialised weights are left as drawn.
-    """
-    generator = torch.Generator().manual_seed(seed)
-    constants = {}
-    with torch.no_grad():
-        for name, value in model.state_dict(keep_vars=True).items():
-            if not value.is_floating_point() or value.numel() < 2 or not bool((value == value.flatten()[0]).all()):
-                continue
-            constants[name] = float(value.flatten()[0])
-            noise = torch.rand(value.shape, generator=generator, dtype=value.dtype)
-            value.copy_(noise - 0.5 if constants[name] == 0 else value * (noise + 0.5))
-    return constants
-
-
-def build_candidate(problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str):
-    """`ModelNew` with the reference's constructor arguments and the reference's weights (see `_shared_weights`)."""
-    seed_everything(seed)
-    args, kwargs = split_init_inputs(problem.get_init_inputs())
-    seed_everything(seed)
-    candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
-    shared = _shared_weights(reference.state_dict(), _BUILT_CONSTANTS.get(reference, {}), candidate.state_dict())
-    candidate.load_state_dict(shared, strict=False)
-    return candidate
-
-
-def _shared_weights(reference: dict, constants: dict[str, float], candidate: dict) -> dict:
-    """The reference's weights under the candidate's names, each reference tensor given out once.
-
-    First to a candidate tensor that was built with the values a reference tensor was built with,
-    as they are or transposed: the same seeded draws (another name, a pre-transposed copy) or the
-    same constant (`nn.Parameter(torch.ones(n))` for LayerNorm's weight); the transposed get the
-    reference's values transposed. Among several such, the same name is preferred, then the same
-    last name part (`weight` for `ln.weight`; `gamma`, `scale` too), then declaration order.
-    Tensors left over get the tensor of the same name and shape, then one of the same last name
-    part, shape and dtype, then the next of the same shape and dtype.
-    """
-    claimed: set[str] = set()
-    shared: dict = {}
-
-    def give(name: str, pick) -> None:
-        found = {k: value for k in reference if k not in claimed and (value := pick(k)) is not None}
-        if found:
-            best = min(found, key=lambda k: (k != name, _last_part(k) != _last_part(name)))
-            claimed.add(best)
-            shared[name] = found[best]
-
-    for name, mine in candidate.items():
-        give(name, lambda k: _as_built(mine, reference[k], constants.get(k)))
-    for rule in (
-        lambda mine, theirs, a, b: a == b and mine.shape == theirs.shape,
-        lambda mine, theirs, a, b: _last_part(a) == _last_part(b) and _same_kind(mine, theirs),
-        lambda mine, theirs, a, b: _same_kind(mine, theirs),
-    ):
-        for name, mine in candidate.items():
-            if name not in shared:
-                give(name, lambda k: reference[k] if rule(mine, reference[k], name, k) else None)
-    return shared
-
-
-# Last name parts that mean the same parameter (`scale`/`gamma` for a norm's `weight`).
-_SYNONYMS = {
-    name: group for group in ({"weight", "gamma", "scale", "w"}, {"bias", "beta", "shift", "b"}) for name in group
-}
-
-
-def _last_part(name: str) -> str:
-    last = name.rsplit(".", 1)[-1]
-    return min(_SYNONYMS.get(last.lower(), {last}))
-
-
-def _same_kind(a: torch.Tensor, b: torch.Tensor) -> bool:
-    return a.shape == b.shape and a.dtype == b.dtype
-
-
-def _as_built(mine: torch.Tensor, theirs: torch.Tensor, constant: float | None):
-    """`theirs` in `mine`'s layout when `mine` holds what `theirs` was built with (`constant` if it was
-    varied), as it is or transposed; else None."""
-    if mine.dtype != theirs.dtype or mine.device != theirs.device:
-        return None
-    for layout in (theirs, theirs.t() if theirs.dim() == 2 else None):
-        if layout is None or layout.shape != mine.shape:
-            continue
-        built = torch.full_like(layout, constant) if constant is not None else layout
-        if torch.equal(mine, built):
-            return layout.contiguous()
-    return None
-
-
-PROBLEM_DISTRIBUTION = "problem"  # get_inputs() exactly as the problem wrote it
-
-
-def _heavy_tailed(shape: torch.Size, device: torch.device) -> torch.Tensor:
-    """Student's t with 2 degrees of freedom (normal / sqrt(Exp(1))): outliers hundreds of times the typical value."""
-    scale = -torch.log1p(-torch.rand(shape, device=device))
-    return torch.randn(shape, device=device) / scale.clamp_min(1e-4).sqrt()
-
-
-def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
-    """Values in {-1, -0.5, 0, 0.5, 1}; with two or more rows (last dimension) some rows are all 0 and some all -0.5.
-
-    Constant rows are what a missing eps (0/0 variance or norm) or a max
-    started at 0 instead of -inf gets wrong; random data never has them.
-    """
-    values = torch.randint(-2, 3, shape, device=device) / 2
-    rows = values.view(-1, shape[-1]) if values.dim() and values.numel() else values.view(1, -1)
-    if rows.shape[0] >= 2:
-        kind = torch.randint(0, 8, (rows.shape[0],), device=device)  # a quarter of the rows constant, at least two
-        kind[torch.randperm(rows.shape[0], device=device)[:2]] = torch.tensor([0, 1], device=device)
-        rows[kind == 0] = 0.0
-        rows[kind == 1] = -0.5
-    return values
-
-
-# Other float distributions for trials, by name, most telling first (trials
-# take them in this order, skipping those the reference is not finite on;
-# the alternate-shape trial takes the next one, so it never gets the constant
-# rows, which could hide a skipped tail): exact zeros, ties and constant rows,
-# signs and magnitudes that overflow an unguarded exp or leave a clamped
-# range, outliers among ordinary values, all of
-# which the problem's own (often non-negative torch.rand) inputs may never show.
-DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
-    "zeros_and_ties": _zeros_and_ties,
-    "large_magnitude": lambda shape, device: (torch.rand(shape, device=device) * 2 - 1) * 1e3,
-    "heavy_tailed": _heavy_tailed,
-    "normal": lambda shape, device: torch.randn(shape, device=device),
-    "signed_uniform": lambda shape, device: torch.rand(shape, device=device) * 2 - 1,
-}
-_REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like})
-
-
-class _Redraw(TorchFunctionMode):
-    """Refills what torch.rand/randn(_like) return inside get_inputs() from another distribution.
-
-    Replacing the draws, not the finished inputs, keeps what get_inputs builds
-    from them (symmetric or triangular matrices, softmaxed probabilities), and
-    leaves integer, bool and index inputs alone.
-    """
-
-    def __init__(self, draw: Callable[[torch.Size, torch.device], torch.Tensor]) -> None:
-        super().__init__()
-        self.draw = draw
-        self.replaced = 0  # draws refilled: none when get_inputs draws with numpy or Python's random
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        out = func(*args, **(kwargs or {}))
-        if func in _REDRAWN and out.is_floating_point():
-            with torch.no_grad():
-                out.copy_(self.draw(out.shape, out.device))
-            self.replaced += 1
-        return out
-
-
-def draw_inputs(problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION) -> tuple[list, int]:
-    """`make_inputs`, and how many of get_inputs' torch.rand/randn draws `distribution` replaced (0 for the problem's
-    own): a distribution that replaced none drew the problem's own inputs."""
-    seed_everything(seed)
-    redraw = None if distribution == PROBLEM_DISTRIBUTION else _Redraw(DISTRIBUTIONS[distribution])
-    with torch.device(device), redraw or nullcontext():
-        values = problem.get_inputs()
-    return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values], redraw.replaced if redraw else 0
-
-
-def make_inputs(problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION) -> list:
-    """`get_inputs()` drawn from `seed` (and `distribution`), created directly on `device` (no host round trip)."""
-    return draw_inputs(problem, seed, device, distribution)[0]
-
-
-def _same_value(a, b) -> bool:
-    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
-        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or (a.shape, a.dtype) != (b.shape, b.dtype):
-            return False
-        if a.is_floating_point() or a.is_complex():
-            return torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)
-        return torch.equal(a, b)
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
-    return a == b or (a != a and b != b)  # NaN equals NaN here
-
-
-def reproducible_inputs(problem: ModuleType, seed: int, device: str) -> tuple[list, int | None]:
-    """`get_inputs()` drawn from `seed`, and the index of the first input a second draw from it gives otherwise (None:
-    none does).
-
-    The candidate's process draws its inputs from the same seed as the reference's: inputs the seed does not decide
-    (an unseeded `np.random.default_rng()`, the clock) differ there, and an honest kernel would be judged wrong.
-    """
-    first, second = make_inputs(problem, seed, device), make_inputs(problem, seed, device)
-    if len(first) != len(second):
-        return first, min(len(first), len(second))
-    return first, next((i for i, (a, b) in enumerate(zip(first, second)) if not _same_value(a, b)), None)
 
 
 def clone_values(values: list) -> list:
@@ -478,12 +250,14 @@ def _transfer(name: str, args: tuple, kwargs: dict) -> str | None:
 
 
 def _narrowing(name: str, args: tuple, kwargs: dict) -> str | None:
-    """'float32->float16' for a host cast or copy that rounds fp32/fp64 data to fp16/bf16/fp8 (e.g. `x.half()`),
-    'float32->int16 view' for a view of fp32 (or wider) floats as narrower elements (`x.view(torch.int16)`), or of
-    any elements as 16-bit or narrower ones (the last step of float32->int64->int32->int16). An int64->int32 view
-    of indices reads integers in halves, not floats: it is not one.
+    """'float32->float16' for a host cast or copy of floats to a float that keeps fewer significand bits (`x.half()`,
+    `w.float()` of fp64 data), 'float32->int16' for one of floats to integers (fixed point: `.to(torch.int32)` of
+    scaled weights), 'float32->int16 view' for a view of fp32 (or wider) floats as narrower elements
+    (`x.view(torch.int16)`), or of any elements as 16-bit or narrower ones (the last step of
+    float32->int64->int32->int16). Integers cast or viewed as narrower integers (int64 indices as int32) and
+    floats to bools are not ones.
 
-    precision.py judges these in fp32 problems: the kernel then computes on the rounded data.
+    precision.py judges these against the problem's data: the kernel then computes on the rounded data.
     """
     if name == "view" and len(args) > 1 and isinstance(args[1], torch.dtype) and isinstance(args[0], torch.Tensor):
         source, target = args[0].dtype, args[1]  # `x.view(torch.int16)`: the data read in narrower pieces
@@ -491,15 +265,48 @@ def _narrowing(name: str, args: tuple, kwargs: dict) -> str | None:
         if target.itemsize < source.itemsize and (floats or target.itemsize <= 2):
             return f"{str(source).removeprefix('torch.')}->{str(target).removeprefix('torch.')} view"
         return None
-    if name == "_to_copy" and kwargs.get("dtype") is not None and isinstance(args[0], torch.Tensor):
-        source, target = args[0].dtype, kwargs["dtype"]
-    elif name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
-        source, target = args[1].dtype, args[0].dtype
-    else:
+    cast = _cast(name, args, kwargs)
+    if cast is None:
         return None
-    if source.is_floating_point and source.itemsize >= 4 and target.is_floating_point and target.itemsize <= 2:
-        return f"{str(source).removeprefix('torch.')}->{str(target).removeprefix('torch.')}"
+    source, target = (str(dtype).removeprefix("torch.") for dtype in cast)
+    if significand(target) < significand(source) and target != "bool":
+        return f"{source}->{target}"
     return None
+
+
+def _cast(name: str, args: tuple, kwargs: dict) -> tuple[torch.dtype, torch.dtype] | None:
+    """(source, target) dtypes of a host cast (`x.to(dtype)`: aten._to_copy) or copy between tensors (copy_)."""
+    if name == "_to_copy" and kwargs.get("dtype") is not None and isinstance(args[0], torch.Tensor):
+        return args[0].dtype, kwargs["dtype"]
+    if name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
+        return args[1].dtype, args[0].dtype
+    return None
+
+
+def _rounds_to_integers(name: str, args: tuple, kwargs: dict) -> bool:
+    """A host cast or copy of floats to integers or bools (`x.long()`): it rounds, which is computation
+    (`x.to(torch.int32).to(x.dtype)` is torch.trunc), not glue."""
+    cast = _cast(name, args, kwargs)
+    return cast is not None and _fractional(cast[0]) and not _fractional(cast[1])
+
+
+def _fractional(dtype: torch.dtype) -> bool:
+    return dtype.is_floating_point or dtype.is_complex
+
+
+def _moves_data(name: str, args: tuple) -> bool:
+    """Whether a DATA_MOVING_GLUE op wrote values read from a tensor: `fill_` with a scalar writes a constant."""
+    if name == "fill_":
+        return len(args) > 1 and isinstance(args[1], torch.Tensor)
+    return not (name == "copy_" and copy_onto_itself(args))
+
+
+def copy_onto_itself(args: tuple) -> bool:
+    """A copy_ of a tensor onto the very same memory, as the interpreter copies a kernel's arguments back to
+    themselves after a launch on CPU: it writes nothing."""
+    target, source = args[0], args[1] if len(args) > 1 else None
+    return (isinstance(source, torch.Tensor) and source.data_ptr() == target.data_ptr()
+            and (source.dtype, source.shape, source.stride()) == (target.dtype, target.shape, target.stride()))
 
 
 # What reads a tensor element into a host Python value: float(t), int(t), bool(t), t.item(), `if t:`.
@@ -530,6 +337,7 @@ class AtenTrace(TorchDispatchMode):
         self.narrowings: dict[str, int] = {}  # 'aten._to_copy float32->float16' -> count, for precision.py
         self.python_elements = 0  # single elements taken out of larger tensors
         self.python_built = 0  # elements of tensors built from Python data
+        self.data_moves: dict[str, int] = {}  # DATA_MOVING_GLUE ops that wrote values read from tensors
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -545,7 +353,11 @@ class AtenTrace(TorchDispatchMode):
         else:
             if transfer is not None:
                 name += "[cross-device]"  # an upload is not glue either
+            elif _rounds_to_integers(name, args, kwargs):
+                name += "[float to integer]"
             self.ops[name] = self.ops.get(name, 0) + 1
+            if name in DATA_MOVING_GLUE and _moves_data(name, args):
+                self.data_moves[name] = self.data_moves.get(name, 0) + 1
         out = func(*args, **kwargs)
         source = args[0] if args else None
         if name in _TAKING_OPS and isinstance(source, torch.Tensor) and source.numel() > 1:
@@ -559,7 +371,7 @@ class AtenTrace(TorchDispatchMode):
 
     def compute_ops(self) -> dict[str, int]:
         """Ops that are computation rather than glue."""
-        return {name: n for name, n in self.ops.items() if name not in GLUE_OPS}
+        return compute_ops(self.ops)
 
 
 class LaunchCounter:
@@ -568,13 +380,25 @@ class LaunchCounter:
     Patches `run` on every Triton launcher class (compiled, interpreted,
     autotuned, heuristics), so `kernel[grid](...)` and `kernel.run(...)` are
     both seen. Nested runs (an autotuner calling its kernel) count once.
+    Also notes the storage of every tensor a launch is handed (`handed`).
     """
 
     def __init__(self) -> None:
         self.launches = 0
         self.kernels: dict[str, int] = {}
+        self._handed: dict[int, StorageWeakRef] = {}  # storage identity -> a weak reference keeping it reserved
         self._depth = 0
         self._saved: list[tuple[type, object]] = []
+
+    def handed(self, tensor: torch.Tensor) -> bool:
+        """Whether `tensor`'s storage was handed to a launch while counting.
+
+        Storages are told apart by identity, not address: the weak reference
+        keeps a handed storage's identity from being reused, so a tensor
+        allocated in the memory of a buffer freed after its launch (a stale
+        `torch.empty`) is not taken for it.
+        """
+        return _untyped_storage(tensor)._cdata in self._handed
 
     def _launcher_classes(self) -> list[type]:
         from triton.runtime.autotuner import Autotuner, Heuristics
@@ -604,6 +428,9 @@ class LaunchCounter:
                 counter.launches += 1
                 name = getattr(kernel, "__name__", None) or getattr(getattr(kernel, "fn", None), "__name__", "?")
                 counter.kernels[name] = counter.kernels.get(name, 0) + 1
+                for tensor in launched_tensors(kernel, args, kwargs):
+                    storage = _untyped_storage(tensor)
+                    counter._handed.setdefault(storage._cdata, StorageWeakRef(storage))
             counter._depth += 1
             try:
                 return original(kernel, *args, **kwargs)
@@ -611,6 +438,16 @@ class LaunchCounter:
                 counter._depth -= 1
 
         return run
+
+
+def launched_tensors(kernel, args: tuple, kwargs: dict):
+    """The tensors a launch hands its kernel (child_patches.launch_values: in tuples, constexprs and defaults too),
+    and those behind Triton's own wrappers (`triton.reinterpret`, tensor descriptors: their `base`)."""
+    for value in launch_values(kernel, args, kwargs):
+        if type(value).__module__.split(".")[0] == "triton":  # only Triton's own types are asked for a base
+            value = getattr(value, "base", None)
+        if isinstance(value, torch.Tensor):
+            yield value
 
 
 def check_correctness(

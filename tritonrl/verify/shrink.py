@@ -22,7 +22,8 @@ from pathlib import Path
 import torch
 
 from tritonrl.problems.shapes import ShapeError, shape_constants, with_shapes
-from tritonrl.verify.runtime import flatten_outputs, import_source, split_init_inputs
+from tritonrl.verify.draws import split_init_inputs
+from tritonrl.verify.runtime import flatten_outputs, import_source
 
 MIN_VALUE = 8  # constants at or below this are structural (kernel size, stride, dim index), not sizes
 DEFAULT_BUDGET = 1 << 18  # elements: a few seconds per candidate in the interpreter on one core

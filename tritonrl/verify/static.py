@@ -41,7 +41,9 @@ imported as `__main__`; its `else` branch is judged).
 What the grammar cannot see, the runtime layer's aten trace and launch hook
 can (tensor arithmetic through operators, nn modules called through values,
 branches never taken, memoisation, precision): the grammar's job is to make
-tampering with that evidence inexpressible.
+tampering with that evidence inexpressible. Branches on the device, which a
+CPU run never takes the GPU's side of, are followed by device_paths.py on
+this layer's view of the file.
 
 Every rejection names the construct, its line and what to write instead; a
 source the checker cannot analyse fails closed with SYNTAX_ERROR.
@@ -83,6 +85,7 @@ from tritonrl.verify.static_rules import (
     CATEGORIES,
     CLASS_DECORATORS,
     COMPUTE_METHODS,
+    DECORATOR_KEYWORD_RISKS,
     DECORATOR_KEYWORDS,
     DECORATOR_POSITIONAL,
     HINTS,
@@ -1222,13 +1225,13 @@ class _Checker:
             if any(isinstance(a, ast.Starred) for a in node.args):
                 self.report(R.NOT_ALLOWED, node, f"{q} with *arguments", "name the plain-data options by keyword")
             if len(node.args) > DECORATOR_POSITIONAL[q]:
-                self.report(R.NOT_ALLOWED, node, f"{q} with {len(node.args)} positional arguments",
-                            "pass hooks and functions nowhere; name the plain-data options by keyword")
+                self.report(R.NOT_ALLOWED, node, f"{q} with {len(node.args)} positional arguments", DECORATOR_KEYWORD_RISKS.get(
+                    q, "pass hooks and functions nowhere; name the plain-data options by keyword"))
             for keyword in node.keywords:
                 spelled_none = isinstance(keyword.value, ast.Constant) and keyword.value.value is None
                 if keyword.arg is None or (keyword.arg not in DECORATOR_KEYWORDS[q] and not spelled_none):
-                    self.report(R.NOT_ALLOWED, keyword, f"{q}({keyword.arg or '**'}=...)",
-                                "Triton would run this Python for the answer during the launch")
+                    self.report(R.NOT_ALLOWED, keyword, f"{q}({keyword.arg or '**'}=...)", DECORATOR_KEYWORD_RISKS.get(
+                        q, "Triton would run this Python for the answer during the launch"))
 
     def method(self, node: ast.Call, func: ast.Attribute, scope: _Scope) -> None:
         name = func.attr

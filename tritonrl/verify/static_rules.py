@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from tritonrl.verify.result import ReasonCode as R
 
+_DESCRIPTOR = "triton.tools.tensor_descriptor.TensorDescriptor"
 # Modules an answer may import (a module path, or a name inside one of them).
 ALLOWED_MODULES = frozenset(
     "torch torch.nn torch.nn.functional torch.nn.init torch.cuda torch.autograd "
     "triton triton.language triton.language.extra triton.language.extra.cuda "
     "triton.language.extra.libdevice triton.language.extra.cuda.libdevice triton.language.math "
-    "math typing typing_extensions __future__ functools dataclasses".split()
+    "triton.tools.tensor_descriptor math typing typing_extensions __future__ functools dataclasses".split()
 )
 # Namespaces whose every member is fine in host code: pure functions of Python numbers,
 # type hints, and triton.language (which does nothing outside a kernel).
@@ -46,6 +47,8 @@ ALLOWED_NAMES = frozenset(
     # the Triton tutorials' way to name the device and read its properties (GPU hosts)
     + ["triton.runtime.driver.active.get_active_torch_device", "triton.runtime.driver.active.utils.get_device_properties"]
     + ["functools.lru_cache", "functools.cache", "dataclasses.dataclass", "dataclasses.field"]
+    # Triton's documented host-side tensor descriptor (TMA on Hopper and later; the CPU interpreter runs it too)
+    + [_DESCRIPTOR, f"{_DESCRIPTOR}.from_tensor"]
 )
 # Builtins host code may call or name. Missing on purpose: getattr/setattr/vars/globals/type/
 # format/repr (reflection), open/input (files), exec/eval/compile/__import__ (dynamic code), iter/next.
@@ -81,16 +84,24 @@ ALLOWED_METHODS = frozenset((
 LAUNCHER_METHODS = frozenset({"run", "warmup"})
 # Methods Triton's launcher calls on kernel arguments: defining them runs answer code inside a launch.
 ARGUMENT_PROTOCOL = frozenset({"data_ptr", "stride", "size", "numel", "dtype", "shape", "element_size", "dim"})
-# Keyword arguments of Triton's decorators that take plain data; the others (hooks, prune and
-# bench functions, repr/launch_metadata callables) are Python that Triton runs for the answer.
+# Keyword arguments of Triton's decorators, Config and TensorDescriptor that take plain data; the others (hooks,
+# prune and bench functions, repr/launch_metadata callables) are Python that Triton runs for the answer, or
+# (a descriptor's round_f32_to_tf32) round an fp32 problem's data as the kernel loads it.
 DECORATOR_KEYWORDS = {
     "triton.jit": frozenset({"do_not_specialize", "do_not_specialize_on_alignment", "debug", "noinline"}),
     "triton.autotune": frozenset({"configs", "key", "reset_to_zero", "restore_value", "warmup", "rep",
                                   "use_cuda_graph", "cache_results"}),
     "triton.heuristics": frozenset({"values"}),
     "triton.Config": frozenset({"kwargs", "num_warps", "num_stages", "num_ctas", "maxnreg"}),
+    _DESCRIPTOR: frozenset({"base", "shape", "strides", "block_shape", "padding"}),
+    f"{_DESCRIPTOR}.from_tensor": frozenset({"tensor", "block_shape", "padding"}),
 }
-DECORATOR_POSITIONAL = {"triton.jit": 1, "triton.autotune": 2, "triton.heuristics": 1, "triton.Config": 5}
+DECORATOR_POSITIONAL = {"triton.jit": 1, "triton.autotune": 2, "triton.heuristics": 1, "triton.Config": 5,
+                        _DESCRIPTOR: 5, f"{_DESCRIPTOR}.from_tensor": 3}
+# Why an option outside those is refused, where it is not Python that Triton runs.
+DECORATOR_KEYWORD_RISKS = {
+    q: "rounds the fp32 data to TF32 as the kernel loads it, a precision downgrade" for q in (
+        _DESCRIPTOR, f"{_DESCRIPTOR}.from_tensor")}
 TRITON_DECORATORS = frozenset({"triton.jit", "triton.autotune", "triton.heuristics"})
 # Decorators that wrap without registering the function anywhere: a function they wrap and nothing
 # loads is still dead code.
@@ -151,6 +162,20 @@ ALLOWED_DECORATORS = frozenset({"builtins.staticmethod", "builtins.classmethod",
 # by `is_nn_class`. Tensor, tuple, list, dict or numbers subclasses could fake or defer results.
 ALLOWED_BASES = frozenset({"builtins.object", "torch.nn.Module", "torch.autograd.Function"} | {
     f"builtins.{e}" for e in "Exception ValueError TypeError RuntimeError NotImplementedError".split()})
+# What tells host code which device it runs on (device_paths.py): tensor attributes and methods, and qualified names
+# whose values depend on the machine. A CPU verdict never sees the other device's side of a decision made on them.
+DEVICE_PREDICATES = frozenset({"is_cuda", "is_cpu", "is_meta", "get_device"})
+DEVICE_QUERIES = ("torch.cuda.", "torch.version.", "torch.backends.", "triton.runtime.", "os.")
+# Calls that name a device (where its data lives, which GPU is current): their arguments may be device facts, and
+# what they return is a device, not a fact (torch.cuda.device(...) around a launch).
+DEVICE_NAMING = frozenset({"torch.device", "torch.cuda.device", "torch.cuda.set_device",
+                           "triton.runtime.driver.active.get_active_torch_device"})
+# Tensor methods whose arguments name a device (or a dtype: those must not be chosen by the device).
+DEVICE_MOVES = frozenset({"to", "cuda"})
+# Builtins that only describe or convert what they are given: a device fact goes through them as one.
+DESCRIBING_BUILTINS = frozenset({"str", "int", "float", "bool", "len", "min", "max", "abs", "round", "tuple", "list",
+                                 "set", "frozenset", "sorted", "reversed", "any", "all", "sum", "divmod", "pow",
+                                 "range", "enumerate", "zip", "isinstance"})
 # Tensor methods that compute (in-place `_` forms too): named in the message as PyTorch compute.
 COMPUTE_METHODS = frozenset((
     "add sub rsub mul div true_divide floor_divide remainder fmod matmul mm bmm mv dot vdot outer ger "

@@ -1,17 +1,23 @@
-"""Plan the verifier's extra trials: an alternate shape set and inputs from other distributions.
+"""Plan the verifier's trials at other shapes, and judge which input distributions the reference allows.
 
 A kernel can be right only where it is tested: at the sizes it was shown
-(hard-coded, or a single block that covers only them) or on the problem's
-own inputs (KernelBench draws nearly all of them with torch.rand, so an
-identity copy passes as ReLU). So one trial runs at shapes that differ in
-every size the problem lets change, larger than the primary ones where the
-element limit allows, and some trials draw their float inputs from other
-distributions (runtime.DISTRIBUTIONS). A distribution is used only where
-the reference stays finite on it; the problem's own one is always used.
+(hard-coded, a single block, a capped grid or loop) or on the problem's own
+inputs (KernelBench draws nearly all of them with torch.rand, so an identity
+copy passes as ReLU). So besides the trials at the primary shapes (shrunk on
+CPU), one trial per `SHAPE_PLANS` entry runs at other shapes:
+- every size the problem lets change moved, larger than the primary ones
+  where the element limit allows, odd, structural constants stepped by one;
+- every size moved again, each even but no multiple of 4 (so no parity
+  tells the problem's own sizes or the odd trial's from a third);
+- sizes moved one by one: some keep the problem's own value, sizes that
+  share a value part (a square matrix turns oblong), each odd or even but
+  no multiple of 4 at random; on CPU, when the problem was shrunk, its own
+  sizes come first where they fit `OWN_SIZE_FACTOR` × the CPU budget.
+A distribution is used only where the reference stays finite on it.
 
 Shape proposals come from tritonrl.problems.variants, which knows which
-sizes may change together; both functions here run problem code, so they
-run inside the sandboxed reference job.
+sizes may change together; both run problem code, so they run inside the
+sandboxed reference job.
 
 Test: tests/verify/test_trials.py.
 """
@@ -19,10 +25,13 @@ Test: tests/verify/test_trials.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
 from tritonrl.problems.variants import FACTORS, Scaling, make_variants
+from tritonrl.verify.shrink import element_count
 
 ALT_ELEMENT_FACTOR = 1.5  # the alternate shapes may hold this many times the primary (or, on CPU, shrunk) elements
 # On a GPU the alternate trial grows too, up to this many elements (inputs + weights + outputs, ~1 GiB in fp32):
@@ -34,6 +43,11 @@ _GROW = Scaling(factors=(1.125,), odd_probability=1.0, every_group=True, small_s
 _EVERY = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
 _SIZES = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True)
 _SOME = Scaling(factors=FACTORS, odd_probability=1.0, small_sizes=True)
+_EVEN = Scaling(factors=FACTORS, every_group=True, small_sizes=True, parity="two_mod_four")
+_ONE_BY_ONE = Scaling(factors=FACTORS, small_sizes=True, parity="mixed", split=True, keep_share=1 / 3)
+# On CPU the problem's own sizes are tried when its elements are at most this many times the interpreter's budget
+# (a grid capped below the real size is caught only there); larger problems are judged at their own sizes on a GPU.
+OWN_SIZE_FACTOR = 8
 _PER_PLAN = 2  # proposals per plan: the reference may fail at one (a constraint variants.py cannot see)
 
 
@@ -67,6 +81,40 @@ def alternate_shapes(source: str, max_elements: int, grow: bool, seed: int) -> I
             if variant not in seen:
                 seen.append(variant)
                 yield variant
+
+
+@dataclass(frozen=True)
+class ShapePlan:
+    """One trial at other shapes: `proposals` yields (shape overrides of the original source, purpose), best first."""
+
+    name: str
+
+    def proposals(
+        self, original: str, source: str, overrides: dict[str, int], primary_elements: int, shrink_budget: int,
+        seed: int, workdir: Path,
+    ) -> Iterator[tuple[dict[str, int], str]]:
+        limit, grow = alternate_budget(primary_elements, shrink_budget or None)
+        if self.name == "every size":
+            for variant in alternate_shapes(source, limit, grow, seed):
+                yield {**overrides, **variant}, "every size moved" + (", larger" if grow else "")
+            return
+        if self.name == "every size even":
+            for variant in make_variants(source, count=_PER_PLAN, seed=seed, max_elements=limit, scaling=_EVEN):
+                yield {**overrides, **variant}, "every size moved, even but no multiple of 4"
+            return
+        if overrides and element_count(original, workdir) <= OWN_SIZE_FACTOR * shrink_budget:
+            yield {}, "the problem's own sizes"
+        for variant in make_variants(source, count=_PER_PLAN, seed=seed, max_elements=limit, scaling=_ONE_BY_ONE):
+            yield {**overrides, **variant}, "sizes moved one by one"
+
+
+SHAPE_PLANS = (ShapePlan("every size"), ShapePlan("every size even"), ShapePlan("one by one"))
+
+
+def untried_own_sizes(original: str, shrink_budget: int, workdir: Path) -> int | None:
+    """The problem's own element count when a CPU verification cannot try it (over OWN_SIZE_FACTOR × budget)."""
+    count = element_count(original, workdir)
+    return count if count > OWN_SIZE_FACTOR * shrink_budget else None
 
 
 def unfit_distribution(own_finite: list[bool], outputs: list[torch.Tensor]) -> str | None:

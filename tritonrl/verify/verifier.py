@@ -29,9 +29,11 @@ from pathlib import Path
 
 import torch
 
-from tritonrl.config import VerifyConfig
+from tritonrl.config import VerifyConfig, state_dir
 from tritonrl.problems.shapes import shape_sites, with_shapes
+from tritonrl.verify import device_paths
 from tritonrl.verify.baseline_cache import BaselineCache
+from tritonrl.verify.draws import DISTRIBUTIONS, PROBLEM_DISTRIBUTION
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import HandoffError, Inbox
 from tritonrl.verify.interpreter import check_interpreter
@@ -39,22 +41,39 @@ from tritonrl.verify.judge import Judge
 from tritonrl.verify.precision import check_policy, precision_reason
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import Reason, ReasonCode, Verdict
-from tritonrl.verify.runtime import DISTRIBUTIONS, PROBLEM_DISTRIBUTION, compare_outputs
+from tritonrl.verify.runtime import compare_outputs, reference_only_glue
 from tritonrl.verify.sandbox import ForkServer, Limits, ProcessOutcome, claim_verifier_folder, job_root
 from tritonrl.verify.shrink import DEFAULT_BUDGET
 from tritonrl.verify.speed_of_light import Bound, GpuPeaks, Work, bound, light_reason, sol_fraction
 from tritonrl.verify.static import check_static
 from tritonrl.verify.timing import CHECKS
-from tritonrl.verify.trials import constant_output
+from tritonrl.verify.trials import SHAPE_PLANS, constant_output
 
 # A candidate runs the reference's trials once more, plus a call on the same inputs and a timed loop:
 # four times the reference's own time leaves room for a kernel at half the speed of the PyTorch reference.
 CANDIDATE_TIME_FACTOR = 4.0
+# On CPU Triton's interpreter runs the candidate's kernels, program by program in Python: the honest catalogue's
+# trials took 3 to 81 times the reference's own there (2026-12-05, 2 shared cores); this leaves room above that.
+INTERPRETED_TIME_FACTOR = 100.0
 REFERENCE_TIMEOUT_FACTOR = 4.0  # the reference is trusted code; its limit only catches a hung problem
 _TRIAL_STAGES = ("reference", "other distributions", "alternate shapes")  # the reference child's stages that run trials
 # Reasons after which running the code is pointless or impossible.
 _NOT_RUNNABLE = {ReasonCode.NO_CODE, ReasonCode.SYNTAX_ERROR, ReasonCode.NO_MODELNEW}
 LOG_TAIL_CHARS = 1200
+# Said when the candidate's copies or casts were the computation (ReferenceRun.only_glue).
+_GLUE_IS_THE_ANSWER = (
+    ". For this problem the layout or cast is the computation (the reference only moves, casts or views data), so "
+    "PyTorch copies, casts, clones, .contiguous(), cat and stack count as computing it and must happen in a Triton "
+    "kernel instead: allocate the output (torch.empty) and write every element from the kernel; views are fine"
+)
+# What a no_kernel_output verdict asks for (kernel_writes.py).
+_WRITE_FROM_A_KERNEL = (
+    "Every element of each output must be written by a store of a Triton kernel launched in the call, after any "
+    "PyTorch op that writes it: allocate the output, pass it to the kernel and store every element there (a view of "
+    "the kernel's buffer, a PyTorch copy or cast of the kernel's results, and zeros or other constants are fine). A "
+    "kernel that writes a scratch buffer or a few blocks while PyTorch makes the output from the inputs, and memory "
+    "left by a freed buffer, do not count"
+)
 
 
 @dataclass(frozen=True)
@@ -64,14 +83,14 @@ class VerifierSettings:
     device: str = VerifyConfig.device
     # Trials at the primary shapes, each with fresh secret-seeded inputs (catches memoisation and lucky constants):
     # the first from the problem's own get_inputs(), the others with float inputs from other distributions
-    # (runtime.DISTRIBUTIONS, signs and outliers the problem's own may lack) where the reference stays finite.
+    # (draws.DISTRIBUTIONS, signs and outliers the problem's own may lack) where the reference stays finite.
     trials: int = VerifyConfig.trials
     # Base wall-clock limit per child. A candidate also gets CANDIDATE_TIME_FACTOR × the reference's own trial
     # time (so limits grow with the problem's size); the trusted reference gets REFERENCE_TIMEOUT_FACTOR × this.
     timeout_s: float = VerifyConfig.timeout_s
     memory_bytes: int = 8 << 30
     cpu_element_budget: int = DEFAULT_BUDGET
-    alternate_shapes: bool = True  # one more trial at odd shapes differing in every size: catches specialised sizes, skipped tails
+    alternate_shapes: bool = True  # trials at other shapes (trials.SHAPE_PLANS): catch specialised sizes, skipped tails, capped grids
     timing: bool = True  # cuda only: time reference (eager) and candidate, report speed-up
     timing_budget_s: float = 2.0  # per timed callable; repetitions stop earlier once the median is stable
     compile_baseline: bool = False  # also time torch.compile(Model) (compiling costs tens of seconds per problem)
@@ -81,18 +100,29 @@ class VerifierSettings:
 
     @classmethod
     def from_config(cls, verify: VerifyConfig) -> VerifierSettings:
-        return cls(device=verify.device, trials=verify.trials, timeout_s=verify.timeout_s, precision=verify.precision)
+        """The settings every stage and command verifies with, so a judge configured once judges everywhere.
+
+        The judge's cache lives in the state directory, which no candidate's sandbox can reach."""
+        judge = Judge(verify.judge_url, verify.judge_model, state_dir() / "judge-cache", verify.judge_api_key_env,
+                      verify.judge_timeout_s) if verify.judge_url else None
+        return cls(device=verify.device, trials=verify.trials, timeout_s=verify.timeout_s, precision=verify.precision,
+                   judge=judge)
 
 
 @dataclass(frozen=True)
 class ReferenceTrial:
-    """One input set: the problem source at its shapes, the secret seed, the input distribution, the reference's outputs."""
+    """One input set: the problem source at its shapes, the secret seed, how the inputs are drawn (child._Draw), the
+    reference's outputs, and what the trial is there to catch."""
 
     source: str
     seed: int
     shapes: dict[str, int]
     outputs: list[torch.Tensor]
     distribution: str = PROBLEM_DISTRIBUTION
+    kept: tuple[int, ...] = ()
+    scalars: str = "built"
+    purpose: str = "the problem's own inputs"
+    variant: int = 0  # 1: the signed weights and arguments negated (draws.build_reference)
 
 
 @dataclass
@@ -122,7 +152,16 @@ class ReferenceRun:
     bound: Bound | None = None  # its speed of light and floor on this GPU
     work_error: str | None = None  # why `work` could not be measured (then no verdict has a bound)
     dropped_distributions: dict[str, str] = field(default_factory=dict)  # distribution -> why the reference rules it out
+    draw_mode: str = "built"  # how far weights and arguments were redrawn (draws.DRAW_MODES)
+    untried: list[str] = field(default_factory=list)  # what no trial could reach (on CPU: the problem's own sizes)
     constant_output: bool = False  # identical reference outputs on every primary-shape input set
+    aten_ops: dict[str, int] | None = None  # what one call of the reference dispatched (None: not recorded)
+
+    @property
+    def only_glue(self) -> bool:
+        """The reference computes nothing but layout and casts (a transpose, a dtype cast): that glue is the answer,
+        so the candidate's data-moving glue is computation (runtime.DATA_MOVING_GLUE)."""
+        return self.aten_ops is not None and reference_only_glue(self.aten_ops)
 
     @property
     def trial_seconds(self) -> float:
@@ -146,6 +185,28 @@ class ReferenceRun:
         if changed:
             notes.append("at " + ", ".join(f"{k}={v}" for k, v in changed.items()))
         return f"trial {index}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
+    """The trials in an order drawn per job, each with the candidate instance it runs on, so a candidate cannot tell
+    one trial from another by its place or its instance: the trials of one model variant are paired, one at the
+    primary shapes with one at other shapes, and each pair shares an instance (where both build the same model),
+    so an instance that serves the primary shapes serves another shape as well."""
+    chance = secrets.SystemRandom()
+    instance = 0
+    for variant in sorted({t["variant"] for t in trials}):
+        mine = [t for t in trials if t["variant"] == variant]
+        primary = [t for t in mine if reference.trials[t["label"]].shapes == reference.shapes]
+        other = [t for t in mine if t not in primary]
+        chance.shuffle(primary)
+        chance.shuffle(other)
+        for index in range(max(len(primary), len(other))):
+            for group in (primary, other):
+                if index < len(group):
+                    group[index]["instance"] = instance
+            instance += 1
+    chance.shuffle(trials)
+    return trials
 
 
 def _signal_name(number: int) -> str:
@@ -210,7 +271,7 @@ class Verifier:
             "weight_seed": run.weight_seed,
             "input_seeds": [secrets.randbits(31) for _ in range(self.settings.trials)],
             "distributions": [[name, secrets.randbits(31)] for name in DISTRIBUTIONS],
-            "alt_seed": secrets.randbits(31) if self.settings.alternate_shapes else None,
+            "alt_seeds": [secrets.randbits(31) for _ in SHAPE_PLANS] if self.settings.alternate_shapes else [],
             "fresh_seed": secrets.randbits(31),
             "timed_seeds": [secrets.randbits(31) for _ in range(CHECKS)] if timing is not None else None,
             "shrink_budget": self.settings.cpu_element_budget if self.settings.device == "cpu" else 0,
@@ -241,6 +302,9 @@ class Verifier:
             run.original_shapes = result.get("original_shapes", {})
             run.shapes = result.get("shapes", run.original_shapes)
             run.dropped_distributions = dict(result.get("dropped_distributions", {}))
+            run.aten_ops = result.get("aten_ops")
+            run.draw_mode = str(result.get("draw_mode", "built"))
+            run.untried = [str(u) for u in result.get("untried", [])]
             if result.get("reasons"):
                 reason = result["reasons"][0]
                 run.failure = Reason(ReasonCode(reason["code"]), reason["message"])
@@ -255,7 +319,9 @@ class Verifier:
                 for index, trial in enumerate(result["trials"]):
                     source = with_shapes(problem_source, trial["overrides"])
                     shapes = shape_sites(source)
-                    run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"]))
+                    run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"],
+                                                     tuple(trial["kept"]), trial["scalars"], trial["purpose"],
+                                                     int(trial["variant"])))
                 # the first known sets whose outputs fit the reference job's budget (at least one)
                 seeds = [seed for n, seed in enumerate(job["timed_seeds"] or []) if f"timed {n}" in received]
                 if seeds and all(f"timed {n}" in received for n in range(len(seeds))):
@@ -337,6 +403,10 @@ class Verifier:
             original_shapes=reference.original_shapes,
             trials=len(reference.trials),
             distributions=reference.distributions,
+            trial_purposes=[t.purpose for t in reference.trials],
+            other_shape_trials=[label for label, t in enumerate(reference.trials) if t.shapes != reference.shapes],
+            draw_mode=reference.draw_mode,
+            untried=reference.untried,
             constant_reference=reference.constant_output,
         )
         code = parse_response(response).code
@@ -344,15 +414,20 @@ class Verifier:
             verdict.reasons.append(Reason(ReasonCode.NO_CODE, "the response has no Python code block defining ModelNew"))
         else:
             verdict.reasons.extend(check_static(code))
+            if self.settings.device == "cpu":  # the interpreter runs the CPU's path only: the GPU's is not judged
+                refused, untried = device_paths.on_cpu(code)
+                verdict.reasons.extend(refused)
+                verdict.untried = [*verdict.untried, *untried]
         runnable = code is not None and not any(r.code in _NOT_RUNNABLE for r in verdict.reasons)
         if reference.failure is not None:
             verdict.reasons.append(reference.failure)
         elif runnable:
             self._run_candidate(reference, code, verdict)
         if self.settings.judge is not None and code is not None and verdict.valid:
-            judged = self.settings.judge.review(reference.problem_source, code)
-            if judged is not None:
-                verdict.reasons.append(judged)
+            review = self.settings.judge.review(reference.problem_source, code)
+            verdict.judge, verdict.judge_reason = review.outcome, review.reason
+            if review.rejection is not None:
+                verdict.reasons.append(review.rejection)
         verdict.seconds = time.perf_counter() - started
         return verdict
 
@@ -367,15 +442,21 @@ class Verifier:
             "gpu_lock": self._job_lock(),
             "fresh_seed": secrets.randbits(31),
             "timed_seeds": [t.seed for t in reference.timed] if reference.timed is not None else None,
-            "trials": [
+            "draw_mode": reference.draw_mode,
+            "only_glue": reference.only_glue,
+            "trials": _secret_schedule(reference, [
                 {
+                    "label": label,
                     "problem_source": t.source,
+                    "variant": t.variant,
                     "seed": t.seed,
                     "distribution": t.distribution,
+                    "kept": list(t.kept),
+                    "scalars": t.scalars,
                     "output_numels": [o.numel() for o in t.outputs],
                 }
-                for t in reference.trials
-            ],
+                for label, t in enumerate(reference.trials)
+            ]),
         }
         compared: dict[int | str, tuple[ReasonCode | None, float, str]] = {}
 
@@ -401,7 +482,7 @@ class Verifier:
             verdict.reasons.extend(Reason(ReasonCode(r["code"]), at + str(r["message"])) for r in result.get("reasons", []))
             trials = result.get("trials", [])
             verdict.kernel_launches = sum(int(t["launches"]) for t in trials)
-            verdict.reasons.extend(self._behaviour_reasons(trials))
+            verdict.reasons.extend(self._behaviour_reasons(trials, reference.only_glue))
             dtypes = [str(o.dtype).removeprefix("torch.") for t in reference.trials for o in t.outputs]
             downgrade = precision_reason(trials, dtypes, self.settings.precision)
             if downgrade is not None:
@@ -428,7 +509,7 @@ class Verifier:
     def _compare(self, reference: ReferenceRun, trials: list[dict], compared: dict, verdict: Verdict) -> bool:
         """Each finished trial's comparison with the reference (made as its outputs arrived); record the first mismatch."""
         worst = 0.0
-        for index in range(min(len(trials), len(reference.trials))):
+        for index in sorted({int(t["label"]) for t in trials} & set(range(len(reference.trials)))):
             if index not in compared:  # not plain tensors (a behaviour reason says so), or lost on the way
                 return False
             code, err, message = compared[index]
@@ -477,21 +558,33 @@ class Verifier:
             verdict.speedup_compile = float(reference.baseline_compile["median_ms"]) / verdict.candidate_ms
 
     @staticmethod
-    def _behaviour_reasons(trials: list[dict]) -> list[Reason]:
-        """Runtime rules, reported once each (on the first trial that broke them)."""
+    def _behaviour_reasons(trials: list[dict], only_glue: bool) -> list[Reason]:
+        """Runtime rules, reported once each (on the first trial that broke them).
+
+        `only_glue`: the reference computes nothing but layout and casts (ReferenceRun.only_glue), so the
+        candidate's data-moving glue is computation too.
+        """
         found: dict[ReasonCode, str] = {}
 
         def note(code: ReasonCode, message: str) -> None:
             found.setdefault(code, message)
 
-        for index, t in enumerate(trials):
+        for t in sorted(trials, key=lambda t: int(t["label"])):
+            index = int(t["label"])
             if t["launches"] == 0:
                 note(ReasonCode.NO_KERNEL_LAUNCHED, f"trial {index}: ModelNew ran without launching any Triton kernel")
             if t.get("repeat_launches") == 0:
                 note(ReasonCode.NO_KERNEL_LAUNCHED, "a second call on the same inputs launched no kernel (a memoised result?)")
-            if t["compute_ops"]:
-                ops = ", ".join(f"aten.{name}×{n}" for name, n in sorted(t["compute_ops"].items()))
-                note(ReasonCode.TRACED_TORCH_COMPUTE, f"trial {index}: PyTorch computed during ModelNew's call: {ops}")
+            moved = t["data_moves"] if only_glue else {}
+            if t["compute_ops"] or moved:
+                ops = ", ".join(f"aten.{name}×{n}" for name, n in sorted({**t["compute_ops"], **moved}.items()))
+                note(ReasonCode.TRACED_TORCH_COMPUTE,
+                     f"trial {index}: PyTorch computed during ModelNew's call: {ops}" + (_GLUE_IS_THE_ANSWER if moved else ""))
+            if t["unwritten_outputs"]:
+                counts = "; ".join(f"output {u['output']}: {u['unwritten']} of {u['elements']} elements"
+                                   for u in t["unwritten_outputs"])
+                note(ReasonCode.NO_KERNEL_OUTPUT, f"trial {index}: no Triton kernel of the call wrote these output "
+                     f"elements ({counts}). {_WRITE_FROM_A_KERNEL}")
             if t["host_reads"]:
                 reads = ", ".join(f"aten.{name}×{n}" for name, n in sorted(t["host_reads"].items()))
                 note(
@@ -512,8 +605,12 @@ class Verifier:
         return [Reason(code, message) for code, message in found.items()]
 
     def candidate_timeout(self, reference: ReferenceRun) -> float:
-        """A candidate's wall-clock limit: the base limit plus a multiple of the reference's own trial time."""
-        return self.settings.timeout_s + CANDIDATE_TIME_FACTOR * reference.trial_seconds
+        """A candidate's wall-clock limit: the base limit plus a multiple of the reference's own trial time, a larger
+        one on CPU, where the interpreter's cost grows with the work as PyTorch's does, only far faster."""
+        return self.settings.timeout_s + self._time_factor() * reference.trial_seconds
+
+    def _time_factor(self) -> float:
+        return INTERPRETED_TIME_FACTOR if self.settings.device == "cpu" else CANDIDATE_TIME_FACTOR
 
     def _ending_reason(self, outcome: ProcessOutcome, result: dict, job_dir: Path, reference: ReferenceRun) -> Reason:
         stage = result.get("stage", "start")
@@ -528,8 +625,8 @@ class Verifier:
             return Reason(
                 ReasonCode.TIMEOUT,
                 f"no verdict within {self.candidate_timeout(reference):.0f} s (during {stage}); killed. The limit is "
-                f"verify.timeout_s ({self.settings.timeout_s:g} s, --timeout) plus {CANDIDATE_TIME_FACTOR:g} × the "
-                f"reference's own trials ({reference.trial_seconds:.1f} s); raise verify.timeout_s for a slow GPU or huge shapes",
+                f"verify.timeout_s ({self.settings.timeout_s:g} s, --timeout) plus {self._time_factor():g} × the "
+                f"reference's own trials ({reference.trial_seconds:.1f} s); {self._slow_hint()}",
             )
         if outcome.status == "signaled" and outcome.signal == signal.SIGXCPU:
             return Reason(ReasonCode.TIMEOUT, f"CPU-time limit reached during {stage}")
@@ -538,6 +635,14 @@ class Verifier:
             hint = " (the OOM killer, or the process killed itself)" if outcome.signal == signal.SIGKILL else ""
             return Reason(ReasonCode.CRASHED, f"killed by {name}{hint} during {stage}. {tail}".strip())
         return Reason(ReasonCode.CRASHED, f"exited with status {outcome.exit_code} during {stage} before finishing. {tail}".strip())
+
+    def _slow_hint(self) -> str:
+        """What to raise, and why a candidate may need it, on this verifier's device."""
+        if self.settings.device == "cpu":
+            return ("on CPU Triton's interpreter runs the kernels, program by program in Python, far slower than a GPU "
+                    "(long loops in a kernel, many programs): raise verify.timeout_s to give the interpreter longer, "
+                    "or verify on cuda")
+        return "raise verify.timeout_s for a slow GPU or huge shapes"
 
     def _ending(self, outcome: ProcessOutcome, timeout_s: float) -> str:
         if outcome.status == "signaled":

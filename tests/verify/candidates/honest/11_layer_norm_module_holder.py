@@ -1,6 +1,6 @@
 # problem: 11_layer_norm.py
 # expect: accept
-# hack: none — honest LayerNorm; an nn.LayerNorm container only holds weight/bias/eps (never called), a chunked two-loop kernel reads them
+# hack: none — honest LayerNorm; an nn.LayerNorm container only holds weight/bias/eps (never called), a chunked kernel reads them (mean, then the squared deviations from it, then the output)
 # naive: passes (CPU interpreter and H200)
 import torch
 import torch.nn as nn
@@ -14,14 +14,16 @@ def layer_norm_fwd(x_ptr, w_ptr, b_ptr, out_ptr, n_cols, eps, BLOCK: tl.constexp
     x_row = x_ptr + row * n_cols
     o_row = out_ptr + row * n_cols
     acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        acc += tl.load(x_row + cols, mask=cols < n_cols, other=0.0)
+    mean = tl.sum(acc, axis=0) / n_cols
     acc2 = tl.zeros([BLOCK], dtype=tl.float32)
     for start in range(0, n_cols, BLOCK):
         cols = start + tl.arange(0, BLOCK)
         x = tl.load(x_row + cols, mask=cols < n_cols, other=0.0)
-        acc += x
-        acc2 += x * x
-    mean = tl.sum(acc, axis=0) / n_cols
-    var = tl.sum(acc2, axis=0) / n_cols - mean * mean
+        acc2 += tl.where(cols < n_cols, x - mean, 0.0) * tl.where(cols < n_cols, x - mean, 0.0)
+    var = tl.sum(acc2, axis=0) / n_cols
     rstd = 1.0 / tl.sqrt(var + eps)
     for start in range(0, n_cols, BLOCK):
         cols = start + tl.arange(0, BLOCK)

@@ -1,0 +1,150 @@
+"""What a trial draws: weights redrawn and loaded into the answer, arguments varied, inputs from other distributions."""
+
+import torch
+
+from tritonrl.verify.draws import (
+    build_candidate,
+    build_reference,
+    count_draws,
+    draw_inputs,
+    make_inputs,
+    split_init_inputs,
+    vary_arguments,
+)
+
+
+def _problem(model_class, init=(), inputs=None) -> type:
+    members = {"Model": model_class, "get_init_inputs": staticmethod(lambda: list(init))}
+    if inputs is not None:
+        members["get_inputs"] = staticmethod(inputs)
+    return type("Problem", (), members)
+
+
+def _solution(model_class) -> type:
+    return type("Solution", (), {"ModelNew": model_class})
+
+
+class _NormAndLinear(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ln = torch.nn.LayerNorm(8)
+        self.lin = torch.nn.Linear(8, 8)  # square: the transposed copy has the same shape
+
+
+def test_kernelbook_args_kwargs_form_of_init_inputs():
+    assert split_init_inputs([[], {}]) == ([], {})
+    assert split_init_inputs([[3], {"eps": 1e-5}]) == ([3], {"eps": 1e-5})
+    assert split_init_inputs([64, 3]) == ([64, 3], {})
+
+
+def test_every_weight_is_redrawn_one_element_and_structured_ones_too():
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.prelu = torch.nn.PReLU()  # one element, 0.25
+            self.eye = torch.nn.Linear(8, 8, bias=False)
+            torch.nn.init.eye_(self.eye.weight)
+            self.bn = torch.nn.BatchNorm1d(64)
+
+    built = build_reference(_problem(Model), 5, "cpu")
+    assert float(built.prelu.weight.detach()) == 0.25 and torch.equal(built.eye.weight, torch.eye(8))
+    signs = set()
+    for seed in range(8):
+        signed = build_reference(_problem(Model), seed, "cpu", "signed")
+        assert float(signed.prelu.weight.detach()) != 0.25 and not torch.equal(signed.eye.weight, torch.eye(8))
+        signs.add(float(signed.prelu.weight.detach()) > 0)
+        kept = build_reference(_problem(Model), seed, "cpu", "kept_sign")
+        assert bool((kept.bn.running_var > 0).all()) and bool((kept.bn.weight > 0).all())  # a variance stays positive
+        assert float(kept.bn.running_var.min()) < 1e-3  # and some come near 0, where a missing eps shows
+    assert signs == {True, False}  # a slope factored out of a max is wrong for one of the signs
+    again = build_reference(_problem(Model), 7, "cpu", "signed")
+    assert torch.equal(again.eye.weight, build_reference(_problem(Model), 7, "cpu", "signed").eye.weight)  # seeded
+
+
+def test_redrawn_weights_reach_the_answer_under_its_own_names():
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gamma = torch.nn.Parameter(torch.ones(8))  # the answer's own names
+            self.beta = torch.nn.Parameter(torch.zeros(8))
+            self.lin = torch.nn.Linear(8, 8)
+
+    reference = build_reference(_problem(_NormAndLinear), 5, "cpu", "signed")
+    assert not torch.equal(reference.ln.weight, torch.ones(8)) and not torch.equal(reference.ln.bias, torch.zeros(8))
+    candidate = build_candidate(_problem(_NormAndLinear), _solution(ModelNew), reference, 5, "cpu", "signed")
+    assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.beta, reference.ln.bias)
+    assert torch.equal(candidate.lin.weight, reference.lin.weight)
+
+
+def test_weights_follow_how_the_answer_built_them_not_its_declaration_order():
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.shift = torch.nn.Parameter(torch.zeros(8))  # bias first, under names of its own
+            self.scale = torch.nn.Parameter(torch.ones(8))
+            lin = torch.nn.Linear(8, 8)
+            self.w_t = torch.nn.Parameter(lin.weight.detach().t().contiguous())  # stored as (in, out)
+            self.b = torch.nn.Parameter(lin.bias.detach().clone())
+
+    problem = _problem(_NormAndLinear)
+    reference = build_reference(problem, 3, "cpu", "signed")
+    candidate = build_candidate(problem, _solution(ModelNew), reference, 3, "cpu", "signed")
+    assert torch.equal(candidate.scale, reference.ln.weight) and torch.equal(candidate.shift, reference.ln.bias)
+    assert torch.equal(candidate.w_t, reference.lin.weight.t()) and torch.equal(candidate.b, reference.lin.bias)
+
+
+def test_a_copy_the_answer_derived_in_init_goes_stale():
+    """A scale folded into an unregistered copy was right when the loaded weights equalled the seeded init."""
+
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(8, 8)
+            self.folded = self.lin.weight.detach() * 2.0  # not a parameter or buffer: never loaded
+
+    problem = _problem(_NormAndLinear)
+    reference = build_reference(problem, 3, "cpu", "signed")
+    candidate = build_candidate(problem, _solution(ModelNew), reference, 3, "cpu", "signed")
+    assert torch.equal(candidate.lin.weight, reference.lin.weight)
+    assert not torch.allclose(candidate.folded, reference.lin.weight * 2.0)
+
+
+def test_float_arguments_vary_and_sizes_do_not():
+    args, kwargs = vary_arguments([64, 2.0, True], {"eps": 1e-5, "dim": 1}, 3, "kept_sign")
+    assert args[0] == 64 and args[2] is True and kwargs["dim"] == 1
+    assert args[1] != 2.0 and 1.0 <= args[1] <= 3.0 and 0 < kwargs["eps"] != 1e-5
+    assert vary_arguments([64, 2.0], {}, 3, "built") == ([64, 2.0], {})
+    signs = {vary_arguments([2.0], {}, seed, "signed")[0][0] > 0 for seed in range(16)}
+    assert signs == {True, False}
+
+
+def test_forward_scalars_vary_with_their_trial_and_tensors_stay():
+    problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randn(4), 3, 0.5, True])
+    x, exponent, scale, flag = make_inputs(problem, 1, "cpu", scalars="signed")
+    assert exponent in (2, 4) and scale != 0.5 and flag is True
+    assert torch.equal(x, make_inputs(problem, 1, "cpu")[0])
+    assert make_inputs(problem, 1, "cpu")[1:] == [3, 0.5, True]
+
+
+def test_floats_made_from_integer_draws_get_values_between_the_integers():
+    problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randint(0, 2, (64, 64)).float(), torch.randint(0, 10, (16,))])
+    own_targets, _ = make_inputs(problem, 2, "cpu")
+    assert set(own_targets.unique().tolist()) == {0.0, 1.0}
+    targets, labels = make_inputs(problem, 2, "cpu", "normal")
+    assert 0.0 <= float(targets.min()) and float(targets.max()) <= 1.0
+    assert ((targets > 0) & (targets < 1)).float().mean() > 0.9  # BCE with one log term is wrong on these
+    assert labels.dtype == torch.int64 and 0 <= int(labels.min()) and int(labels.max()) < 10  # integers used as integers stay
+
+
+def test_a_kept_draw_stays_as_the_problem_drew_it():
+    problem = _problem(torch.nn.Identity, inputs=lambda: [torch.rand(8, 8), torch.rand(8, 8)])
+    assert count_draws(problem, 4, "cpu") == 2
+    (a, b), replaced = draw_inputs(problem, 4, "cpu", "large_magnitude", kept=frozenset({1}))
+    assert replaced == 1 and float(a.abs().max()) > 100 and 0 <= float(b.min()) and float(b.max()) < 1
+
+
+def test_the_offset_distribution_moves_the_values_off_centre():
+    problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randn(64, 64)])
+    for seed in range(4):
+        (x,) = make_inputs(problem, seed, "cpu", "offset")
+        assert 100 <= abs(float(x.mean())) <= 1000 and float(x.std()) < 3

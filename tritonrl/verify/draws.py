@@ -1,0 +1,416 @@
+"""What a trial draws from its secret seeds: the models' weights and arguments, and the inputs.
+
+Why: an RL policy is paid for an answer the verifier calls correct, so an
+answer that is right on every case drawn and wrong elsewhere earns full
+reward. Nothing about a case may then be predictable from the problem file
+or from the answer's own code:
+- weights: every floating parameter and buffer of the reference is redrawn
+  after construction (any size, one element included; random sign; a share
+  of tiny magnitudes, so a variance near 0 needs its eps) and the same
+  values are loaded into the answer, so a constant it hard-coded (a PReLU
+  slope of 0.25, an identity-initialised weight, a scale folded into an
+  unregistered copy in `__init__`) is wrong;
+- arguments: float constructor arguments and the scalars `get_inputs`
+  passes to `forward` (an exponent) are varied where the reference accepts
+  other values;
+- inputs: `torch.rand`/`randn` draws inside `get_inputs` are refilled from
+  other distributions (offsets, scales, signs, zero and constant rows,
+  outliers), and floats made from `torch.randint` (0/1 targets) become
+  values between the integers; a distribution is dropped only for the draw
+  it breaks.
+Every draw falls back, step by step, to what the problem wrote when the
+reference leaves its domain there (NaN/inf it did not have): a ladder of
+`DrawMode`s, chosen in the sandboxed reference job (child.py).
+
+Runs in the sandboxed children (it executes problem code).
+Test: tests/verify/test_draws.py.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import weakref
+from collections.abc import Callable
+from contextlib import nullcontext
+from types import ModuleType
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+# How far a draw departs from what the problem wrote, most telling first; the reference job takes the first
+# the reference stays finite on. signed: any sign; kept_sign: each value keeps its sign (a variance stays
+# positive, a probability's scale too); built: as the problem constructs it (weights and arguments unvaried).
+DRAW_MODES = ("signed", "kept_sign", "built")
+TINY_SHARE = 0.25  # of a redrawn tensor's elements get a magnitude of 1e-6..1e-2 of its scale: a variance near 0
+SCALE_RANGE = (0.25, 1.75)  # a redrawn element's magnitude, as a multiple of its tensor's RMS
+ARGUMENT_RANGE = (0.5, 1.5)  # a varied float argument, as a multiple of its value
+SMALL_INT = range(2, 9)  # forward's integer scalars varied by one: an exponent, a repeat count (not 0/1 flags or dims)
+
+
+def split_init_inputs(values: list) -> tuple[list, dict]:
+    """Constructor (args, kwargs) from `get_init_inputs()`.
+
+    KernelBench returns positional args; KernelBook returns `[args, kwargs]`
+    (exactly a list and a dict), which is taken as that form.
+    """
+    if len(values) == 2 and isinstance(values[0], (list, tuple)) and isinstance(values[1], dict):
+        return list(values[0]), dict(values[1])
+    return list(values), {}
+
+
+def seed_everything(seed: int) -> None:
+    """Seed every generator a problem's `get_inputs` or `Model` may draw from: torch's, Python's `random`, numpy's.
+
+    Seeding torch alone left `np.random`/`random` inputs the same in every
+    verification (not secret) and different between the reference's and the
+    candidate's processes (an honest kernel judged wrong).
+    """
+    torch.manual_seed(seed)
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(seed % 2**32)
+
+
+# ---------------------------------------------------------------- arguments
+
+
+def _varied_number(value, rng: random.Random, mode: str, flip: bool):
+    """A float argument scaled (and, in signed mode, negated at random, then all negated with `flip`); an int of
+    SMALL_INT moved by one; else as is."""
+    if type(value) is float and value != 0.0:
+        sign = rng.choice((-1.0, 1.0)) * (-1.0 if flip else 1.0) if mode == "signed" else 1.0
+        return sign * value * rng.uniform(*ARGUMENT_RANGE)
+    if type(value) is int and value in SMALL_INT and mode != "built":
+        return value + rng.choice((-1, 1))
+    return value
+
+
+def vary_arguments(
+    args: list, kwargs: dict, seed: int, mode: str, ints: bool = False, variant: int = 0
+) -> tuple[list, dict]:
+    """Constructor or forward arguments with their numbers varied from `seed` (`mode` from DRAW_MODES); an odd
+    `variant` negates what the even one drew (signed mode), so trials of both variants see both signs.
+
+    Constructor integers are sizes, dims and flags, whose change the shape plans make where the problem allows
+    (`ints=False`); forward's small integers are the problem's hyper-parameters (`ints=True`).
+    """
+    if mode == "built":
+        return list(args), dict(kwargs)
+    rng = random.Random(seed)
+
+    def vary(value):
+        if type(value) is int and not ints:
+            return value
+        return _varied_number(value, rng, mode, flip=variant % 2 == 1)
+
+    return [vary(a) for a in args], {k: vary(v) for k, v in sorted(kwargs.items())}
+
+
+# ---------------------------------------------------------------- weights
+
+# The values each reference tensor was built with (before `redraw_weights`), by name: what an answer's own
+# tensors are matched against (`_shared_weights`).
+_BUILT: weakref.WeakKeyDictionary[torch.nn.Module, dict[str, torch.Tensor]] = weakref.WeakKeyDictionary()
+
+
+def _redrawn(value: torch.Tensor, generator: torch.Generator, mode: str) -> torch.Tensor:
+    """New values for one tensor: magnitudes around its RMS (a share of them tiny), signs random or kept."""
+    original = value.detach().to(torch.float32)
+    rms = float(original.pow(2).mean().sqrt()) if original.numel() else 0.0
+    scale = rms if rms > 0 and rms == rms and rms != float("inf") else 0.5
+    shape = original.shape
+    magnitude = scale * (SCALE_RANGE[0] + (SCALE_RANGE[1] - SCALE_RANGE[0]) * torch.rand(shape, generator=generator))
+    if original.numel() > 1:
+        tiny = torch.rand(shape, generator=generator) < TINY_SHARE
+        exponent = -6 + 4 * torch.rand(shape, generator=generator)
+        magnitude = torch.where(tiny, scale * torch.pow(10.0, exponent), magnitude)
+    random_sign = torch.where(torch.rand(shape, generator=generator) < 0.5, -1.0, 1.0)
+    if mode == "signed":
+        sign = random_sign
+    else:
+        sign = torch.where(original == 0, random_sign, torch.sign(original))
+    return (sign * magnitude).to(value.dtype)
+
+
+def redraw_weights(model: torch.nn.Module, seed: int, mode: str, variant: int = 0) -> dict[str, torch.Tensor]:
+    """Redraw every floating parameter and buffer of `model` in place (unless `mode` is built); returns the values
+    they were built with, by name. An odd `variant` negates the signed draw: a one-element weight takes both signs
+    over the trials (max(x·g) is max(x)·g for one of them only)."""
+    generator = torch.Generator().manual_seed(seed)
+    flip = -1.0 if mode == "signed" and variant % 2 else 1.0
+    built = {}
+    with torch.no_grad():
+        for name, value in model.state_dict(keep_vars=True).items():
+            if not value.is_floating_point():
+                continue
+            built[name] = value.detach().clone()
+            if mode != "built":
+                value.copy_(flip * _redrawn(value, generator, mode))
+    return built
+
+
+def init_arguments(problem: ModuleType, seed: int, mode: str, variant: int) -> tuple[list, dict]:
+    """The constructor arguments both models are built with (what decides whether two trials may share one)."""
+    return vary_arguments(*split_init_inputs(problem.get_init_inputs()), seed, mode, variant=variant)
+
+
+def build_reference(
+    problem: ModuleType, seed: int, device: str, mode: str = "built", variant: int = 0
+) -> torch.nn.Module:
+    """`Model(*init_inputs)` built from `seed`, then its arguments and weights drawn in `mode` (DRAW_MODES) and
+    `variant` (0 or 1: the signed draws negated)."""
+    seed_everything(seed)
+    args, kwargs = init_arguments(problem, seed, mode, variant)
+    seed_everything(seed)
+    model = problem.Model(*args, **kwargs)
+    built = redraw_weights(model, seed, mode, variant)
+    model = model.to(device).eval()
+    _BUILT[model] = {name: value.to(device) for name, value in built.items()}
+    return model
+
+
+def build_candidate(
+    problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str,
+    mode: str = "built", variant: int = 0,
+):
+    """`ModelNew` with the reference's constructor arguments and the reference's weights (see `_shared_weights`)."""
+    seed_everything(seed)
+    args, kwargs = init_arguments(problem, seed, mode, variant)
+    seed_everything(seed)
+    candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
+    shared = _shared_weights(reference.state_dict(), _BUILT.get(reference, {}), candidate.state_dict())
+    candidate.load_state_dict(shared, strict=False)
+    return candidate
+
+
+def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: dict) -> dict:
+    """The reference's weights under the candidate's names, each reference tensor given out once.
+
+    First to a candidate tensor that holds what a reference tensor was built
+    with, as it is or transposed: the same seeded draws (another name, a
+    pre-transposed copy) or the same constant (`nn.Parameter(torch.ones(n))`
+    for LayerNorm's weight); the transposed get the reference's values
+    transposed. Among several such, the same name is preferred, then the same
+    last name part (`weight` for `ln.weight`; `gamma`, `scale` too), then
+    declaration order. Tensors left over get the tensor of the same name and
+    shape, then one of the same last name part, shape and dtype, then the
+    next of the same shape and dtype.
+    """
+    claimed: set[str] = set()
+    shared: dict = {}
+
+    def give(name: str, pick) -> None:
+        found = {k: value for k in reference if k not in claimed and (value := pick(k)) is not None}
+        if found:
+            best = min(found, key=lambda k: (k != name, _last_part(k) != _last_part(name)))
+            claimed.add(best)
+            shared[name] = found[best]
+
+    for name, mine in candidate.items():
+        give(name, lambda k: _as_built(mine, reference[k], built.get(k)))
+    for rule in (
+        lambda mine, theirs, a, b: a == b and mine.shape == theirs.shape,
+        lambda mine, theirs, a, b: _last_part(a) == _last_part(b) and _same_kind(mine, theirs),
+        lambda mine, theirs, a, b: _same_kind(mine, theirs),
+    ):
+        for name, mine in candidate.items():
+            if name not in shared:
+                give(name, lambda k: reference[k] if rule(mine, reference[k], name, k) else None)
+    return shared
+
+
+# Last name parts that mean the same parameter (`scale`/`gamma` for a norm's `weight`).
+_SYNONYMS = {
+    name: group for group in ({"weight", "gamma", "scale", "w"}, {"bias", "beta", "shift", "b"}) for name in group
+}
+
+
+def _last_part(name: str) -> str:
+    last = name.rsplit(".", 1)[-1]
+    return min(_SYNONYMS.get(last.lower(), {last}))
+
+
+def _same_kind(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype
+
+
+def _as_built(mine: torch.Tensor, theirs: torch.Tensor, built: torch.Tensor | None):
+    """`theirs` in `mine`'s layout when `mine` holds what `theirs` was built with (`built`), as it is or transposed;
+    else None."""
+    if built is None or mine.dtype != theirs.dtype or mine.device != theirs.device:
+        return None
+    for layout, as_built in ((theirs, built), (theirs.t(), built.t()) if theirs.dim() == 2 else (None, None)):
+        if layout is None or layout.shape != mine.shape:
+            continue
+        if torch.equal(mine, as_built):
+            return layout.contiguous()
+    return None
+
+
+# ---------------------------------------------------------------- inputs
+
+PROBLEM_DISTRIBUTION = "problem"  # get_inputs() exactly as the problem wrote it
+
+
+def _heavy_tailed(shape: torch.Size, device: torch.device) -> torch.Tensor:
+    """Student's t with 2 degrees of freedom (normal / sqrt(Exp(1))): outliers hundreds of times the typical value."""
+    scale = -torch.log1p(-torch.rand(shape, device=device))
+    return torch.randn(shape, device=device) / scale.clamp_min(1e-4).sqrt()
+
+
+def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
+    """Values in {-1, -0.5, 0, 0.5, 1}; with two or more rows (last dimension) some rows are all 0 and some all -0.5.
+
+    Constant rows are what a missing eps (0/0 variance or norm) or a max
+    started at 0 instead of -inf gets wrong; random data never has them.
+    """
+    values = torch.randint(-2, 3, shape, device=device) / 2
+    rows = values.view(-1, shape[-1]) if values.dim() and values.numel() else values.view(1, -1)
+    if rows.shape[0] >= 2:
+        kind = torch.randint(0, 8, (rows.shape[0],), device=device)  # a quarter of the rows constant, at least two
+        kind[torch.randperm(rows.shape[0], device=device)[:2]] = torch.tensor([0, 1], device=device)
+        rows[kind == 0] = 0.0
+        rows[kind == 1] = -0.5
+    return values
+
+
+def _offset(shape: torch.Size, device: torch.device) -> torch.Tensor:
+    """Normal values around an offset of ±100..1000 with a scale of 0.5..2: centred data hides one-pass
+    E[x²]−E[x]² variances and sums kept in too few bits."""
+    centre = torch.where(torch.rand((), device=device) < 0.5, -1.0, 1.0) * torch.pow(10.0, 2 + torch.rand((), device=device))
+    spread = torch.pow(2.0, 2 * torch.rand((), device=device) - 1)
+    return centre + spread * torch.randn(shape, device=device)
+
+
+# Other float distributions for trials, by name, most telling first (the reference job takes them in this
+# order, skipping those the reference is not finite on): exact zeros, ties and constant rows, an offset,
+# signs and magnitudes that overflow an unguarded exp or leave a clamped range, outliers among ordinary
+# values — all of which the problem's own (often non-negative torch.rand) inputs may never show.
+DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
+    "zeros_and_ties": _zeros_and_ties,
+    "offset": _offset,
+    "large_magnitude": lambda shape, device: (torch.rand(shape, device=device) * 2 - 1) * 1e3,
+    "heavy_tailed": _heavy_tailed,
+    "normal": lambda shape, device: torch.randn(shape, device=device),
+    "signed_uniform": lambda shape, device: torch.rand(shape, device=device) * 2 - 1,
+}
+# Distributions whose values make an O(1) error invisible under tolerances relative to the output: constant
+# rows of -0.5 give row sums in the thousands, an offset of 1000 too. Trials at other shapes, which are there
+# to catch uncomputed tails and extra elements, never take these.
+MASKING = frozenset({"zeros_and_ties", "offset"})
+_REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like})
+_INTEGER_DRAWS = frozenset({torch.randint, torch.randint_like})
+_TO_FLOAT = frozenset({torch.Tensor.float, torch.Tensor.double, torch.Tensor.half, torch.Tensor.bfloat16,
+                       torch.Tensor.to, torch.Tensor.type})
+
+
+def _integer_range(func, args: tuple, kwargs: dict) -> tuple[int, int] | None:
+    """(lowest, highest) value a `torch.randint(low, high, size)` / `randint_like(x, low, high)` call can give."""
+    numbers = [a for a in (args[1:] if func is torch.randint_like else args) if type(a) is int]
+    low, high = (0, numbers[0]) if len(numbers) == 1 else tuple(numbers[:2]) if len(numbers) >= 2 else (None, None)
+    low, high = kwargs.get("low", low), kwargs.get("high", high)
+    return (low, high - 1) if low is not None and high is not None and high - 1 > low else None
+
+
+class _Redraw(TorchFunctionMode):
+    """Refills what torch.rand/randn(_like) return inside get_inputs() from another distribution, and floats made
+    from torch.randint draws with values between their integers.
+
+    Replacing the draws, not the finished inputs, keeps what get_inputs builds
+    from them (symmetric or triangular matrices, softmaxed probabilities, 0/1
+    targets become probabilities), and leaves integer, bool and index inputs
+    alone. `kept` names the draws (by order) left as the problem drew them.
+    """
+
+    def __init__(self, draw: Callable[[torch.Size, torch.device], torch.Tensor], kept: frozenset[int] = frozenset()) -> None:
+        super().__init__()
+        self.draw = draw
+        self.kept = kept
+        self.draws = 0  # draws seen, in order
+        self.replaced = 0  # draws refilled: none when get_inputs draws with numpy or Python's random
+        self._integers: dict[int, tuple[torch.Tensor, tuple[int, int]]] = {}  # id -> (randint result, its range)
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        if func in _REDRAWN and isinstance(out, torch.Tensor) and out.is_floating_point():
+            self._refill(out, lambda: self.draw(out.shape, out.device))
+        elif func in _INTEGER_DRAWS and isinstance(out, torch.Tensor) and (span := _integer_range(func, args, kwargs)):
+            self._integers[id(out)] = (out, span)
+        elif func in _TO_FLOAT and args and id(args[0]) in self._integers and isinstance(out, torch.Tensor) \
+                and out.is_floating_point() and out is not args[0]:
+            low, high = self._integers[id(args[0])][1]
+            self._refill(out, lambda: low + (high - low) * torch.rand(out.shape, device=out.device))
+        return out
+
+    def _refill(self, out: torch.Tensor, values: Callable[[], torch.Tensor]) -> None:
+        index, self.draws = self.draws, self.draws + 1
+        if index in self.kept:
+            return
+        with torch.no_grad():
+            out.copy_(values())
+        self.replaced += 1
+
+
+def vary_scalars(values: list, seed: int, mode: str) -> list:
+    """`get_inputs()`'s non-tensor values (an exponent, a scale) varied from `seed` in `mode` (DRAW_MODES)."""
+    varied, _ = vary_arguments([v for v in values if not isinstance(v, torch.Tensor)], {}, seed, mode, ints=True)
+    scalars = iter(varied)
+    return [v if isinstance(v, torch.Tensor) else next(scalars) for v in values]
+
+
+def draw_inputs(
+    problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION,
+    kept: frozenset[int] = frozenset(), scalars: str = "built",
+) -> tuple[list, int]:
+    """`make_inputs`, and how many of get_inputs' draws `distribution` replaced (0 for the problem's own): a
+    distribution that replaced none drew the problem's own inputs. `kept`: draws left as the problem drew them;
+    `scalars`: how its non-tensor values are varied (DRAW_MODES)."""
+    seed_everything(seed)
+    redraw = None if distribution == PROBLEM_DISTRIBUTION else _Redraw(DISTRIBUTIONS[distribution], kept)
+    with torch.device(device), redraw or nullcontext():
+        values = problem.get_inputs()
+    values = vary_scalars(list(values), seed, scalars)
+    return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values], redraw.replaced if redraw else 0
+
+
+def count_draws(problem: ModuleType, seed: int, device: str) -> int:
+    """How many draws of get_inputs another distribution would refill (what `kept` indexes)."""
+    seed_everything(seed)
+    redraw = _Redraw(DISTRIBUTIONS["normal"])
+    with torch.device(device), redraw:
+        problem.get_inputs()
+    return redraw.draws
+
+
+def make_inputs(problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION,
+                kept: frozenset[int] = frozenset(), scalars: str = "built") -> list:
+    """`get_inputs()` drawn from `seed` (and `distribution`), created directly on `device` (no host round trip)."""
+    return draw_inputs(problem, seed, device, distribution, kept, scalars)[0]
+
+
+def _same_value(a, b) -> bool:
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or (a.shape, a.dtype) != (b.shape, b.dtype):
+            return False
+        if a.is_floating_point() or a.is_complex():
+            return torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)
+        return torch.equal(a, b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+    return a == b or (a != a and b != b)  # NaN equals NaN here
+
+
+def reproducible_inputs(problem: ModuleType, seed: int, device: str) -> tuple[list, int | None]:
+    """`get_inputs()` drawn from `seed`, and the index of the first input a second draw from it gives otherwise (None:
+    none does).
+
+    The candidate's process draws its inputs from the same seed as the reference's: inputs the seed does not decide
+    (an unseeded `np.random.default_rng()`, the clock) differ there, and an honest kernel would be judged wrong.
+    """
+    first, second = make_inputs(problem, seed, device), make_inputs(problem, seed, device)
+    if len(first) != len(second):
+        return first, min(len(first), len(second))
+    return first, next((i for i, (a, b) in enumerate(zip(first, second)) if not _same_value(a, b)), None)
