@@ -33,7 +33,7 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
         assert data["speedup"] is None
         assert data["shapes"] == {"batch_size": 16, "dim": 4096}
         assert all(data["alt_shapes"][k] > v for k, v in data["shapes"].items())  # larger in every size
-    assert data["distributions"] == ["problem", "zeros_and_ties", "offset", "large_magnitude", "heavy_tailed", "normal"]  # masking ones at the primary shapes only
+    assert data["distributions"] == ["problem", "zeros_and_ties", "offset", "normal", "signed_uniform", "heavy_tailed"]  # masking ones at the primary shapes only
     assert len(data["trial_purposes"]) == data["trials"] and data["draw_mode"] == "signed"
     assert data["constant_reference"] is False
     stages = data["stage_seconds"]  # where the time went, for throughput work

@@ -57,7 +57,7 @@ import math
 import random
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tritonrl.problems.shapes import LITERAL_PREFIX, shape_sites, with_shapes
@@ -141,9 +141,7 @@ def make_variants(
                 continue
             assignment = {name: new_values.get(value, value) for name, value in sites.items()}
             if scaling.split:
-                for value in changeable:
-                    for name in groups[value].names[1:]:
-                        assignment[name] = _draw(groups, floor, rng, scaling).get(value, value)
+                _split(assignment, groups, changeable, floor, rng, scaling)
             key = tuple(sorted(assignment.items()))
             if key in seen:  # no-op (clamped back to the original) or duplicate
                 continue
@@ -198,6 +196,20 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
                 scaled += rng.choice((-1, 1))
             new[value] = max(lowest, scaled)
     return new
+
+
+def _split(assignment: dict[str, int], groups: dict[int, _Group], changeable: list[int], floor: int,
+           rng: random.Random, scaling: Scaling) -> None:
+    """Give the other sites of each group of several sites values of their own, at least one differing from the
+    first site's (a square problem turns oblong whether or not the first site kept its value)."""
+    moving = replace(scaling, keep_share=0.0)
+    for value in changeable:
+        first, *others = groups[value].names
+        for _ in range(ATTEMPTS_PER_VARIANT):
+            drawn = {name: _draw(groups, floor, rng, moving).get(value, value) for name in others}
+            if any(v != assignment[first] for v in drawn.values()):
+                assignment.update(drawn)
+                break
 
 
 def _ragged(size: int, rng: random.Random, parity: str) -> int:

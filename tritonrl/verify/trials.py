@@ -39,7 +39,8 @@ ALT_ELEMENT_FACTOR = 1.5  # the alternate shapes may hold this many times the pr
 # smaller tensors without a fault and is right where it is compared (seen on the H200). Larger problems keep
 # the primary count, so a pool of them fits in GPU memory: there such a kernel is not caught (docs/VERIFIER.md).
 GPU_GROW_ELEMENTS = 1 << 28
-_GROW = Scaling(factors=(1.125,), odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
+# Growing by up to 2x where the limit allows: a grid or loop capped just above the primary size is caught.
+_GROW = Scaling(factors=(1.25, 1.5, 2.0), odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
 _EVERY = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
 _SIZES = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True)
 _SOME = Scaling(factors=FACTORS, odd_probability=1.0, small_sizes=True)
