@@ -39,8 +39,9 @@ ALT_ELEMENT_FACTOR = 1.5  # the alternate shapes may hold this many times the pr
 # smaller tensors without a fault and is right where it is compared (seen on the H200). Larger problems keep
 # the primary count, so a pool of them fits in GPU memory: there such a kernel is not caught (docs/VERIFIER.md).
 GPU_GROW_ELEMENTS = 1 << 28
-# Growing by up to 2x where the limit allows: a grid or loop capped just above the primary size is caught.
-_GROW = Scaling(factors=(1.25, 1.5, 2.0), odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
+# Growing by a quarter or a half in every size where the limit allows: a grid or loop capped just above the primary
+# size is caught (a cap above every size tried is seen only at larger sizes: on CPU, not at all; `untried`).
+_GROW = Scaling(factors=(1.25, 1.5), odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
 _EVERY = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
 _SIZES = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True)
 _SOME = Scaling(factors=FACTORS, odd_probability=1.0, small_sizes=True)
@@ -99,14 +100,24 @@ class ShapePlan:
             for variant in alternate_shapes(source, limit, grow, seed):
                 yield {**overrides, **variant}, "every size moved" + (", larger" if grow else "")
             return
+        # The others cost no more than a primary trial where they can; else as much as the first.
+        caps = dict.fromkeys((min(limit, primary_elements or element_count(source, workdir)), limit))
         if self.name == "every size even":
-            for variant in make_variants(source, count=_PER_PLAN, seed=seed, max_elements=limit, scaling=_EVEN):
-                yield {**overrides, **variant}, "every size moved, even but no multiple of 4"
+            yield from _first_fitting(source, overrides, seed, caps, _EVEN, "every size moved, even but no multiple of 4")
             return
         if overrides and element_count(original, workdir) <= OWN_SIZE_FACTOR * shrink_budget:
             yield {}, "the problem's own sizes"
-        for variant in make_variants(source, count=_PER_PLAN, seed=seed, max_elements=limit, scaling=_ONE_BY_ONE):
-            yield {**overrides, **variant}, "sizes moved one by one"
+        yield from _first_fitting(source, overrides, seed, caps, _ONE_BY_ONE, "sizes moved one by one")
+
+
+def _first_fitting(source: str, overrides: dict[str, int], seed: int, caps, scaling: Scaling, purpose: str):
+    """Proposals of `scaling` under the first element cap any fits."""
+    for cap in caps:
+        variants = make_variants(source, count=_PER_PLAN, seed=seed, max_elements=cap, scaling=scaling)
+        if variants:
+            for variant in variants:
+                yield {**overrides, **variant}, purpose
+            return
 
 
 SHAPE_PLANS = (ShapePlan("every size"), ShapePlan("every size even"), ShapePlan("one by one"))
