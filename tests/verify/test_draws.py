@@ -8,6 +8,7 @@ from tritonrl.verify.draws import (
     count_draws,
     draw_inputs,
     make_inputs,
+    positive_tensors,
     split_init_inputs,
     vary_arguments,
 )
@@ -112,7 +113,7 @@ def test_a_copy_the_answer_derived_in_init_goes_stale():
 def test_float_arguments_vary_and_sizes_do_not():
     args, kwargs = vary_arguments([64, 2.0, True], {"eps": 1e-5, "dim": 1}, 3, "kept_sign")
     assert args[0] == 64 and args[2] is True and kwargs["dim"] == 1
-    assert args[1] != 2.0 and 1.0 <= args[1] <= 3.0 and 0 < kwargs["eps"] != 1e-5
+    assert args[1] != 2.0 and 0.5 <= args[1] <= 8.0 and 0 < kwargs["eps"] != 1e-5
     assert vary_arguments([64, 2.0], {}, 3, "built") == ([64, 2.0], {})
     signs = {vary_arguments([2.0], {}, seed, "signed")[0][0] > 0 for seed in range(16)}
     assert signs == {True, False}
@@ -148,3 +149,55 @@ def test_the_offset_distribution_moves_the_values_off_centre():
     for seed in range(4):
         (x,) = make_inputs(problem, seed, "cpu", "offset")
         assert 100 <= abs(float(x.mean())) <= 1000 and float(x.std()) < 3
+
+
+def test_structural_buffers_stay_as_built_and_statistics_are_redrawn():
+    """A causal mask or a position table is the problem's structure (red team round 1: redrawing it rewarded an
+    attention that dropped causality and refused the honest one); a norm's running statistics are data."""
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("mask", torch.tril(torch.ones(8, 8)))
+            self.bn = torch.nn.BatchNorm1d(8)
+
+    reference = build_reference(_problem(Model), 2, "cpu", "signed")
+    assert torch.equal(reference.mask, torch.tril(torch.ones(8, 8)))
+    assert not torch.equal(reference.bn.running_var, torch.ones(8))
+
+
+def test_a_mixed_mode_keeps_the_named_tensors_positive_and_signs_the_rest():
+    """A BatchNorm's variance must stay positive; its gain need not (red team round 1: one mode for the whole model
+    kept every sign, and max(BN(x)) passed as BN(max(x)))."""
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bn = torch.nn.BatchNorm1d(64)
+
+    assert positive_tensors(Model()) == ["bn.weight", "bn.running_var"]
+    model = build_reference(_problem(Model), 4, "cpu", "mixed:bn.running_var")
+    assert bool((model.bn.running_var > 0).all())
+    assert bool((model.bn.weight < 0).any()) and bool((model.bn.weight > 0).any())
+
+
+def test_floats_in_tuples_and_zero_floats_vary_and_integer_tuples_stay():
+    args, _ = vary_arguments([(0.485, 0.456), (3, 3), 0.0], {}, 5, "kept_sign")
+    assert args[0] != (0.485, 0.456) and all(v > 0 for v in args[0])
+    assert args[1] == (3, 3) and 0.0 < args[2] <= 0.5
+
+
+def test_floats_made_from_bool_masks_and_in_place_samples_are_redrawn():
+    problem = _problem(torch.nn.Identity, inputs=lambda: [(torch.rand(64, 64) > 0.5).float(),
+                                                          torch.empty(64, 64).normal_()])
+    targets, sampled = make_inputs(problem, 1, "cpu", "signed_uniform")
+    assert ((targets > 0) & (targets < 1)).float().mean() > 0.9
+    assert float(sampled.abs().max()) <= 1.0  # signed uniform, not the problem's normal_
+
+
+def test_zeros_and_ties_make_constant_lines_along_every_dimension():
+    problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randn(4, 32, 8, 8)])
+    (x,) = make_inputs(problem, 3, "cpu", "zeros_and_ties")
+    for dim in range(4):
+        spread = x.amax(dim) - x.amin(dim)
+        assert bool((spread == 0).any()), dim  # e.g. an RMSNorm over the channels meets an all-zero channel line

@@ -58,6 +58,7 @@ from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.draws import (
     DRAW_MODES,
     MASKING,
+    MIXED,
     PROBLEM_DISTRIBUTION,
     build_candidate,
     build_reference,
@@ -65,6 +66,7 @@ from tritonrl.verify.draws import (
     init_arguments,
     draw_inputs,
     make_inputs,
+    positive_tensors,
     reproducible_inputs,
 )
 from tritonrl.verify.runtime import AtenTrace, LaunchCounter, clone_values, flatten_outputs, import_source, plain_outputs
@@ -234,6 +236,7 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             mode, model, outputs, own_finite = _draw_mode(problem, job["weight_seed"], inputs, device)
             result.data["draw_mode"] = mode
             result.data["aten_ops"] = _aten_ops(model, inputs)
+            result.data["model_dtypes"] = sorted({str(v.dtype).removeprefix("torch.") for v in model.state_dict().values()})
             models = _variant_models(problem, job["weight_seed"], device, mode, model, inputs, own_finite)
             del inputs
             _save_trial(result, first, overrides, _Draw(), outputs, "the problem's own inputs", 0)
@@ -297,22 +300,36 @@ def _draw_mode(problem, seed: int, inputs: list, device: str) -> tuple[str, torc
     `inputs`, and which outputs are finite as the problem builds its model (the domain every later draw keeps)."""
     built = build_reference(problem, seed, device)
     own_finite = [bool(torch.isfinite(o).all()) for o in _reference_outputs(built, clone_values(inputs), device)]
-    for mode in DRAW_MODES:
+
+    def fits(mode: str):
         try:
-            model = built if mode == "built" else build_reference(problem, seed, device, mode)
+            model = build_reference(problem, seed, device, mode)
             outputs = _reference_outputs(model, clone_values(inputs), device)
-        except Exception:
-            continue  # the problem's model does not take these values (an argument out of its range)
-        if mode == "built" or unfit_distribution(own_finite, outputs) is None:
-            return mode, model, outputs, own_finite
-    raise AssertionError("the built model is always a draw")
+        except Exception:  # the problem's model does not take these values (an argument out of its range)
+            return None
+        return (mode, model, outputs, own_finite) if unfit_distribution(own_finite, outputs) is None else None
+
+    if (drawn := fits("signed")) is not None:
+        return drawn
+    kept = positive_tensors(built)
+    if kept and (drawn := fits(MIXED + ",".join(kept))) is not None:
+        for name in list(kept):  # as few kept as the reference needs: a norm's gain signed, its variance kept
+            trial = fits(MIXED + ",".join(k for k in kept if k != name))
+            if trial is not None:
+                kept.remove(name)
+                drawn = trial
+        return drawn
+    for mode in DRAW_MODES[2:-1]:
+        if (drawn := fits(mode)) is not None:
+            return drawn
+    return "built", built, _reference_outputs(built, clone_values(inputs), device), own_finite
 
 
 def _variant_models(problem, seed: int, device: str, mode: str, model, inputs: list, own_finite: list[bool]) -> dict:
     """variant -> (the variant it is, its model): 1 negates the signed draws (draws.build_reference), where the
     reference stays finite on them; else trials of variant 1 take variant 0's model."""
     models = {0: (0, model), 1: (0, model)}
-    if mode == "signed":
+    if mode == "signed" or mode.startswith(MIXED):
         try:
             other = build_reference(problem, seed, device, mode, 1)
             if unfit_distribution(own_finite, _reference_outputs(other, clone_values(inputs), device)) is None:

@@ -28,6 +28,7 @@ Test: tests/verify/test_draws.py.
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 import weakref
@@ -39,12 +40,20 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 # How far a draw departs from what the problem wrote, most telling first; the reference job takes the first
-# the reference stays finite on. signed: any sign; kept_sign: each value keeps its sign (a variance stays
-# positive, a probability's scale too); built: as the problem constructs it (weights and arguments unvaried).
-DRAW_MODES = ("signed", "kept_sign", "built")
+# the reference stays finite on. signed: any sign; mixed: the named tensors (those the reference needs
+# positive, a variance: found one by one in the reference job) keep their signs and every other weight takes
+# any sign (arguments keep theirs); kept_sign: each value keeps its sign; built: as the problem constructs it.
+DRAW_MODES = ("signed", "mixed", "kept_sign", "built")
+MIXED = "mixed:"  # a mixed mode names the tensors that keep their signs: "mixed:bn.running_var,ln.weight"
 TINY_SHARE = 0.25  # of a redrawn tensor's elements get a magnitude of 1e-6..1e-2 of its scale: a variance near 0
-SCALE_RANGE = (0.25, 1.75)  # a redrawn element's magnitude, as a multiple of its tensor's RMS
-ARGUMENT_RANGE = (0.5, 1.5)  # a varied float argument, as a multiple of its value
+# A redrawn element's magnitude, as a multiple of its tensor's RMS (of 0.5 at least for one element: a slope of
+# 0.25 may exceed 1), log-uniform; a varied float argument likewise, as a multiple of its value.
+SCALE_RANGE = (0.1, 4.0)
+ARGUMENT_RANGE = (0.25, 4.0)
+ZERO_ARGUMENT = (0.05, 0.5)  # a float argument of 0.0 (a clamp bound) becomes a value in this range
+# Buffers the verifier redraws: a norm's running statistics. Other buffers are structure the problem built
+# (a causal mask, a sinusoidal table) and stay as built.
+STATISTICS_PREFIX = "running_"
 SMALL_INT = range(2, 9)  # forward's integer scalars varied by one: an exponent, a repeat count (not 0/1 flags or dims)
 
 
@@ -76,15 +85,29 @@ def seed_everything(seed: int) -> None:
 # ---------------------------------------------------------------- arguments
 
 
+def _log_uniform(rng: random.Random, low: float, high: float) -> float:
+    return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+
 def _varied_number(value, rng: random.Random, mode: str, flip: bool):
-    """A float argument scaled (and, in signed mode, negated at random, then all negated with `flip`); an int of
-    SMALL_INT moved by one; else as is."""
-    if type(value) is float and value != 0.0:
-        sign = rng.choice((-1.0, 1.0)) * (-1.0 if flip else 1.0) if mode == "signed" else 1.0
-        return sign * value * rng.uniform(*ARGUMENT_RANGE)
+    """A float argument scaled (and, in signed mode, negated at random, then all negated with `flip`), 0.0 made a
+    small positive value; an int of SMALL_INT moved by one; tuples and lists element by element; else as is."""
+    if type(value) in (tuple, list):
+        return type(value)(_varied_number(v, rng, mode, flip) for v in value)
+    if type(value) is float and value == 0.0:
+        return rng.uniform(*ZERO_ARGUMENT)
+    if type(value) is float:
+        signed = mode == "signed" or mode.startswith(MIXED)  # a mixed mode keeps the signs of tensors, not arguments
+        sign = rng.choice((-1.0, 1.0)) * (-1.0 if flip else 1.0) if signed else 1.0
+        return sign * value * _log_uniform(rng, *ARGUMENT_RANGE)
     if type(value) is int and value in SMALL_INT and mode != "built":
         return value + rng.choice((-1, 1))
     return value
+
+
+def _sizes(values) -> bool:
+    """Whether a tuple of constructor arguments is sizes (a kernel size, a shape): integers only."""
+    return all(type(v) is int for v in values)
 
 
 def vary_arguments(
@@ -101,7 +124,7 @@ def vary_arguments(
     rng = random.Random(seed)
 
     def vary(value):
-        if type(value) is int and not ints:
+        if (type(value) is int and not ints) or (type(value) in (tuple, list) and not ints and _sizes(value)):
             return value
         return _varied_number(value, rng, mode, flip=variant % 2 == 1)
 
@@ -115,19 +138,22 @@ def vary_arguments(
 _BUILT: weakref.WeakKeyDictionary[torch.nn.Module, dict[str, torch.Tensor]] = weakref.WeakKeyDictionary()
 
 
-def _redrawn(value: torch.Tensor, generator: torch.Generator, mode: str) -> torch.Tensor:
+def _redrawn(value: torch.Tensor, generator: torch.Generator, signed: bool) -> torch.Tensor:
     """New values for one tensor: magnitudes around its RMS (a share of them tiny), signs random or kept."""
     original = value.detach().to(torch.float32)
     rms = float(original.pow(2).mean().sqrt()) if original.numel() else 0.0
     scale = rms if rms > 0 and rms == rms and rms != float("inf") else 0.5
+    if original.numel() == 1:
+        scale = max(scale, 0.5)
     shape = original.shape
-    magnitude = scale * (SCALE_RANGE[0] + (SCALE_RANGE[1] - SCALE_RANGE[0]) * torch.rand(shape, generator=generator))
+    low, high = math.log(SCALE_RANGE[0]), math.log(SCALE_RANGE[1])
+    magnitude = scale * torch.exp(low + (high - low) * torch.rand(shape, generator=generator))
     if original.numel() > 1:
         tiny = torch.rand(shape, generator=generator) < TINY_SHARE
         exponent = -6 + 4 * torch.rand(shape, generator=generator)
         magnitude = torch.where(tiny, scale * torch.pow(10.0, exponent), magnitude)
     random_sign = torch.where(torch.rand(shape, generator=generator) < 0.5, -1.0, 1.0)
-    if mode == "signed":
+    if signed:
         sign = random_sign
     else:
         sign = torch.where(original == 0, random_sign, torch.sign(original))
@@ -139,21 +165,32 @@ def redraw_weights(model: torch.nn.Module, seed: int, mode: str, variant: int = 
     they were built with, by name. An odd `variant` negates the signed draw: a one-element weight takes both signs
     over the trials (max(x·g) is max(x)·g for one of them only)."""
     generator = torch.Generator().manual_seed(seed)
-    flip = -1.0 if mode == "signed" and variant % 2 else 1.0
+    flip = -1.0 if (mode == "signed" or mode.startswith(MIXED)) and variant % 2 else 1.0
+    kept = set(mode.removeprefix(MIXED).split(",")) if mode.startswith(MIXED) else set()
+    parameters = {name for name, _ in model.named_parameters()}
     built = {}
     with torch.no_grad():
         for name, value in model.state_dict(keep_vars=True).items():
-            if not value.is_floating_point():
+            drawn = name in parameters or name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX)
+            if not value.is_floating_point() or not drawn:
                 continue
             built[name] = value.detach().clone()
             if mode != "built":
-                value.copy_(flip * _redrawn(value, generator, mode))
+                signed = mode == "signed" or (mode.startswith(MIXED) and name not in kept)
+                value.copy_((flip if signed else 1.0) * _redrawn(value, generator, signed))
     return built
 
 
 def init_arguments(problem: ModuleType, seed: int, mode: str, variant: int) -> tuple[list, dict]:
     """The constructor arguments both models are built with (what decides whether two trials may share one)."""
     return vary_arguments(*split_init_inputs(problem.get_init_inputs()), seed, mode, variant=variant)
+
+
+def positive_tensors(model: torch.nn.Module) -> list[str]:
+    """Names of the tensors redraw_weights redraws that were built all positive: those a mixed mode may keep."""
+    parameters = {name for name, _ in model.named_parameters()}
+    return [name for name, value in model.state_dict().items() if value.is_floating_point() and bool((value > 0).all())
+            and (name in parameters or name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX))]
 
 
 def build_reference(
@@ -261,18 +298,27 @@ def _heavy_tailed(shape: torch.Size, device: torch.device) -> torch.Tensor:
 
 
 def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
-    """Values in {-1, -0.5, 0, 0.5, 1}; with two or more rows (last dimension) some rows are all 0 and some all -0.5.
+    """Values in {-1, -0.5, 0, 0.5, 1}; with two or more rows (last dimension) some rows are all 0 and some all -0.5,
+    and one zero slab across each leading dimension, so lines along every dimension are constant somewhere.
 
-    Constant rows are what a missing eps (0/0 variance or norm) or a max
-    started at 0 instead of -inf gets wrong; random data never has them.
+    Constant lines are what a missing eps (0/0 variance or norm, over
+    whichever dimension it reduces) or a max started at 0 instead of -inf
+    gets wrong; random data never has them.
     """
     values = torch.randint(-2, 3, shape, device=device) / 2
+    slabs = torch.zeros(shape[:-1] if values.dim() else (), dtype=torch.bool, device=device)
+    for axis in range(values.dim() - 1):  # a zero slab per leading dimension: every line through it is constant
+        if shape[axis] >= 2:
+            index = int(torch.randint(0, shape[axis], (), device=device))
+            values.select(axis, index).zero_()
+            slabs.select(axis, index).fill_(True)
     rows = values.view(-1, shape[-1]) if values.dim() and values.numel() else values.view(1, -1)
-    if rows.shape[0] >= 2:
-        kind = torch.randint(0, 8, (rows.shape[0],), device=device)  # a quarter of the rows constant, at least two
-        kind[torch.randperm(rows.shape[0], device=device)[:2]] = torch.tensor([0, 1], device=device)
-        rows[kind == 0] = 0.0
-        rows[kind == 1] = -0.5
+    free = (~slabs).reshape(-1).nonzero().flatten() if values.dim() > 1 else torch.arange(rows.shape[0], device=device)
+    if len(free) >= 2:  # rows of a slab are all 0 already: the others get the constant rows
+        kind = torch.randint(0, 8, (len(free),), device=device)  # a quarter of the rows constant, at least two
+        kind[torch.randperm(len(free), device=device)[:2]] = torch.tensor([0, 1], device=device)
+        rows[free[kind == 0]] = 0.0
+        rows[free[kind == 1]] = -0.5
     return values
 
 
@@ -302,10 +348,16 @@ DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
 # rows of -0.5 give row sums in the thousands, an offset of 1000 too. Trials at other shapes, which are there
 # to catch uncomputed tails and extra elements, never take these.
 MASKING = frozenset({"zeros_and_ties", "offset"})
-_REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like})
+_REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like, torch.normal,
+                      torch.Tensor.normal_, torch.Tensor.uniform_})  # in-place samplers fill their tensor too
 _INTEGER_DRAWS = frozenset({torch.randint, torch.randint_like})
 _TO_FLOAT = frozenset({torch.Tensor.float, torch.Tensor.double, torch.Tensor.half, torch.Tensor.bfloat16,
                        torch.Tensor.to, torch.Tensor.type})
+
+
+def _is_bool(value) -> bool:
+    """A bool tensor (`(torch.rand(n) > 0.5)`): made a float, it is 0/1 data like randint's."""
+    return isinstance(value, torch.Tensor) and value.dtype == torch.bool
 
 
 def _integer_range(func, args: tuple, kwargs: dict) -> tuple[int, int] | None:
@@ -341,9 +393,9 @@ class _Redraw(TorchFunctionMode):
             self._refill(out, lambda: self.draw(out.shape, out.device))
         elif func in _INTEGER_DRAWS and isinstance(out, torch.Tensor) and (span := _integer_range(func, args, kwargs)):
             self._integers[id(out)] = (out, span)
-        elif func in _TO_FLOAT and args and id(args[0]) in self._integers and isinstance(out, torch.Tensor) \
-                and out.is_floating_point() and out is not args[0]:
-            low, high = self._integers[id(args[0])][1]
+        elif func in _TO_FLOAT and args and isinstance(out, torch.Tensor) and out.is_floating_point() \
+                and out is not args[0] and (id(args[0]) in self._integers or _is_bool(args[0])):
+            low, high = self._integers[id(args[0])][1] if id(args[0]) in self._integers else (0, 1)
             self._refill(out, lambda: low + (high - low) * torch.rand(out.shape, device=out.device))
         return out
 

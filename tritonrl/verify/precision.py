@@ -699,10 +699,13 @@ _TORCH_NAMES = {"fp64": "float64", "fp32": "float32", "fp16": "float16", "bf16":
 @dataclass(frozen=True)
 class Problem:
     """What a problem's own tensors hold, which every dot and narrowing is judged against: `floats`, the torch dtype
-    names of its float inputs and outputs; `outputs`, those of its outputs (integers among them too)."""
+    names of its float inputs, outputs, parameters and buffers; `outputs`, those of its outputs (integers among them
+    too); `makes_integers`: the reference itself turns floats into integers (a fake quantisation, a bucket index),
+    so integers made of float data are its computation, not fixed point."""
 
     floats: frozenset[str]
     outputs: frozenset[str]
+    makes_integers: bool = False
 
     def need(self, data: str | None = None) -> int:
         """Significand bits a value computed from `data` (a dtype name; None when unknown: the problem's widest float
@@ -739,7 +742,7 @@ def downgrade(dot: dict, policy: str, problem: Problem) -> str | None:
             return None
         return f"kernel {kernel}: reads a {dot['argument']} tensor, which holds this problem's {_name(need)} data narrowed; {keep}"
     if "fixed" in dot:
-        if not need or problem.outputs_a(dot["fixed"]):
+        if not need or problem.outputs_a(dot["fixed"]) or problem.makes_integers:
             return None
         return (f"kernel {kernel}: stores {dot['fixed']} integers converted from {dot.get('from', 'float')} data: fixed point, "
                 f"which loses what lies below its step; {keep}")
@@ -782,23 +785,30 @@ def _cast_downgrade(dot: dict, problem: Problem) -> str | None:
         return f"{where} reads this problem's {_name(need)} data in narrower pieces; {keep}" if need > _HALF else None
     if significand(dst) >= need or problem.outputs_a(dst):
         return None
+    if not significand(dst) and problem.makes_integers:
+        return None
     if not significand(dst):
         return f"{where} turns {_name(need)} data into integers (fixed point: what lies below its step is lost); {keep}"
     return f"{where} rounds this problem's {_name(need)} data to a narrower float; {keep}"
 
 
-def precision_reason(trials: list[dict], output_dtypes: Iterable[str], policy: str) -> Reason | None:
+def precision_reason(
+    trials: list[dict], output_dtypes: Iterable[str], policy: str, model_dtypes: Iterable[str] = (),
+    makes_integers: bool = False,
+) -> Reason | None:
     """The precision_downgrade reason for a candidate's trials, or None.
 
-    `output_dtypes` are the reference outputs' torch dtype names; with the
-    inputs' float dtypes recorded by the child they make the `Problem` each
-    dot and cast is judged against.
+    `output_dtypes` are the reference outputs' torch dtype names and `model_dtypes` its parameters' and buffers'
+    (an fp16 parameter of the problem's own is its data, not a narrowed copy); with the inputs' float dtypes
+    recorded by the child they make the `Problem` each dot and cast is judged against. `makes_integers`: the
+    reference turns floats into integers itself (Problem.makes_integers).
     """
     check_policy(policy)
     trials = [t for t in trials if "precision" in t]
     inputs = [d for t in trials for d in t["precision"]["input_dtypes"]]
     outputs = frozenset(output_dtypes)
-    problem = Problem(frozenset(d for d in [*outputs, *inputs] if significand(d)), outputs)
+    floats = frozenset(d for d in [*outputs, *inputs, *model_dtypes] if significand(d))
+    problem = Problem(floats, outputs, makes_integers or any(not significand(d) for d in outputs))
     found: dict[str, None] = {}
     for t in trials:
         for dot in t["precision"]["dots"]:

@@ -156,6 +156,7 @@ class ReferenceRun:
     untried: list[str] = field(default_factory=list)  # what no trial could reach (on CPU: the problem's own sizes)
     constant_output: bool = False  # identical reference outputs on every primary-shape input set
     aten_ops: dict[str, int] | None = None  # what one call of the reference dispatched (None: not recorded)
+    model_dtypes: list[str] = field(default_factory=list)  # the reference's parameter and buffer dtypes (precision.py)
 
     @property
     def only_glue(self) -> bool:
@@ -308,6 +309,7 @@ class Verifier:
             run.shapes = result.get("shapes", run.original_shapes)
             run.dropped_distributions = dict(result.get("dropped_distributions", {}))
             run.aten_ops = result.get("aten_ops")
+            run.model_dtypes = [str(d) for d in result.get("model_dtypes", [])]
             run.draw_mode = str(result.get("draw_mode", "built"))
             run.untried = [str(u) for u in result.get("untried", [])]
             if result.get("reasons"):
@@ -489,7 +491,8 @@ class Verifier:
             verdict.kernel_launches = sum(int(t["launches"]) for t in trials)
             verdict.reasons.extend(self._behaviour_reasons(trials, reference.only_glue))
             dtypes = [str(o.dtype).removeprefix("torch.") for t in reference.trials for o in t.outputs]
-            downgrade = precision_reason(trials, dtypes, self.settings.precision)
+            downgrade = precision_reason(trials, dtypes, self.settings.precision, reference.model_dtypes,
+                                         any(op.endswith("[float to integer]") for op in reference.aten_ops or {}))
             if downgrade is not None:
                 verdict.reasons.append(downgrade)
             finished = result.get("stage") == "done"
