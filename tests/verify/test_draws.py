@@ -5,8 +5,10 @@ import torch
 from tritonrl.verify.draws import (
     build_candidate,
     build_reference,
+    constructor_integers,
     count_draws,
     draw_inputs,
+    init_arguments,
     make_inputs,
     positive_tensors,
     split_init_inputs,
@@ -49,15 +51,16 @@ def test_every_weight_is_redrawn_one_element_and_structured_ones_too():
 
     built = build_reference(_problem(Model), 5, "cpu")
     assert float(built.prelu.weight.detach()) == 0.25 and torch.equal(built.eye.weight, torch.eye(8))
-    signs = set()
     for seed in range(8):
         signed = build_reference(_problem(Model), seed, "cpu", "signed")
         assert float(signed.prelu.weight.detach()) != 0.25 and not torch.equal(signed.eye.weight, torch.eye(8))
-        signs.add(float(signed.prelu.weight.detach()) > 0)
+        # both variants of every draw: a slope factored out of a max is wrong when negative, max(x, a·x) when a > 1
+        assert -0.9 <= float(signed.prelu.weight.detach()) < 0
+        assert float(build_reference(_problem(Model), seed, "cpu", "signed", variant=1).prelu.weight.detach()) > 1
         kept = build_reference(_problem(Model), seed, "cpu", "kept_sign")
         assert bool((kept.bn.running_var > 0).all()) and bool((kept.bn.weight > 0).all())  # a variance stays positive
         assert float(kept.bn.running_var.min()) < 1e-3  # and some come near 0, where a missing eps shows
-    assert signs == {True, False}  # a slope factored out of a max is wrong for one of the signs
+        assert float(build_reference(_problem(Model), seed, "cpu", "kept_sign", variant=1).prelu.weight.detach()) > 1
     again = build_reference(_problem(Model), 7, "cpu", "signed")
     assert torch.equal(again.eye.weight, build_reference(_problem(Model), 7, "cpu", "signed").eye.weight)  # seeded
 
@@ -125,6 +128,8 @@ def test_forward_scalars_vary_with_their_trial_and_tensors_stay():
     assert exponent in (2, 4) and scale != 0.5 and flag is True
     assert torch.equal(x, make_inputs(problem, 1, "cpu")[0])
     assert make_inputs(problem, 1, "cpu")[1:] == [3, 0.5, True]
+    shift = make_inputs(_problem(torch.nn.Identity, inputs=lambda: [torch.randn(4), 16]), 1, "cpu", scalars="signed")[1]
+    assert shift in (15, 17)  # a roll's shift of 16, not only small exponents (red team round 1)
 
 
 def test_floats_made_from_integer_draws_get_values_between_the_integers():
@@ -201,3 +206,53 @@ def test_zeros_and_ties_make_constant_lines_along_every_dimension():
     for dim in range(4):
         spread = x.amax(dim) - x.amin(dim)
         assert bool((spread == 0).any()), dim  # e.g. an RMSNorm over the channels meets an all-zero channel line
+
+
+def test_nearly_constant_rows_have_a_variance_near_eps_and_products_that_last():
+    """Red team round 1: an eps replaced by a variance clamp, and a cumprod cut after 256 elements, passed."""
+    problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randn(64, 512)])
+    (x,) = make_inputs(problem, 5, "cpu", "zeros_and_ties")
+    variance = x.var(dim=1)
+    near = (variance > 1e-9) & (variance < 1e-3)
+    assert bool(near.any())
+    assert float(x[near].abs().cumprod(dim=1)[:, -1].min()) > 1e-3  # a row's product has not vanished by its end
+
+
+def test_integer_constructor_arguments_are_offered_and_axes_are_not():
+    """A divisor of 2 or 8 groups baked into an answer passed: the reference job changes such integers in odd
+    variants where the reference takes the change (child._varied_integers)."""
+
+    class Model(torch.nn.Module):
+        def __init__(self, dim, groups, flag, scale):
+            super().__init__()
+
+    problem = _problem(Model, init=(1, 8, True, 2.0))
+    assert constructor_integers(problem) == [("1", 8)]  # dim 1 is an axis (and a flag), True a bool
+    keyword = _problem(Model, init=([2], {"groups": 3, "flag": False, "scale": 1.0}))
+    assert constructor_integers(keyword) == [("groups", 3)]
+    assert init_arguments(problem, 1, "kept_sign", 1, {"1": 4})[0][:3] == [1, 4, True]
+    assert init_arguments(problem, 1, "kept_sign", 0, {"1": 4})[0][:3] == [1, 8, True]  # even variants: as written
+
+
+def test_a_parameter_the_answer_fused_in_init_gets_the_redrawn_values():
+    """One `[W | b]` parameter built from an nn.Linear, or a reshaped copy, is matched element by element (red team
+    round 1: it kept its seeded init while the reference was redrawn, and an honest answer was refused)."""
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(64, 32)
+
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            linear = torch.nn.Linear(64, 32)
+            self.wb = torch.nn.Parameter(torch.cat([linear.weight.detach(), linear.bias.detach()[:, None]], dim=1))
+            self.flat = torch.nn.Parameter(linear.weight.detach().t().reshape(-1).clone())
+
+    problem = _problem(Model)
+    reference = build_reference(problem, 3, "cpu", "signed")
+    candidate = build_candidate(problem, _solution(ModelNew), reference, 3, "cpu", "signed")
+    weight, bias = reference.linear.weight, reference.linear.bias
+    assert torch.equal(candidate.wb, torch.cat([weight, bias[:, None]], dim=1))
+    assert torch.equal(candidate.flat, weight.t().reshape(-1))

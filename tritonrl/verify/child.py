@@ -28,6 +28,7 @@ Test: tests/verify/test_verifier.py (through the sandbox).
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 import traceback
@@ -62,8 +63,10 @@ from tritonrl.verify.draws import (
     PROBLEM_DISTRIBUTION,
     build_candidate,
     build_reference,
+    constructor_integers,
     count_draws,
     init_arguments,
+    integer_alternatives,
     draw_inputs,
     make_inputs,
     positive_tensors,
@@ -114,6 +117,7 @@ def _classify(exc: BaseException, default: ReasonCode) -> _Failed:
 # Bound before any candidate code runs, like the timing functions.
 _monotonic = time.monotonic
 MAX_SINGLE_DRAWS = 8  # get_inputs draws tried one at a time when a distribution breaks the reference on all together
+MASKING_RATIO = 2.0  # a distribution whose reference output RMS exceeds normal inputs' this often hides small errors
 
 
 class _Result:
@@ -237,7 +241,11 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             result.data["draw_mode"] = mode
             result.data["aten_ops"] = _aten_ops(model, inputs)
             result.data["model_dtypes"] = sorted({str(v.dtype).removeprefix("torch.") for v in model.state_dict().values()})
-            models = _variant_models(problem, job["weight_seed"], device, mode, model, inputs, own_finite)
+            integers = _varied_integers(problem, job["weight_seed"], device, mode, inputs, own_finite)
+            result.data["varied_integers"] = integers
+            models = _variant_models(problem, job["weight_seed"], device, mode, model, inputs, own_finite, integers)
+            at_other_shapes = [(name, seed) for name, seed in distributions
+                               if name not in _masking(problem, model, own_finite, distributions, device)]
             del inputs
             _save_trial(result, first, overrides, _Draw(), outputs, "the problem's own inputs", 0)
             for seed in more:
@@ -275,12 +283,12 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
         shapes = f" at shapes {result.data['shapes']}" if overrides else ""
         raise _Failed(failure_code, f"the reference Model failed{shapes}: {_describe(exc)}") from exc
 
-    generic = [d for d in distributions if d[0] not in MASKING]
     for plan, seed in zip(SHAPE_PLANS, job.get("alt_seeds") or []):
         result.stage("wait for the GPU")
         with lock.shared():
             result.stage("alternate shapes")
-            _shapes_trial(job, job_dir, result, original, overrides, own_finite, generic, plan, seed, mode)
+            _shapes_trial(job, job_dir, result, original, overrides, own_finite, at_other_shapes, plan, seed, mode,
+                          integers)
 
 
 @dataclass(frozen=True)
@@ -325,17 +333,73 @@ def _draw_mode(problem, seed: int, inputs: list, device: str) -> tuple[str, torc
     return "built", built, _reference_outputs(built, clone_values(inputs), device), own_finite
 
 
-def _variant_models(problem, seed: int, device: str, mode: str, model, inputs: list, own_finite: list[bool]) -> dict:
-    """variant -> (the variant it is, its model): 1 negates the signed draws (draws.build_reference), where the
-    reference stays finite on them; else trials of variant 1 take variant 0's model."""
-    models = {0: (0, model), 1: (0, model)}
-    if mode == "signed" or mode.startswith(MIXED):
+def _varied_integers(problem, seed: int, device: str, mode: str, inputs: list, own_finite: list[bool]) -> dict:
+    """Constructor integers (draws.constructor_integers) the odd variant changes: for each, the first other value
+    (draws.integer_alternatives) at which the reference builds, stays finite, keeps its output shapes (not a size)
+    and computes something else (the argument is used). A divisor of 2 or 8 groups baked into an answer is then
+    wrong in half of the trials."""
+    rng = random.Random(seed)
+    chosen: dict[str, int] = {}
+
+    def outputs(integers: dict) -> list | None:
         try:
-            other = build_reference(problem, seed, device, mode, 1)
-            if unfit_distribution(own_finite, _reference_outputs(other, clone_values(inputs), device)) is None:
-                models[1] = (1, other)
-        except Exception:  # the problem's model does not take the negated arguments
-            pass
+            model = build_reference(problem, seed, device, mode, 1, integers)
+            found = _reference_outputs(model, clone_values(inputs), device)
+        except Exception:  # the model does not take this value (a group count that divides nothing)
+            return None
+        return found if unfit_distribution(own_finite, found) is None else None
+
+    try:
+        candidates = constructor_integers(problem)
+    except Exception:  # get_init_inputs or the constructor's signature cannot be read: nothing to change
+        return chosen
+    before = outputs(chosen) if candidates else None
+    for key, value in candidates if before is not None else ():
+        for other in integer_alternatives(value, rng):
+            after = outputs({**chosen, key: other})
+            if after is not None and [o.shape for o in after] == [o.shape for o in before] \
+                    and not all(torch.equal(a, b) for a, b in zip(after, before)):
+                chosen[key], before = other, after
+                break
+    return chosen
+
+
+def _masking(problem, model, own_finite: list[bool], distributions: list, device: str) -> set[str]:
+    """Which of draws.MASKING hide a small error for this problem: those whose reference output RMS is over
+    MASKING_RATIO times its RMS on normal inputs (constant rows of -0.5 make row sums in the thousands, so an
+    element read past a row end is within tolerance), or cannot be measured. The others (under a LayerNorm every
+    row is O(1)) go to trials at other shapes too, where a path taken at other widths meets them."""
+    seeds = dict(distributions)
+
+    def rms(name: str) -> float | None:
+        draw = _Draw(name)
+        try:
+            inputs, replaced = draw.inputs(problem, seeds.get(name, 0), device)
+            found = _reference_outputs(model, inputs, device) if replaced else None
+        except Exception:
+            return None
+        if found is None or unfit_distribution(own_finite, found) is not None:
+            return None
+        return max((float(o.double().pow(2).mean().sqrt()) for o in found if o.is_floating_point() and o.numel()),
+                   default=None)
+
+    normal = rms("normal")
+    return {name for name in MASKING if normal is None or (spread := rms(name)) is None or spread > MASKING_RATIO * normal}
+
+
+def _variant_models(
+    problem, seed: int, device: str, mode: str, model, inputs: list, own_finite: list[bool], integers: dict
+) -> dict:
+    """variant -> (the variant it is, its model): 1 negates the signed draws, draws one-element weights above 1
+    and takes `integers` (draws.build_reference), where the reference stays finite on it; else trials of variant 1
+    take variant 0's model."""
+    models = {0: (0, model), 1: (0, model)}
+    try:
+        other = build_reference(problem, seed, device, mode, 1, integers)
+        if unfit_distribution(own_finite, _reference_outputs(other, clone_values(inputs), device)) is None:
+            models[1] = (1, other)
+    except Exception:  # the problem's model does not take the variant's arguments
+        pass
     return models
 
 
@@ -406,10 +470,11 @@ def _fitting_draw(
 
 def _shapes_trial(
     job: dict, job_dir: Path, result: _Result, original: str, overrides: dict, own_finite: list[bool],
-    distributions: list, plan, seed: int, mode: str,
+    distributions: list, plan, seed: int, mode: str, integers: dict,
 ) -> None:
     """One trial at other shapes (trials.SHAPE_PLANS), on the next distribution left that does not mask a small error
-    (the problem's own, scalars varied, when none is); the first shape set the reference runs at is taken."""
+    (the problem's own, scalars varied, when none is), drawn from this trial's seed; the first shape set the
+    reference runs at is taken, in the trial's variant where the reference stays finite there, else in variant 0."""
     device, budget = job["device"], job.get("shrink_budget") or 0
     source = with_shapes(original, overrides)
     try:
@@ -417,24 +482,37 @@ def _shapes_trial(
         proposals = plan.proposals(original, source, overrides, primary, budget, seed, job_dir)
     except Exception:  # the problem cannot be measured on the meta device: no size limit to plan within
         return
-    variant = len(result.data["trials"]) % 2
     for shapes, purpose in proposals:
         try:
             alt = import_source(with_shapes(original, shapes), "problem", job_dir)
-            model = build_reference(alt, job["weight_seed"], device, mode, variant)
-            outputs = _reference_outputs(model, make_inputs(alt, seed, device), device)
-            if variant and unfit_distribution(own_finite, outputs) is not None:
-                variant, model = 0, build_reference(alt, job["weight_seed"], device, mode)
+            variant, model = _fitting_variant(alt, job["weight_seed"], device, mode, integers, own_finite, seed,
+                                              len(result.data["trials"]) % 2)
         except Exception:  # the problem has constraints these shapes break: try the next set
             continue
         while distributions:
-            name, draw_seed = distributions.pop(0)
-            fitting = _fitting_draw(result, alt, model, own_finite, name, draw_seed, mode, device)
+            name, _ = distributions.pop(0)
+            fitting = _fitting_draw(result, alt, model, own_finite, name, seed, mode, device)
             if fitting is not None:
-                _save_trial(result, draw_seed, shapes, *fitting, f"{purpose}, {name} inputs", variant)
+                _save_trial(result, seed, shapes, *fitting, f"{purpose}, {name} inputs", variant)
                 return
         _save_trial(result, seed, shapes, *_own_draw(alt, model, own_finite, seed, mode, device), purpose, variant)
         return
+
+
+def _fitting_variant(problem, weight_seed: int, device: str, mode: str, integers: dict, own_finite: list[bool],
+                     seed: int, variant: int) -> tuple[int, torch.nn.Module]:
+    """(variant, reference model) for a trial at other shapes: `variant` where the reference builds and stays finite
+    on the problem's own inputs there, else variant 0 (which raises when these shapes do not build at all)."""
+    if variant:
+        try:
+            model = build_reference(problem, weight_seed, device, mode, variant, integers)
+            if unfit_distribution(own_finite, _reference_outputs(model, make_inputs(problem, seed, device), device)) is None:
+                return variant, model
+        except Exception:  # a changed integer these shapes do not take (a group count that no longer divides)
+            pass
+    model = build_reference(problem, weight_seed, device, mode)
+    _reference_outputs(model, make_inputs(problem, seed, device), device)
+    return 0, model
 
 
 def _work(job: dict, result: _Result, problem, model, device: str) -> dict | None:
@@ -514,6 +592,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         raise _classify(exc, ReasonCode.IMPORT_ERROR) from exc
 
     mode = job.get("draw_mode", "built")
+    integers = job.get("varied_integers") or {}
     references: dict[tuple[str, int], tuple] = {}  # (problem source, variant) -> (problem module, reference, sharing key)
     instances: dict[int, tuple] = {}  # the verifier's instance number -> (sharing key, candidate)
 
@@ -525,10 +604,10 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             result.stage("init")
             try:
                 problem = import_source(source, "problem", job_dir)
-                reference = build_reference(problem, job["weight_seed"], device, mode, variant)
+                reference = build_reference(problem, job["weight_seed"], device, mode, variant, integers)
             except Exception as exc:
                 raise _Failed(ReasonCode.REFERENCE_FAILED, f"the reference Model does not build: {_describe(exc)}") from exc
-            key = (repr(init_arguments(problem, job["weight_seed"], mode, variant)), variant,
+            key = (repr(init_arguments(problem, job["weight_seed"], mode, variant, integers)), variant,
                    tuple((name, tuple(value.shape)) for name, value in reference.state_dict().items()))
             references[(source, variant)] = (problem, reference, key)
         problem, reference, key = references[(source, variant)]
@@ -536,7 +615,8 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         if held is None or held[0] != key:
             result.stage("init")
             try:
-                held = (key, build_candidate(problem, solution, reference, job["weight_seed"], device, mode, variant))
+                held = (key, build_candidate(problem, solution, reference, job["weight_seed"], device, mode, variant,
+                                             integers))
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.INIT_ERROR) from exc
             instances[spec.get("instance", -1 - spec["label"])] = held

@@ -11,8 +11,9 @@ or from the answer's own code:
   slope of 0.25, an identity-initialised weight, a scale folded into an
   unregistered copy in `__init__`) is wrong;
 - arguments: float constructor arguments and the scalars `get_inputs`
-  passes to `forward` (an exponent) are varied where the reference accepts
-  other values;
+  passes to `forward` (an exponent, a shift) are varied, and integer
+  constructor arguments (a divisor, a group count) changed in odd variants,
+  where the reference accepts other values;
 - inputs: `torch.rand`/`randn` draws inside `get_inputs` are refilled from
   other distributions (offsets, scales, signs, zero and constant rows,
   outliers), and floats made from `torch.randint` (0/1 targets) become
@@ -28,8 +29,10 @@ Test: tests/verify/test_draws.py.
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
+import re
 import sys
 import weakref
 from collections.abc import Callable
@@ -46,15 +49,20 @@ from torch.overrides import TorchFunctionMode
 DRAW_MODES = ("signed", "mixed", "kept_sign", "built")
 MIXED = "mixed:"  # a mixed mode names the tensors that keep their signs: "mixed:bn.running_var,ln.weight"
 TINY_SHARE = 0.25  # of a redrawn tensor's elements get a magnitude of 1e-6..1e-2 of its scale: a variance near 0
-# A redrawn element's magnitude, as a multiple of its tensor's RMS (of 0.5 at least for one element: a slope of
-# 0.25 may exceed 1), log-uniform; a varied float argument likewise, as a multiple of its value.
-SCALE_RANGE = (0.1, 4.0)
+# A redrawn element's magnitude, as a multiple of its tensor's RMS, log-uniform; a varied float argument likewise,
+# as a multiple of its value.
+SCALE_RANGE = (0.1, 8.0)
+# A one-element weight's magnitude, as a multiple of its built one or of 1 if larger: below 1 in even variants,
+# above in odd ones, so a slope of 0.25 is tried above 1 (max(x, a·x) is PReLU only for a ≤ 1), a gain of 1 below;
+# signed, it is negative in even variants and positive in odd ones (min(x, a·x) is PReLU only for a ≥ 1).
+SCALAR_RANGES = ((0.05, 0.9), (1.25, 5.0))
 ARGUMENT_RANGE = (0.25, 4.0)
 ZERO_ARGUMENT = (0.05, 0.5)  # a float argument of 0.0 (a clamp bound) becomes a value in this range
 # Buffers the verifier redraws: a norm's running statistics. Other buffers are structure the problem built
 # (a causal mask, a sinusoidal table) and stay as built.
 STATISTICS_PREFIX = "running_"
-SMALL_INT = range(2, 9)  # forward's integer scalars varied by one: an exponent, a repeat count (not 0/1 flags or dims)
+SMALL_INT = 2  # integer arguments from this up are hyper-parameters: an exponent, a shift, a group count (0/1: flags)
+AXIS_NAME = re.compile(r"dim|axis", re.IGNORECASE)  # a constructor integer naming an axis: another is another problem
 
 
 def split_init_inputs(values: list) -> tuple[list, dict]:
@@ -91,7 +99,7 @@ def _log_uniform(rng: random.Random, low: float, high: float) -> float:
 
 def _varied_number(value, rng: random.Random, mode: str, flip: bool):
     """A float argument scaled (and, in signed mode, negated at random, then all negated with `flip`), 0.0 made a
-    small positive value; an int of SMALL_INT moved by one; tuples and lists element by element; else as is."""
+    small positive value; an int from SMALL_INT up moved by one; tuples and lists element by element; else as is."""
     if type(value) in (tuple, list):
         return type(value)(_varied_number(v, rng, mode, flip) for v in value)
     if type(value) is float and value == 0.0:
@@ -100,7 +108,7 @@ def _varied_number(value, rng: random.Random, mode: str, flip: bool):
         signed = mode == "signed" or mode.startswith(MIXED)  # a mixed mode keeps the signs of tensors, not arguments
         sign = rng.choice((-1.0, 1.0)) * (-1.0 if flip else 1.0) if signed else 1.0
         return sign * value * _log_uniform(rng, *ARGUMENT_RANGE)
-    if type(value) is int and value in SMALL_INT and mode != "built":
+    if type(value) is int and value >= SMALL_INT and mode != "built":
         return value + rng.choice((-1, 1))
     return value
 
@@ -138,21 +146,25 @@ def vary_arguments(
 _BUILT: weakref.WeakKeyDictionary[torch.nn.Module, dict[str, torch.Tensor]] = weakref.WeakKeyDictionary()
 
 
-def _redrawn(value: torch.Tensor, generator: torch.Generator, signed: bool) -> torch.Tensor:
-    """New values for one tensor: magnitudes around its RMS (a share of them tiny), signs random or kept."""
+def _redrawn(value: torch.Tensor, generator: torch.Generator, signed: bool, variant: int) -> torch.Tensor:
+    """New values for one tensor: magnitudes around its RMS (a share of them tiny; one element: SCALAR_RANGES by
+    `variant`), signs random or kept."""
     original = value.detach().to(torch.float32)
     rms = float(original.pow(2).mean().sqrt()) if original.numel() else 0.0
     scale = rms if rms > 0 and rms == rms and rms != float("inf") else 0.5
+    span = SCALE_RANGE
     if original.numel() == 1:
-        scale = max(scale, 0.5)
+        scale, span = max(scale, 1.0), SCALAR_RANGES[variant % 2]
     shape = original.shape
-    low, high = math.log(SCALE_RANGE[0]), math.log(SCALE_RANGE[1])
+    low, high = math.log(span[0]), math.log(span[1])
     magnitude = scale * torch.exp(low + (high - low) * torch.rand(shape, generator=generator))
     if original.numel() > 1:
         tiny = torch.rand(shape, generator=generator) < TINY_SHARE
         exponent = -6 + 4 * torch.rand(shape, generator=generator)
         magnitude = torch.where(tiny, scale * torch.pow(10.0, exponent), magnitude)
     random_sign = torch.where(torch.rand(shape, generator=generator) < 0.5, -1.0, 1.0)
+    if original.numel() == 1:  # negative and small, and (negated by the odd variant) positive and large
+        random_sign = -torch.ones(shape)
     if signed:
         sign = random_sign
     else:
@@ -163,7 +175,7 @@ def _redrawn(value: torch.Tensor, generator: torch.Generator, signed: bool) -> t
 def redraw_weights(model: torch.nn.Module, seed: int, mode: str, variant: int = 0) -> dict[str, torch.Tensor]:
     """Redraw every floating parameter and buffer of `model` in place (unless `mode` is built); returns the values
     they were built with, by name. An odd `variant` negates the signed draw: a one-element weight takes both signs
-    over the trials (max(x·g) is max(x)·g for one of them only)."""
+    over the trials (max(x·g) is max(x)·g for one of them only), and magnitudes on both sides of 1."""
     generator = torch.Generator().manual_seed(seed)
     flip = -1.0 if (mode == "signed" or mode.startswith(MIXED)) and variant % 2 else 1.0
     kept = set(mode.removeprefix(MIXED).split(",")) if mode.startswith(MIXED) else set()
@@ -177,13 +189,41 @@ def redraw_weights(model: torch.nn.Module, seed: int, mode: str, variant: int = 
             built[name] = value.detach().clone()
             if mode != "built":
                 signed = mode == "signed" or (mode.startswith(MIXED) and name not in kept)
-                value.copy_((flip if signed else 1.0) * _redrawn(value, generator, signed))
+                value.copy_((flip if signed else 1.0) * _redrawn(value, generator, signed, variant))
     return built
 
 
-def init_arguments(problem: ModuleType, seed: int, mode: str, variant: int) -> tuple[list, dict]:
-    """The constructor arguments both models are built with (what decides whether two trials may share one)."""
-    return vary_arguments(*split_init_inputs(problem.get_init_inputs()), seed, mode, variant=variant)
+def constructor_integers(problem: ModuleType) -> list[tuple[str, int]]:
+    """(key, value) of the constructor's integer arguments that may be hyper-parameters (a divisor, a group count):
+    from SMALL_INT up, not bools, not named as an axis. Keys: a position ("0") or a keyword."""
+    args, kwargs = split_init_inputs(problem.get_init_inputs())
+    try:
+        names = list(inspect.signature(problem.Model.__init__).parameters)[1:]
+    except (TypeError, ValueError):  # a constructor without a readable signature: its positions have no names
+        names = []
+    named = [(str(i), names[i] if i < len(names) else "", v) for i, v in enumerate(args)]
+    named += [(k, k, v) for k, v in sorted(kwargs.items())]
+    return [(key, value) for key, name, value in named
+            if type(value) is int and value >= SMALL_INT and not AXIS_NAME.search(name)]
+
+
+def integer_alternatives(value: int, rng: random.Random) -> list[int]:
+    """Other values to try for a constructor integer, in a random order: one more or less, twice, half."""
+    options = list(dict.fromkeys(v for v in (value + 1, value - 1, 2 * value, value // 2) if v >= 1 and v != value))
+    rng.shuffle(options)
+    return options
+
+
+def init_arguments(
+    problem: ModuleType, seed: int, mode: str, variant: int, integers: dict[str, int] | None = None
+) -> tuple[list, dict]:
+    """The constructor arguments both models are built with (what decides whether two trials may share one): an odd
+    `variant` also takes `integers` (constructor_integers' keys -> values the reference job found it accepts)."""
+    args, kwargs = vary_arguments(*split_init_inputs(problem.get_init_inputs()), seed, mode, variant=variant)
+    if integers and variant % 2:
+        args = [integers.get(str(i), a) for i, a in enumerate(args)]
+        kwargs = {k: integers.get(k, v) for k, v in kwargs.items()}
+    return args, kwargs
 
 
 def positive_tensors(model: torch.nn.Module) -> list[str]:
@@ -194,12 +234,13 @@ def positive_tensors(model: torch.nn.Module) -> list[str]:
 
 
 def build_reference(
-    problem: ModuleType, seed: int, device: str, mode: str = "built", variant: int = 0
+    problem: ModuleType, seed: int, device: str, mode: str = "built", variant: int = 0,
+    integers: dict[str, int] | None = None,
 ) -> torch.nn.Module:
     """`Model(*init_inputs)` built from `seed`, then its arguments and weights drawn in `mode` (DRAW_MODES) and
-    `variant` (0 or 1: the signed draws negated)."""
+    `variant` (0 or 1: the signed draws negated, one-element weights above 1, `integers` taken)."""
     seed_everything(seed)
-    args, kwargs = init_arguments(problem, seed, mode, variant)
+    args, kwargs = init_arguments(problem, seed, mode, variant, integers)
     seed_everything(seed)
     model = problem.Model(*args, **kwargs)
     built = redraw_weights(model, seed, mode, variant)
@@ -210,11 +251,11 @@ def build_reference(
 
 def build_candidate(
     problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str,
-    mode: str = "built", variant: int = 0,
+    mode: str = "built", variant: int = 0, integers: dict[str, int] | None = None,
 ):
     """`ModelNew` with the reference's constructor arguments and the reference's weights (see `_shared_weights`)."""
     seed_everything(seed)
-    args, kwargs = init_arguments(problem, seed, mode, variant)
+    args, kwargs = init_arguments(problem, seed, mode, variant, integers)
     seed_everything(seed)
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
     shared = _shared_weights(reference.state_dict(), _BUILT.get(reference, {}), candidate.state_dict())
@@ -231,7 +272,9 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
     for LayerNorm's weight); the transposed get the reference's values
     transposed. Among several such, the same name is preferred, then the same
     last name part (`weight` for `ln.weight`; `gamma`, `scale` too), then
-    declaration order. Tensors left over get the tensor of the same name and
+    declaration order. Then a tensor whose every element is one a reference
+    tensor was built with (`_by_elements`: `[W|b]`, a reshaped or permuted
+    copy) gets the reference's values at those places. Tensors left over get the tensor of the same name and
     shape, then one of the same last name part, shape and dtype, then the
     next of the same shape and dtype.
     """
@@ -247,6 +290,9 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
 
     for name, mine in candidate.items():
         give(name, lambda k: _as_built(mine, reference[k], built.get(k)))
+    for name, mine in candidate.items():
+        if name not in shared and (gathered := _by_elements(mine, reference, built)) is not None:
+            shared[name] = gathered
     for rule in (
         lambda mine, theirs, a, b: a == b and mine.shape == theirs.shape,
         lambda mine, theirs, a, b: _last_part(a) == _last_part(b) and _same_kind(mine, theirs),
@@ -271,6 +317,50 @@ def _last_part(name: str) -> str:
 
 def _same_kind(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype
+
+
+def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Tensor]) -> torch.Tensor | None:
+    """`mine` refilled from the reference's current values where each of its elements is a value a reference tensor
+    was built with (a `[W|b]`, a reshaped or permuted copy made in `__init__`); else None.
+
+    Seeded random inits are nearly all distinct; the few values two elements
+    share (fp32 draws collide among thousands) are placed by their neighbours:
+    the candidate between the places of the nearest distinct values before
+    and after.
+    """
+    names = [k for k in built if k in reference and built[k].dtype == mine.dtype and built[k].device == mine.device
+             and reference[k].shape == built[k].shape]
+    if mine.numel() < 2 or not mine.is_floating_point() or not names:
+        return None
+    was = torch.cat([built[k].flatten() for k in names])
+    now = torch.cat([reference[k].detach().flatten() for k in names])
+    order = torch.argsort(was)
+    ordered = was[order]
+    wanted = mine.detach().flatten()
+    first = torch.searchsorted(ordered, wanted)
+    last = torch.searchsorted(ordered, wanted, right=True)
+    if bool((last == first).any()) or bool(((last - first) > 1).sum() > max(1, wanted.numel() // 100)):
+        return None  # an element the reference was not built with, or a constant rather than random draws
+    position = order[first.clamp(max=len(order) - 1)]
+    distinct = (last - first == 1).nonzero().flatten()
+    for index in (last - first > 1).nonzero().flatten().tolist():
+        at = int(torch.searchsorted(distinct, index))
+        before = int(distinct[at - 1]) if at > 0 else None
+        after = int(distinct[at]) if at < len(distinct) else None
+        known = [i for i in (before, after) if i is not None]
+        if not known:
+            return None
+        expected = sum(float(position[i]) + (index - i) * _step(position, before, after) for i in known) / len(known)
+        places = order[first[index]:last[index]]
+        position[index] = places[torch.argmin((places.double() - expected).abs())]
+    return now[position].view(mine.shape).clone()
+
+
+def _step(position: torch.Tensor, before: int | None, after: int | None) -> float:
+    """How far apart in the reference consecutive elements of the candidate's tensor lie, between two known ones."""
+    if before is None or after is None or after == before:
+        return 1.0
+    return (float(position[after]) - float(position[before])) / (after - before)
 
 
 def _as_built(mine: torch.Tensor, theirs: torch.Tensor, built: torch.Tensor | None):
@@ -298,12 +388,16 @@ def _heavy_tailed(shape: torch.Size, device: torch.device) -> torch.Tensor:
 
 
 def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
-    """Values in {-1, -0.5, 0, 0.5, 1}; with two or more rows (last dimension) some rows are all 0 and some all -0.5,
-    and one zero slab across each leading dimension, so lines along every dimension are constant somewhere.
+    """Values in {-1, -0.5, 0, 0.5, 1}; with two or more rows (last dimension) some rows are all 0, some all -0.5 and
+    some nearly constant (±1 with a relative spread of 1e-4..1e-2), and one zero slab across each leading dimension,
+    so lines along every dimension are constant somewhere.
 
     Constant lines are what a missing eps (0/0 variance or norm, over
     whichever dimension it reduces) or a max started at 0 instead of -inf
-    gets wrong; random data never has them.
+    gets wrong; random data never has them. Nearly constant rows have a
+    variance near a typical eps (an eps ignored, or replaced by a clamp,
+    shows) and products that neither vanish nor explode along the row (a
+    product cut short shows).
     """
     values = torch.randint(-2, 3, shape, device=device) / 2
     slabs = torch.zeros(shape[:-1] if values.dim() else (), dtype=torch.bool, device=device)
@@ -315,10 +409,14 @@ def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
     rows = values.view(-1, shape[-1]) if values.dim() and values.numel() else values.view(1, -1)
     free = (~slabs).reshape(-1).nonzero().flatten() if values.dim() > 1 else torch.arange(rows.shape[0], device=device)
     if len(free) >= 2:  # rows of a slab are all 0 already: the others get the constant rows
-        kind = torch.randint(0, 8, (len(free),), device=device)  # a quarter of the rows constant, at least two
-        kind[torch.randperm(len(free), device=device)[:2]] = torch.tensor([0, 1], device=device)
+        kind = torch.randint(0, 8, (len(free),), device=device)  # half of the rows (nearly) constant, at least three
+        kind[torch.randperm(len(free), device=device)[:3]] = torch.tensor([0, 1, 2], device=device)[:len(free)]
         rows[free[kind == 0]] = 0.0
         rows[free[kind == 1]] = -0.5
+        near = free[(kind == 2) | (kind == 3)]
+        sign = torch.where(torch.rand((len(near), 1), device=device) < 0.5, -1.0, 1.0)
+        spread = torch.pow(10.0, -4 + 2 * torch.rand((len(near), 1), device=device))
+        rows[near] = sign * (1 + spread * torch.randn((len(near), rows.shape[1]), device=device))
     return values
 
 

@@ -189,6 +189,7 @@ class Verdict:
     trial_purposes: list[str] = field(default_factory=list)  # what each trial is there to catch, in trial-label order
     other_shape_trials: list[int] = field(default_factory=list)  # labels of the trials at other shapes than `shapes`
     draw_mode: str = "built"  # how weights and arguments were redrawn (draws.DRAW_MODES: signed, kept_sign, built)
+    varied_integers: dict[str, int] = field(default_factory=dict)  # constructor integers the odd-variant trials change
     # what this verdict could not judge, each saying where it is judged: on CPU, sizes over the budget, the GPU's side
     # of harmless device paths (device_paths.py), timing, the compiled kernels, autotune's other configs
     untried: list[str] = field(default_factory=list)

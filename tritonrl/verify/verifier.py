@@ -153,6 +153,7 @@ class ReferenceRun:
     work_error: str | None = None  # why `work` could not be measured (then no verdict has a bound)
     dropped_distributions: dict[str, str] = field(default_factory=dict)  # distribution -> why the reference rules it out
     draw_mode: str = "built"  # how far weights and arguments were redrawn (draws.DRAW_MODES)
+    varied_integers: dict[str, int] = field(default_factory=dict)  # constructor integers odd variants change
     untried: list[str] = field(default_factory=list)  # what no trial could reach (on CPU: the problem's own sizes)
     constant_output: bool = False  # identical reference outputs on every primary-shape input set
     aten_ops: dict[str, int] | None = None  # what one call of the reference dispatched (None: not recorded)
@@ -209,7 +210,8 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
         instance += pairs
     # The trials of edge values (zeros, ties, offsets) are called a second time at another place: an eps or a max
     # init applied on some calls only is wrong at one of the two.
-    repeats = [{**t, "repeat": True} for t in trials if reference.trials[t["label"]].distribution in MASKING]
+    repeats = [{**t, "repeat": True} for t in trials if reference.trials[t["label"]].distribution in MASKING
+               and reference.trials[t["label"]].shapes == reference.shapes]
     schedule = trials + repeats
     chance.shuffle(schedule)
     return schedule
@@ -311,6 +313,7 @@ class Verifier:
             run.aten_ops = result.get("aten_ops")
             run.model_dtypes = [str(d) for d in result.get("model_dtypes", [])]
             run.draw_mode = str(result.get("draw_mode", "built"))
+            run.varied_integers = {str(k): int(v) for k, v in result.get("varied_integers", {}).items()}
             run.untried = [str(u) for u in result.get("untried", [])]
             if result.get("reasons"):
                 reason = result["reasons"][0]
@@ -413,6 +416,7 @@ class Verifier:
             trial_purposes=[t.purpose for t in reference.trials],
             other_shape_trials=[label for label, t in enumerate(reference.trials) if t.shapes != reference.shapes],
             draw_mode=reference.draw_mode,
+            varied_integers=reference.varied_integers,
             untried=reference.untried,
             constant_reference=reference.constant_output,
         )
@@ -450,6 +454,7 @@ class Verifier:
             "fresh_seed": secrets.randbits(31),
             "timed_seeds": [t.seed for t in reference.timed] if reference.timed is not None else None,
             "draw_mode": reference.draw_mode,
+            "varied_integers": reference.varied_integers,
             "only_glue": reference.only_glue,
             "trials": _secret_schedule(reference, [
                 {
