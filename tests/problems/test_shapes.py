@@ -1,6 +1,6 @@
 import pytest
 
-from tritonrl.problems.shapes import ShapeError, shape_constants, with_shapes
+from tritonrl.problems.shapes import ShapeError, input_dimension_sites, shape_constants, with_shapes
 
 SOURCE = """import torch
 N = 2048 * 2  # matrix side
@@ -15,20 +15,48 @@ def get_inputs():
 
 
 def test_reads_integer_constants_including_arithmetic():
-    assert shape_constants(SOURCE) == {"N": 4096, "batch_size": 16}
+    assert shape_constants(SOURCE) == {"N": 4096, "batch_size": 16, "dims:0": 1, "dims:1": 2}
 
 
 def test_rewrite_changes_only_the_values_and_keeps_comments():
     out = with_shapes(SOURCE, {"N": 96, "batch_size": 3})
     assert "N = 96  # matrix side" in out
     assert "batch_size = 3\n" in out
-    assert shape_constants(out) == {"N": 96, "batch_size": 3}
+    assert shape_constants(out) == {"N": 96, "batch_size": 3, "dims:0": 1, "dims:1": 2}
     assert out.replace("96", "2048 * 2").replace("= 3\n", "= 16\n") == SOURCE
 
 
 def test_unknown_constant_is_rejected_with_the_known_ones():
-    with pytest.raises(ShapeError, match=r"\['M'\] are not defined.*\['N', 'batch_size'\]"):
+    with pytest.raises(ShapeError, match=r"\['M'\] are not defined.*\['N', 'batch_size', 'dims:0', 'dims:1'\]"):
         with_shapes(SOURCE, {"M": 3})
+
+
+TUPLES = """import torch
+input_shape = (8192 * 2,)  # KernelBench's reductions: torch.rand(batch_size, *input_shape)
+kernel_size = [3, (5), num]
+depth, height, width = 16, 32, 32
+a, b = c = 1, 2
+
+def get_inputs():
+    return [torch.rand(num, *input_shape), torch.rand(depth, height, width)]
+"""
+
+
+def test_tuple_elements_and_unpacked_names_are_sites_rewritten_in_place():
+    sites = {"input_shape:0": 16384, "kernel_size:0": 3, "kernel_size:1": 5, "depth": 16, "height": 32, "width": 32}
+    assert shape_constants(TUPLES) == sites  # `a, b = c = ...` has two targets: not a constant
+    out = with_shapes(TUPLES, {"input_shape:0": 6, "kernel_size:1": 7, "height": 9})
+    assert "input_shape = (6,)  # KernelBench" in out and "kernel_size = [3, (7), num]" in out
+    assert "depth, height, width = 16, 9, 32\n" in out
+    back = with_shapes(out, {"input_shape:0": 16384, "kernel_size:1": 5, "height": 32})
+    assert back.replace("16384", "8192 * 2") == TUPLES
+
+
+def test_input_dimension_sites_are_the_constants_that_size_get_inputs_tensors():
+    assert input_dimension_sites(TUPLES) == {"input_shape:0", "depth", "height", "width"}  # `num` is no constant
+    assert input_dimension_sites(VARIADIC) == {"batch"}
+    named = "import torch\nC = 8\nshape = (C, 4)\nn = 3\ndef get_inputs():\n    return [torch.randint(0, n, size=shape)]"
+    assert input_dimension_sites(named) == {"C", "shape:1"}  # through a tuple's elements; randint's high is no size
 
 
 def test_multiline_value_is_replaced_whole():

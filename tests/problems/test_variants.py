@@ -8,7 +8,7 @@ import torch
 
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.problems.shapes import shape_sites, with_shapes
-from tritonrl.problems.variants import make_variants
+from tritonrl.problems.variants import Scaling, make_variants
 from tritonrl.verify.draws import build_reference, make_inputs
 from tritonrl.verify.runtime import import_source
 from tritonrl.verify.shrink import MIN_VALUE, element_count, shrink_overrides
@@ -355,3 +355,78 @@ def test_uniform_factor_range():
             original = shape_sites(MATMUL)[name]
             assert original / 2 - 1 <= value <= original * 2 + 1
             assert not math.isclose(value, original)
+
+
+def _valuation(n: int) -> int:
+    return (n & -n).bit_length() - 1
+
+
+def test_two_adic_sizes_take_the_valuations_between_2_mod_4_and_the_originals():
+    # N = 256 = 2^8, K = 96 = 2^5 * 3: the primary sizes are multiples of 32; with other trials odd or 2 mod 4 only,
+    # `size % 4 == 0` would tell the primary trial from every other
+    seen = {"N": set(), "K": set()}
+    for seed in range(4):
+        for variant in make_variants(MATMUL, count=5, seed=seed, scaling=Scaling(parity="two_adic", every_group=True)):
+            for name, value in variant.items():
+                assert 2 <= _valuation(value) < _valuation(shape_sites(MATMUL)[name]), variant
+                seen[name].add(_valuation(value))
+    assert seen["K"] == {2, 3, 4} and seen["N"] == {2, 3, 4, 5, 6, 7}
+
+
+SMALL_DIMENSIONS = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+    def forward(self, x):
+        return x.topk(self.k, dim=-1).values
+
+b = 5
+m = 5
+k = 3
+n = 64
+
+def get_inputs():
+    return [torch.rand(b, m, n)]
+
+def get_init_inputs():
+    return [k]
+"""
+
+
+def test_small_constants_that_size_get_inputs_tensors_move_whatever_their_name(tmp_path):
+    small = Scaling(every_group=True, small_sizes=True)
+    variants = [v for seed in range(3) for v in make_variants(SMALL_DIMENSIONS, count=3, seed=seed, scaling=small)]
+    assert variants and all(v["b"] == v["m"] >= 2 and "k" not in v for v in variants)  # k only reaches the model
+    ordinary = make_variants(SMALL_DIMENSIONS, count=3, scaling=Scaling(every_group=True))  # augmentation's sizes
+    assert ordinary and all(set(v) == {"n"} for v in ordinary)
+    assert _failures(SMALL_DIMENSIONS, variants, tmp_path) == []
+
+
+def _kernelbench_level1_named(*prefixes: str) -> list[dict]:
+    return [row for row in _kernelbench_level1(100) if row["name"].startswith(prefixes)]
+
+
+def test_kernelbench_tuple_sizes_shrink_and_move(tmp_path):
+    # `input_shape = (32768,)` for `torch.rand(batch_size, *input_shape)`: the feature width an answer could hard-code
+    rows = _kernelbench_level1_named("89_", "93_", "98_", "100_")
+    assert len(rows) == 4
+    even = Scaling(every_group=True, small_sizes=True, parity="two_adic")
+    for row in rows:
+        overrides = shrink_overrides(row["code"], SMALL)
+        assert "input_shape:0" in overrides, row["name"]
+        small = with_shapes(row["code"], overrides)
+        _run_reference(small, tmp_path)
+        variants = make_variants(small, count=2, max_elements=SMALL, scaling=even)
+        assert variants and all("input_shape:0" in v for v in variants), row["name"]
+        assert _failures(small, variants, tmp_path) == []
+
+
+def test_kernelbench_small_batch_of_a_4d_tensor_moves(tmp_path):
+    [row] = _kernelbench_level1_named("11_4D_tensor_matrix_multiplication")
+    small = with_shapes(row["code"], shrink_overrides(row["code"], SMALL))
+    variants = make_variants(small, count=3, max_elements=SMALL, scaling=Scaling(every_group=True, small_sizes=True))
+    assert variants and all(v["b"] != 8 for v in variants)  # b = 8 in torch.rand(b, i, j, l)
+    assert _failures(small, variants, tmp_path) == []

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonrl.problems.shapes import ShapeError
+from tritonrl.problems.shapes import ShapeError, with_shapes
 from tritonrl.verify.shrink import element_count, shrink_overrides
 
 MATMUL = """import torch
@@ -37,8 +37,6 @@ def test_shrinks_largest_constants_first_and_leaves_small_ones(tmp_path):
     overrides = shrink_overrides(MATMUL, budget=1 << 16)
     assert "kernel_size" not in overrides
     assert set(overrides) == {"batch_size", "in_features", "out_features"}
-    from tritonrl.problems.shapes import with_shapes
-
     assert element_count(with_shapes(MATMUL, overrides), Path(tmp_path)) <= 1 << 16
 
 
@@ -49,3 +47,29 @@ def test_small_problem_is_left_alone():
 def test_unshrinkable_problem_is_reported():
     with pytest.raises(ShapeError, match="cannot shrink"):
         shrink_overrides(MATMUL, budget=10)
+
+
+HINGE = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, predictions, targets):
+        return torch.mean(torch.clamp(1 - predictions * targets, min=0))
+
+batch_size = 4096
+input_shape = (4096,)
+
+def get_inputs():
+    return [torch.rand(batch_size, *input_shape), torch.rand(batch_size)]
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_tuple_elements_shrink_and_tied_sites_halve_together(tmp_path):
+    # (batch, width) * (batch,) broadcasts only while width == batch: halving one of them alone would break it
+    overrides = shrink_overrides(HINGE, budget=1 << 16)
+    assert set(overrides) == {"batch_size", "input_shape:0"} and overrides["batch_size"] == overrides["input_shape:0"]
+    small = with_shapes(HINGE, overrides)
+    assert "input_shape = (128,)" in small and element_count(small, tmp_path) <= 1 << 16

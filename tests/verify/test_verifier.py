@@ -33,10 +33,10 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
         assert data["speedup"] is None
         assert data["shapes"] == {"batch_size": 16, "dim": 4096}
         assert all(data["alt_shapes"][k] > v for k, v in data["shapes"].items())  # larger in every size
-    assert data["distributions"] == ["problem", "zeros_and_ties", "offset", "normal"]
-    # a softmax's rows stay O(1) under constant rows and offsets, so the trials at other shapes take them too
-    assert [p.rsplit(", ", 1)[-1] for p in data["trial_purposes"][3:]] == [
-        "zeros_and_ties inputs", "offset inputs", "normal inputs"]
+    assert data["distributions"][:3] == ["problem", "zeros_and_ties", "offset"]
+    # a softmax's constant rows stay O(1) (an offset of wide spread makes it peaked: measured per draw), so the
+    # trials at other shapes take them too
+    assert data["trial_purposes"][3].endswith("zeros_and_ties inputs")
     assert len(data["trial_purposes"]) == data["trials"] and data["draw_mode"] == "signed"
     assert data["constant_reference"] is False
     stages = data["stage_seconds"]  # where the time went, for throughput work

@@ -1,10 +1,14 @@
 """Read and rewrite the shape sites of a problem.
 
 KernelBench problems size their inputs through top-level integer constants
-(`N = 2048 * 2`, `batch_size = 16`). KernelBook-style problems have none and
-write the sizes as literals inside `get_inputs()` (`torch.rand([4, 4, 4, 4])`,
-`torch.randn(16, 64)`). Both kinds are *shape sites*: the constants by name,
-the literals as `get_inputs:<k>` (k-th size literal in source order). A
+(`N = 2048 * 2`, `batch_size = 16`), also inside tuples and lists
+(`input_shape = (4096,)` for `torch.randn(batch_size, *input_shape)`) and
+unpacking assignments (`depth, height, width = 16, 32, 32`). KernelBook-style
+problems have none and write the sizes as literals inside `get_inputs()`
+(`torch.rand([4, 4, 4, 4])`, `torch.randn(16, 64)`). All are *shape sites*:
+the constants by name (the k-th element of a tuple or list constant as
+`<name>:<k>`, an unpacked name by its own name), the literals as
+`get_inputs:<k>` (k-th size literal in source order). A
 literal is a site only when it is an explicit size argument of a torch
 tensor factory call in `get_inputs` (rand/randn/randint/zeros/ones/empty/
 full): not randint's low/high, not full's fill value, not keywords such as
@@ -35,15 +39,25 @@ _VARIADIC_SIZE = frozenset({"rand", "randn", "zeros", "ones", "empty"})
 _TUPLE_SIZE = frozenset({"full", "randint"})
 
 
-def _constant_nodes(source: str) -> dict[str, ast.Assign]:
-    """Top-level `NAME = <integer expression>` assignments, by name."""
-    found: dict[str, ast.Assign] = {}
+def _constant_nodes(source: str) -> dict[str, ast.expr]:
+    """The integer expression of each module-level constant site, by site name.
+
+    `NAME = <int>` is `NAME`, each integer element of `NAME = (...)` or
+    `NAME = [...]` is `NAME:<k>`, each name of `a, b = <int>, <int>` its own:
+    a size written in any of these forms must shrink and move like the others.
+    """
+    found: dict[str, ast.expr] = {}
     for node in ast.parse(source).body:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
             continue
-        target = node.targets[0]
-        if isinstance(target, ast.Name) and _is_integer_expr(node.value):
-            found[target.id] = node
+        target, value = node.targets[0], node.value
+        if isinstance(target, ast.Name) and isinstance(value, (ast.Tuple, ast.List)):
+            found.update({f"{target.id}:{k}": e for k, e in enumerate(value.elts) if _is_integer_expr(e)})
+        elif isinstance(target, ast.Name) and _is_integer_expr(value):
+            found[target.id] = value
+        elif isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            pairs = zip(target.elts, value.elts)
+            found.update({t.id: e for t, e in pairs if isinstance(t, ast.Name) and _is_integer_expr(e)})
     return found
 
 
@@ -59,8 +73,8 @@ def _is_integer_expr(node: ast.expr) -> bool:
 
 
 def shape_constants(source: str) -> dict[str, int]:
-    """The problem's module-level integer constants and their values."""
-    return {name: ast.literal_eval(_fold(node.value)) for name, node in _constant_nodes(source).items()}
+    """The problem's module-level integer constant sites (tuple elements and unpacked names too) and their values."""
+    return {name: ast.literal_eval(_fold(node)) for name, node in _constant_nodes(source).items()}
 
 
 def shape_sites(source: str) -> dict[str, int]:
@@ -71,18 +85,47 @@ def shape_sites(source: str) -> dict[str, int]:
 
 def _literal_nodes(tree: ast.Module) -> dict[str, ast.Constant]:
     """The integer size literals of torch factory calls in `get_inputs`, named in source order."""
+    found = _int_literals(d for dimensions in _input_dimensions(tree) for d in dimensions)
+    found.sort(key=lambda c: (c.lineno, c.col_offset))
+    return {f"{LITERAL_PREFIX}{k}": node for k, node in enumerate(found)}
+
+
+def _input_dimensions(tree: ast.Module) -> list[list[ast.expr]]:
+    """Per torch factory call in `get_inputs`, the expressions of its size argument, one per dimension."""
     functions = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "get_inputs"]
     if not functions:
-        return {}
+        return []
     torch_names, factory_names = _torch_aliases(tree)
-    found: list[ast.Constant] = []
+    calls = []
     for node in ast.walk(functions[-1]):  # the last definition is the one Python keeps
         if isinstance(node, ast.Call):
             factory = _factory_name(node.func, torch_names, factory_names)
             if factory is not None:
-                found.extend(_size_literals(node, factory))
-    found.sort(key=lambda c: (c.lineno, c.col_offset))
-    return {f"{LITERAL_PREFIX}{k}": node for k, node in enumerate(found)}
+                calls.append(_dimensions(node, factory))
+    return calls
+
+
+def input_dimension_sites(source: str) -> set[str]:
+    """Module-level constant sites that size a tensor made in `get_inputs` (`b` of `torch.rand(b, i)`, the elements
+    of `input_shape` in `torch.rand(n, *input_shape)`, also through a tuple's named elements): sizes whatever their
+    name or value, unlike a constant that only reaches the model (a group count, a kernel size)."""
+    tree = ast.parse(source)
+    tuples = {
+        node.targets[0].id: node.value.elts
+        for node in tree.body
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, (ast.Tuple, ast.List))
+    }
+    found: set[str] = set()
+    pending = [d for dimensions in _input_dimensions(tree) for d in dimensions]
+    while pending:
+        for node in ast.walk(pending.pop()):
+            if isinstance(node, ast.Name) and node.id not in found:
+                found.add(node.id)
+                elements = tuples.get(node.id, [])
+                found.update(f"{node.id}:{k}" for k in range(len(elements)))
+                pending.extend(elements)
+    return found & set(_constant_nodes(source))
 
 
 def _torch_aliases(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
@@ -110,22 +153,22 @@ def _int_literals(nodes) -> list[ast.Constant]:
     return [n for n in nodes if isinstance(n, ast.Constant) and type(n.value) is int]
 
 
-def _size_literals(call: ast.Call, factory: str) -> list[ast.Constant]:
-    """The integer literals of the call's size argument only."""
+def _dimensions(call: ast.Call, factory: str) -> list[ast.expr]:
+    """The expressions of the call's size argument only, one per dimension (`*shape` stands for several)."""
     for keyword in call.keywords:
         if keyword.arg == "size":
             size = keyword.value
-            return _int_literals(size.elts) if isinstance(size, (ast.List, ast.Tuple)) else _int_literals([size])
+            return list(size.elts) if isinstance(size, (ast.List, ast.Tuple)) else [size]
     args = call.args
     if factory in _VARIADIC_SIZE:
         if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
-            return _int_literals(args[0].elts)
-        return _int_literals(args)  # rand(16, 64): every positional is a dimension
+            return list(args[0].elts)
+        return list(args)  # rand(16, 64): every positional is a dimension
     if factory == "full":  # full(size, fill_value)
         size = args[0] if args else None
     else:  # randint(high, size) or randint(low, high, size): the size is the third/second positional
         size = args[2] if len(args) >= 3 else args[1] if len(args) == 2 else None
-    return _int_literals(size.elts) if isinstance(size, (ast.List, ast.Tuple)) else []
+    return list(size.elts) if isinstance(size, (ast.List, ast.Tuple)) else [size] if size is not None else []
 
 
 def _fold(node: ast.expr) -> ast.expr:
@@ -136,7 +179,7 @@ def _fold(node: ast.expr) -> ast.expr:
 
 def with_shapes(source: str, overrides: Mapping[str, int]) -> str:
     """Return `source` with each named site (constant or `get_inputs:<k>` literal) set to its new value."""
-    constants = {name: node.value for name, node in _constant_nodes(source).items()}
+    constants = _constant_nodes(source)
     literals = _literal_nodes(ast.parse(source)) if any(n.startswith(LITERAL_PREFIX) for n in overrides) else {}
     nodes: dict[str, ast.expr] = {**constants, **literals}
     unknown = sorted(set(overrides) - set(nodes))

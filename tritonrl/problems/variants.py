@@ -43,9 +43,11 @@ simple; a wrong guess costs the caller one failed reference run):
   probability ODD_PROBABILITY so kernels must mask ragged tails.
 * `Scaling` changes the draw for the verifier's alternate-shape trial: other
   factors (only larger sizes), always odd, every changeable group changed,
-  small sizes varied too (KernelBook's `torch.rand([4, 4, 4, 4])`, `batch_size = 8`),
-  and structural constants (kernel size, stride, ...) stepped by one, since
-  the model takes them as arguments and a kernel must not hard-code them.
+  small sizes varied too (KernelBook's `torch.rand([4, 4, 4, 4])`, `batch_size = 8`,
+  `b = 8` in `torch.rand(b, i, j, l)`), structural constants (kernel size,
+  stride, ...) stepped by one, since the model takes them as arguments and a
+  kernel must not hard-code them, other parities (a valuation drawn anew,
+  `two_adic`), and one size boosted several times while the others shrink.
 
 Test: tests/problems/test_variants.py.
 """
@@ -60,7 +62,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tritonrl.problems.shapes import LITERAL_PREFIX, shape_sites, with_shapes
+from tritonrl.problems.shapes import LITERAL_PREFIX, input_dimension_sites, shape_sites, with_shapes
 from tritonrl.verify.shrink import MIN_VALUE, element_count
 
 FACTORS = (0.5, 0.75, 1.25, 1.5, 2.0)  # within 2x of the original: same regime of the problem, new tiling/masking
@@ -82,11 +84,18 @@ class Scaling:
     factors: tuple[float, ...] = FACTORS
     odd_probability: float = ODD_PROBABILITY
     every_group: bool = False  # a variant must change every changeable group (every size the problem lets change)
-    small_sizes: bool = False  # sizes ≤ MIN_VALUE vary too: size literals without constants, constants named like sizes
+    # sizes ≤ MIN_VALUE vary too (down to 2): size literals without constants, constants named like sizes, and any
+    # constant that sizes a get_inputs tensor
+    small_sizes: bool = False
     structural: bool = False  # structural constants ≥ 1 (kernel, stride, pad, dilation, window, patch) step by ±1
     # instead of odd_probability: "mixed" makes each size odd or 2 mod 4 (even, no multiple of any block size ≥ 4)
-    # at random, "two_mod_four" always the latter
+    # at random, "two_mod_four" always the latter; "two_adic" makes it 2^j × odd, j uniform in 2..v2 − 1 (v2: the
+    # original's exponent of 2), so the primary sizes' multiples of 4, 8, 16, ... are not the only ones and a
+    # size's valuation cannot tell which trial runs
     parity: str = ""
+    # one changeable size drawn at random is scaled by one of these instead of `factors` (the plan's others shrink):
+    # a grid or loop capped a few times above the problem's own size is caught
+    boost: tuple[float, ...] = ()
     split: bool = False  # sites sharing a value may each move on their own (a square matrix turns oblong)
     keep_share: float = 0.0  # chance that a group keeps the problem's own value (sizes move one by one)
 
@@ -124,7 +133,7 @@ def make_variants(
         return []
     sites = shape_sites(source)
     tree = ast.parse(source)
-    groups = _groups(tree, sites, scaling.small_sizes, scaling.structural)
+    groups = _groups(tree, sites, input_dimension_sites(source), scaling.small_sizes, scaling.structural)
     changeable = [value for value, g in groups.items() if g.changeable]
     if not changeable:
         return []
@@ -164,10 +173,13 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
     """New value per changeable group, keyed by original value."""
     new: dict[int, int] = {}
     directions = {f > 1 for f in scaling.factors}  # halve and/or double power-of-two divisors, as the factors go
+    boostable = [v for v, g in sorted(groups.items()) if g.changeable and not g.structural and not g.pow2]
+    boosted = rng.choice(boostable) if scaling.boost and boostable else None
     for value in sorted(groups):  # ascending: divisors are drawn before their multiples
         group = groups[value]
         if not group.changeable or (scaling.keep_share and rng.random() < scaling.keep_share):
             continue
+        factors = scaling.boost if value == boosted else scaling.factors
         if group.structural:
             new[value] = value + 1 if value == 1 else value + rng.choice((-1, 1))
             continue
@@ -183,15 +195,15 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
             ]
             new[value] = rng.choice(options) if options else value
         elif base > 1:  # keep the multiple, near the drawn size
-            target = value * rng.choice(scaling.factors)
+            target = value * rng.choice(factors)
             new[value] = base * max(1, round(target / base), -(-lowest // base))
         else:
-            factor = rng.choice(scaling.factors)
+            factor = rng.choice(factors)
             scaled = round(value * factor)
             if scaled == value:  # a small literal that rounding put back
                 scaled += 1 if factor > 1 else -1
             if scaling.parity:
-                scaled = _ragged(scaled, rng, scaling.parity)
+                scaled = _ragged(scaled, rng, scaling.parity, value)
             elif rng.random() < scaling.odd_probability and scaled % 2 == 0:
                 scaled += rng.choice((-1, 1))
             new[value] = max(lowest, scaled)
@@ -212,22 +224,29 @@ def _split(assignment: dict[str, int], groups: dict[int, _Group], changeable: li
                 break
 
 
-def _ragged(size: int, rng: random.Random, parity: str) -> int:
-    """`size` moved to a near odd number or 2 mod 4 (Scaling.parity): a ragged tail for any block size."""
+def _ragged(size: int, rng: random.Random, parity: str, original: int) -> int:
+    """`size` moved to a near number of the parity Scaling.parity asks for: a ragged tail for block sizes."""
+    if parity == "two_adic":  # 2^j × the odd number nearest size / 2^j (at least 1), j between the other parities'
+        power = 2 ** rng.randint(2, max(2, (original & -original).bit_length() - 2))
+        return power * max(1, 2 * round((size / power - 1) / 2) + 1)
     if parity == "mixed" and rng.random() < 0.5:
         return size if size % 2 else size + rng.choice((-1, 1))
     return size + (2 - size % 4 if size % 4 != 3 else 3)
 
 
 def _groups(
-    tree: ast.Module, sites: dict[str, int], small_sizes: bool = False, structural: bool = False
+    tree: ast.Module, sites: dict[str, int], dimensions: set[str], small_sizes: bool = False, structural: bool = False
 ) -> dict[int, _Group]:
     """Sites grouped by original value, with frozen groups and divisibility links filled in.
 
-    With `small_sizes`, a group of get_inputs literals and constants named
-    like sizes (SIZE_NAME) may be as small as 2 (1 is a broadcast dimension),
-    and the model's small integer literals then wire sizes too (KernelBook's
-    `nn.Linear(4, 4)` for a 4×4×4×4 input).
+    With `small_sizes`, a group of sizes may be as small as 2 (1 is a
+    broadcast dimension), and the model's small integer literals then wire
+    sizes too (KernelBook's `nn.Linear(4, 4)` for a 4×4×4×4 input). Sizes:
+    get_inputs literals, constants named like sizes (SIZE_NAME) and, whatever
+    their name, the `dimensions` (constant sites that size a get_inputs
+    tensor: `b = 8` of `torch.rand(b, i, j, l)` is the batch an answer could
+    hard-code). A small constant that only reaches the model stays: a group
+    count or dim index, not a size.
     With `structural`, groups holding a structural constant are changeable.
     """
     smallest_size = 2 if small_sizes else MIN_VALUE + 1
@@ -248,11 +267,13 @@ def _groups(
         if structural and value in operation:
             groups[value] = _Group(value, names, changeable=value >= 1 and value not in wired, smallest=1, structural=True)
             continue
-        sizes = all(n.startswith(LITERAL_PREFIX) or SIZE_NAME.search(n) for n in names)
+        sizes = all(n.startswith(LITERAL_PREFIX) or SIZE_NAME.search(n) or n in dimensions for n in names)
         smallest = smallest_size if sizes else MIN_VALUE + 1
         groups[value] = _Group(value, names, changeable=value >= smallest and value not in wired, smallest=smallest)
     for group in groups.values():
-        seen_by_model = [n for n in group.names if not n.startswith(LITERAL_PREFIX) and n in visible]
+        # a tuple constant's element is seen (`input_shape:0`) where the tuple is
+        seen_by_model = [n.split(":")[0] for n in group.names if not n.startswith(LITERAL_PREFIX)]
+        seen_by_model = [n for n in seen_by_model if n in visible]
         # a changing size the model sees may be divided by; a fixed one only when it looks like a divisor
         group.divisor = not group.structural and group.value > 1 and any(
             (group.changeable or DIVISOR_NAME.search(n) or n in modulo_names) for n in seen_by_model

@@ -57,6 +57,7 @@ from tritonrl.verify.kernel_writes import KernelWrites
 from tritonrl.verify.precision import DotWatch
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.draws import (
+    AT_OTHER_SHAPES,
     DRAW_MODES,
     MASKING,
     MIXED,
@@ -244,8 +245,9 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             integers = _varied_integers(problem, job["weight_seed"], device, mode, inputs, own_finite)
             result.data["varied_integers"] = integers
             models = _variant_models(problem, job["weight_seed"], device, mode, model, inputs, own_finite, integers)
-            at_other_shapes = [(name, seed) for name, seed in distributions
-                               if name not in _masking(problem, model, own_finite, distributions, device)]
+            masking = _masking(problem, model, own_finite, distributions, device)
+            at_other_shapes = sorted(((name, seed) for name, seed in distributions if name not in masking),
+                                     key=lambda d: AT_OTHER_SHAPES.index(d[0]))
             del inputs
             _save_trial(result, first, overrides, _Draw(), outputs, "the problem's own inputs", 0)
             for seed in more:

@@ -432,9 +432,7 @@ def _offset(shape: torch.Size, device: torch.device) -> torch.Tensor:
 # order, skipping those the reference is not finite on): exact zeros, ties and constant rows, an offset far
 # from 0 (which also overflows an unguarded exp), signs, magnitudes that leave a clamped range or pass a
 # finite sentinel (a running max started at -100), outliers among ordinary values — all of which the
-# problem's own (often non-negative torch.rand) inputs may never show. The trials at other shapes take the
-# ordinary ones first: under large magnitudes a softmax is one-hot, and a dropped column shows only where
-# it held the maximum.
+# problem's own (often non-negative torch.rand) inputs may never show.
 DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
     "zeros_and_ties": _zeros_and_ties,
     "offset": _offset,
@@ -447,6 +445,10 @@ DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
 # rows of -0.5 give row sums in the thousands, an offset of 1000 too. Trials at other shapes, which are there
 # to catch uncomputed tails and extra elements, never take these.
 MASKING = frozenset({"zeros_and_ties", "offset"})
+# The order trials at other shapes take distributions in (those of MASKING only where they do not mask, measured per
+# problem): edge values first, then large magnitudes (an exp that overflows, a log of an underflowed softmax), then
+# the ordinary ones.
+AT_OTHER_SHAPES = ("zeros_and_ties", "offset", "large_magnitude", "normal", "signed_uniform", "heavy_tailed")
 _REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like, torch.normal,
                       torch.Tensor.normal_, torch.Tensor.uniform_})  # in-place samplers fill their tensor too
 _INTEGER_DRAWS = frozenset({torch.randint, torch.randint_like})

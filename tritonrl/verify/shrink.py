@@ -2,10 +2,13 @@
 
 KernelBench shapes are sized for an H100 (inputs of up to ~1.6 G elements);
 the interpreter is ~1000× slower than a GPU, so CPU verification first
-halves the largest shape constants until inputs + weights + outputs hold at
-most `budget` elements. Sizes are measured on PyTorch's `meta` device, so no
-memory is allocated and no compute runs. Constants ≤ `MIN_VALUE` (kernel
-sizes, strides, small channel counts, reduction dims) are never touched.
+halves the largest shape constants (tuple elements too, shapes.py) until
+inputs + weights + outputs hold at most `budget` elements; sites that share
+an original value are halved together, as they may be tied (HingeLoss's
+`batch_size` and `input_shape:0` broadcast against each other). Sizes are
+measured on PyTorch's `meta` device, so no memory is allocated and no
+compute runs. Constants ≤ `MIN_VALUE` (kernel sizes, strides, small channel
+counts, reduction dims) are never touched.
 Halving keeps powers of two, so divisibility constraints usually survive;
 when they do not, the reference fails at the new shapes and the verdict
 says so (`shapes_unsupported`).
@@ -61,6 +64,7 @@ def shrink_overrides(source: str, budget: int = DEFAULT_BUDGET) -> dict[str, int
                     f"cannot shrink below {budget} elements: every shape constant is already ≤ {MIN_VALUE} ({current})"
                 )
             largest = max(shrinkable, key=current.__getitem__)
-            current[largest] = max(MIN_VALUE, current[largest] // 2)
+            for name in [n for n in current if original[n] == original[largest]]:
+                current[name] = max(MIN_VALUE, current[name] // 2)
     return {name: value for name, value in current.items() if value != original[name]}
 

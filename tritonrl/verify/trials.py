@@ -7,12 +7,18 @@ copy passes as ReLU). So besides the trials at the primary shapes (shrunk on
 CPU), one trial per `SHAPE_PLANS` entry runs at other shapes:
 - every size the problem lets change moved, larger than the primary ones
   where the element limit allows, odd, structural constants stepped by one;
-- every size moved again, each even but no multiple of 4 (so no parity
-  tells the problem's own sizes or the odd trial's from a third);
+- every size moved again, each even but no multiple of 4, one size at
+  random 3 to 8 times larger and the others smaller (a grid or loop capped
+  a few times above a size is caught: the other plans stay within 2x of
+  the primary sizes); where no such set fits, at ordinary factors;
 - sizes moved one by one: some keep the problem's own value, sizes that
-  share a value part (a square matrix turns oblong), each odd or even but
-  no multiple of 4 at random; on CPU, when the problem was shrunk, its own
-  sizes come first where they fit `OWN_SIZE_FACTOR` × the CPU budget.
+  share a value part (a square matrix turns oblong), each 2^j × odd with j
+  between 2 and one less than the original's (a multiple of 4, 8, ... that
+  is no multiple of the primary size's power of two); on CPU, when the
+  problem was shrunk, its own sizes come first where they fit
+  `OWN_SIZE_FACTOR` × the CPU budget.
+So the valuations 0 (odd), 1 and those in between the primary sizes' are
+all met: no `size % 2**k` tells the primary trial from the others.
 A distribution is used only where the reference stays finite on it.
 
 Shape proposals come from tritonrl.problems.variants, which knows which
@@ -25,7 +31,7 @@ Test: tests/verify/test_trials.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -46,7 +52,12 @@ _EVERY = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_s
 _SIZES = Scaling(factors=FACTORS, odd_probability=1.0, every_group=True, small_sizes=True)
 _SOME = Scaling(factors=FACTORS, odd_probability=1.0, small_sizes=True)
 _EVEN = Scaling(factors=FACTORS, every_group=True, small_sizes=True, parity="two_mod_four")
-_ONE_BY_ONE = Scaling(factors=FACTORS, small_sizes=True, parity="mixed", split=True, keep_share=1 / 3)
+# The even plan is the lopsided one: it moves every size anyway (the shrunk ones move too), while the odd plan grows
+# every size and, on CPU, the one-by-one plan runs the problem's own sizes first. The boosted size ends at least 3x
+# larger (the parity rounding moves it by at most its original value); the others shrink, so the elements fit the
+# cap where the problem has more than one size to trade.
+_LOPSIDED = replace(_EVEN, factors=(0.125, 0.25, 0.375, 0.5), boost=(4.0, 5.0, 6.0, 8.0))
+_ONE_BY_ONE = Scaling(factors=FACTORS, small_sizes=True, parity="two_adic", split=True, keep_share=1 / 3)
 # On CPU the problem's own sizes are tried when its elements are at most this many times the interpreter's budget
 # (a grid capped below the real size is caught only there); larger problems are judged at their own sizes on a GPU.
 OWN_SIZE_FACTOR = 8
@@ -103,7 +114,9 @@ class ShapePlan:
         # The others cost no more than a primary trial where they can; else as much as the first.
         caps = dict.fromkeys((min(limit, primary_elements or element_count(source, workdir)), limit))
         if self.name == "every size even":
-            yield from _first_fitting(source, overrides, seed, caps, _EVEN, "every size moved, even but no multiple of 4")
+            even = "every size moved, even but no multiple of 4"
+            yield from _first_fitting(source, overrides, seed, caps, _LOPSIDED, f"{even}, one 3 to 8 times larger")
+            yield from _first_fitting(source, overrides, seed, caps, _EVEN, even)
             return
         if overrides and element_count(original, workdir) <= OWN_SIZE_FACTOR * shrink_budget:
             yield {}, "the problem's own sizes"
