@@ -58,7 +58,6 @@ from tritonrl.verify.precision import DotWatch
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.draws import (
     AT_OTHER_SHAPES,
-    DRAW_MODES,
     MASKING,
     MIXED,
     PROBLEM_DISTRIBUTION,
@@ -305,6 +304,18 @@ class _Draw:
         return draw_inputs(problem, seed, device, self.distribution, frozenset(self.kept), self.scalars)
 
 
+def _fitting(problem, seed: int, device: str, mode: str, own_finite: list[bool], inputs: list, variant: int = 0,
+             integers: dict | None = None) -> tuple[torch.nn.Module, list] | None:
+    """The reference built from `seed` in `mode`, `variant` and `integers` (draws.build_reference), and its outputs on
+    `inputs`, where it builds, runs and stays finite there; else None (its model does not take these values)."""
+    try:
+        model = build_reference(problem, seed, device, mode, variant, integers)
+        outputs = _reference_outputs(model, clone_values(inputs), device)
+    except Exception:  # an argument out of the model's range, a group count that divides nothing
+        return None
+    return (model, outputs) if unfit_distribution(own_finite, outputs) is None else None
+
+
 def _draw_mode(problem, seed: int, inputs: list, device: str) -> tuple[str, torch.nn.Module, list, list[bool]]:
     """The first of draws.DRAW_MODES whose model the reference stays finite with, that model, its outputs on
     `inputs`, and which outputs are finite as the problem builds its model (the domain every later draw keeps)."""
@@ -312,12 +323,8 @@ def _draw_mode(problem, seed: int, inputs: list, device: str) -> tuple[str, torc
     own_finite = [bool(torch.isfinite(o).all()) for o in _reference_outputs(built, clone_values(inputs), device)]
 
     def fits(mode: str):
-        try:
-            model = build_reference(problem, seed, device, mode)
-            outputs = _reference_outputs(model, clone_values(inputs), device)
-        except Exception:  # the problem's model does not take these values (an argument out of its range)
-            return None
-        return (mode, model, outputs, own_finite) if unfit_distribution(own_finite, outputs) is None else None
+        found = _fitting(problem, seed, device, mode, own_finite, inputs)
+        return (mode, *found, own_finite) if found is not None else None
 
     if (drawn := fits("signed")) is not None:
         return drawn
@@ -329,9 +336,8 @@ def _draw_mode(problem, seed: int, inputs: list, device: str) -> tuple[str, torc
                 kept.remove(name)
                 drawn = trial
         return drawn
-    for mode in DRAW_MODES[2:-1]:
-        if (drawn := fits(mode)) is not None:
-            return drawn
+    if (drawn := fits("kept_sign")) is not None:
+        return drawn
     return "built", built, _reference_outputs(built, clone_values(inputs), device), own_finite
 
 
@@ -344,12 +350,8 @@ def _varied_integers(problem, seed: int, device: str, mode: str, inputs: list, o
     chosen: dict[str, int] = {}
 
     def outputs(integers: dict) -> list | None:
-        try:
-            model = build_reference(problem, seed, device, mode, 1, integers)
-            found = _reference_outputs(model, clone_values(inputs), device)
-        except Exception:  # the model does not take this value (a group count that divides nothing)
-            return None
-        return found if unfit_distribution(own_finite, found) is None else None
+        found = _fitting(problem, seed, device, mode, own_finite, inputs, 1, integers)
+        return found[1] if found is not None else None
 
     try:
         candidates = constructor_integers(problem)
@@ -395,14 +397,8 @@ def _variant_models(
     """variant -> (the variant it is, its model): 1 negates the signed draws, draws one-element weights above 1
     and takes `integers` (draws.build_reference), where the reference stays finite on it; else trials of variant 1
     take variant 0's model."""
-    models = {0: (0, model), 1: (0, model)}
-    try:
-        other = build_reference(problem, seed, device, mode, 1, integers)
-        if unfit_distribution(own_finite, _reference_outputs(other, clone_values(inputs), device)) is None:
-            models[1] = (1, other)
-    except Exception:  # the problem's model does not take the variant's arguments
-        pass
-    return models
+    other = _fitting(problem, seed, device, mode, own_finite, inputs, 1, integers)
+    return {0: (0, model), 1: (1, other[0]) if other is not None else (0, model)}
 
 
 def _values_trial(
@@ -505,15 +501,11 @@ def _fitting_variant(problem, weight_seed: int, device: str, mode: str, integers
                      seed: int, variant: int) -> tuple[int, torch.nn.Module]:
     """(variant, reference model) for a trial at other shapes: `variant` where the reference builds and stays finite
     on the problem's own inputs there, else variant 0 (which raises when these shapes do not build at all)."""
-    if variant:
-        try:
-            model = build_reference(problem, weight_seed, device, mode, variant, integers)
-            if unfit_distribution(own_finite, _reference_outputs(model, make_inputs(problem, seed, device), device)) is None:
-                return variant, model
-        except Exception:  # a changed integer these shapes do not take (a group count that no longer divides)
-            pass
+    inputs = make_inputs(problem, seed, device)
+    if variant and (found := _fitting(problem, weight_seed, device, mode, own_finite, inputs, variant, integers)):
+        return variant, found[0]
     model = build_reference(problem, weight_seed, device, mode)
-    _reference_outputs(model, make_inputs(problem, seed, device), device)
+    _reference_outputs(model, inputs, device)
     return 0, model
 
 
@@ -660,8 +652,9 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             trial["unwritten_outputs"] = writes.unwritten_outputs(outputs)
             if not result.data["trials"]:
                 trial["repeat_launches"], again = _repeat_launches(candidate, inputs, pristine, device)
-                if not foreign and not plain_outputs(again)[1]:
-                    send_outputs(f"again {label}", plain_outputs(again)[0])
+                again, strange = plain_outputs(again)
+                if not foreign and not strange:
+                    send_outputs(f"again {label}", again)
             result.data["trials"].append(trial)
             result.save()
             del inputs, pristine, outputs  # a 6.4 GB trial's tensors go before the next trial's are made
