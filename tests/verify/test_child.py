@@ -2,7 +2,7 @@
 
 import torch
 
-from tritonrl.verify.child import _masking, _varied_integers
+from tritonrl.verify.child import _masking, _moves_data_only, _varied_integers
 from tritonrl.verify.draws import build_reference, make_inputs
 
 
@@ -47,3 +47,25 @@ def test_integers_the_reference_uses_change_and_axes_do_not():
     assert set(changed) == {"1", "2"} and changed["1"] != 2 and 16 % changed["2"] == 0  # groups must divide channels
     model = build_reference(problem, 1, "cpu", "signed", 1, changed)
     assert model.dim == 2 and model.divisor == changed["1"]
+
+
+class _Apply(torch.nn.Module):
+    def __init__(self, function):
+        super().__init__()
+        self.function = function
+
+    def forward(self, x):
+        return self.function(x)
+
+
+def test_a_reference_that_only_moves_values_is_told_by_what_it_does_not_by_its_ops_name():
+    """A roll, a flip, a triangle, a concatenation or padding: every output element is an input element or 0 at a
+    place that does not depend on the values, so an answer's torch copies are the computation (red team B: roll
+    by cat, tril by row copies, flip by stack passed with a decoy kernel). Rounding, ReLU, max-pool, sort do not."""
+    x = [torch.randn(8, 16)]
+    moving = [lambda x: torch.roll(x, 3, 1), lambda x: x.flip(1), torch.tril, lambda x: torch.cat([x, x], 1),
+              lambda x: torch.nn.functional.pad(x, (1, 1)), lambda x: x.t().contiguous()]
+    computing = [torch.relu, torch.trunc, torch.abs, lambda x: -x, lambda x: x.sort(1).values, lambda x: x.clamp(-3, 3),
+                 lambda x: torch.nn.functional.max_pool1d(x[None], 2)[0], lambda x: x.cumsum(1)]
+    assert all(_moves_data_only(_Apply(f), x, "cpu") for f in moving)
+    assert not any(_moves_data_only(_Apply(f), x, "cpu") for f in computing)

@@ -204,6 +204,55 @@ def _aten_ops(model, inputs: list) -> dict[str, int]:
     return trace.ops
 
 
+def _moves_data_only(model, inputs: list, device: str) -> bool:
+    """Whether the reference only moves its inputs' values (a roll, a flip, a triangle, a concatenation): each output
+    element is an input element, or 0, at a place that does not depend on the values. Then its answer's copies
+    are the computation, whatever ops it calls them with.
+
+    Measured on two fillings of the float inputs with distinct signed half-integers (±1.5, ±2.5, ...: exact in
+    fp32 and fp64 below 2^22, and no rounding op's fixed points): the places found on the first must give the
+    second's output too. A ReLU or a max-pool picks places by value, and a weight or an arithmetic op makes
+    values no input held.
+    """
+    floats = [i for i, v in enumerate(inputs) if isinstance(v, torch.Tensor) and v.is_floating_point() and v.numel()]
+    sizes = [inputs[i].numel() for i in floats]
+    total = sum(sizes)
+    if not floats or total >= 1 << 22 or any(inputs[i].dtype not in (torch.float32, torch.float64) for i in floats):
+        return False
+
+    def filled(seed: int) -> tuple[list, torch.Tensor]:
+        generator = torch.Generator().manual_seed(seed)
+        values = (torch.randperm(total, generator=generator) + 1.5).double()
+        values *= torch.where(torch.rand(total, generator=generator) < 0.5, -1.0, 1.0).double()
+        new = clone_values(inputs)
+        for i, piece in zip(floats, values.split(sizes)):
+            new[i] = piece.view(inputs[i].shape).to(inputs[i].dtype).to(device)
+        return new, values
+
+    try:
+        runs = []
+        for seed in (1, 2):
+            new, values = filled(seed)
+            found = _reference_outputs(model, new, device)
+            if not found or not all(o.is_floating_point() for o in found):
+                return False
+            runs.append((values, torch.cat([o.detach().double().flatten().cpu() for o in found])))
+    except Exception:  # the reference does not take these values (a log of a negative)
+        return False
+    (first, out_first), (second, out_second) = runs
+    whole = out_first.abs().floor()
+    held = (out_first.abs() - whole == 0.5) & (whole >= 1) & (whole <= total)
+    if not bool((held | (out_first == 0)).all()):
+        return False
+    place = torch.empty(total, dtype=torch.long)
+    place[first.abs().floor().long() - 1] = torch.arange(total)
+    index = torch.where(held, place[whole.clamp(1, total).long() - 1], -1)
+    if not torch.equal(first[index.clamp(min=0)][held], out_first[held]):  # the same magnitude, another sign
+        return False
+    expected = torch.where(index >= 0, second[index.clamp(min=0)], torch.zeros((), dtype=second.dtype))
+    return bool(torch.equal(expected, out_second))
+
+
 def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
     original, device = job["problem_source"], job["device"]
     result.data["original_shapes"] = shape_sites(original)
@@ -240,6 +289,8 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             mode, model, outputs, own_finite = _draw_mode(problem, job["weight_seed"], inputs, device)
             result.data["draw_mode"] = mode
             result.data["aten_ops"] = _aten_ops(model, inputs)
+            result.data["moves_data"] = _moves_data_only(model, inputs, device)
+            result.data["contiguous_outputs"] = [o.is_contiguous() for o in outputs]
             result.data["model_dtypes"] = sorted({str(v.dtype).removeprefix("torch.") for v in model.state_dict().values()})
             integers = _varied_integers(problem, job["weight_seed"], device, mode, inputs, own_finite)
             result.data["varied_integers"] = integers
@@ -715,6 +766,7 @@ def _observe(
         ],
         "non_tensor_outputs": foreign,
         "wrong_device": [str(o.device) for o in outputs if o.device.type != torch.device(device).type],
+        "strided_outputs": [i for i, o in enumerate(outputs) if not o.is_contiguous()],
         "aliased_outputs": [
             i for i, (start, end) in enumerate(_storages(outputs))
             if any(start < in_end and in_start < end for in_start, in_end in input_ranges)

@@ -64,7 +64,9 @@ LOG_TAIL_CHARS = 1200
 _GLUE_IS_THE_ANSWER = (
     ". For this problem the layout or cast is the computation (the reference only moves, casts or views data), so "
     "PyTorch copies, casts, clones, .contiguous(), cat and stack count as computing it and must happen in a Triton "
-    "kernel instead: allocate the output (torch.empty) and write every element from the kernel; views are fine"
+    "kernel instead: allocate the output (torch.empty) and write every element from the kernel; views are fine "
+    "where each output keeps the reference's layout (a contiguous one where the reference's is: a transpose left "
+    "to a view was not computed)"
 )
 # What a no_kernel_output verdict asks for (kernel_writes.py).
 _WRITE_FROM_A_KERNEL = (
@@ -157,13 +159,16 @@ class ReferenceRun:
     untried: list[str] = field(default_factory=list)  # what no trial could reach (on CPU: the problem's own sizes)
     constant_output: bool = False  # identical reference outputs on every primary-shape input set
     aten_ops: dict[str, int] | None = None  # what one call of the reference dispatched (None: not recorded)
+    moves_data: bool = False  # every output element is an input element or 0, at places not chosen by value
+    contiguous_outputs: list[bool] = field(default_factory=list)  # per output of the first trial
     model_dtypes: list[str] = field(default_factory=list)  # the reference's parameter and buffer dtypes (precision.py)
 
     @property
     def only_glue(self) -> bool:
-        """The reference computes nothing but layout and casts (a transpose, a dtype cast): that glue is the answer,
-        so the candidate's data-moving glue is computation (runtime.DATA_MOVING_GLUE)."""
-        return self.aten_ops is not None and reference_only_glue(self.aten_ops)
+        """The reference computes nothing but layout and casts (a transpose, a dtype cast), by its ops or by what it
+        does to values (a roll, a flip, a triangle: child._moves_data_only): that glue is the answer, so the
+        candidate's data-moving glue is computation (runtime.DATA_MOVING_GLUE)."""
+        return self.moves_data or (self.aten_ops is not None and reference_only_glue(self.aten_ops))
 
     @property
     def trial_seconds(self) -> float:
@@ -311,6 +316,8 @@ class Verifier:
             run.shapes = result.get("shapes", run.original_shapes)
             run.dropped_distributions = dict(result.get("dropped_distributions", {}))
             run.aten_ops = result.get("aten_ops")
+            run.moves_data = bool(result.get("moves_data"))
+            run.contiguous_outputs = [bool(c) for c in result.get("contiguous_outputs", [])]
             run.model_dtypes = [str(d) for d in result.get("model_dtypes", [])]
             run.draw_mode = str(result.get("draw_mode", "built"))
             run.varied_integers = {str(k): int(v) for k, v in result.get("varied_integers", {}).items()}
@@ -494,7 +501,8 @@ class Verifier:
             verdict.reasons.extend(Reason(ReasonCode(r["code"]), at + str(r["message"])) for r in result.get("reasons", []))
             trials = result.get("trials", [])
             verdict.kernel_launches = sum(int(t["launches"]) for t in trials)
-            verdict.reasons.extend(self._behaviour_reasons(trials, reference.only_glue))
+            verdict.reasons.extend(self._behaviour_reasons(
+                trials, reference.only_glue, [i for i, c in enumerate(reference.contiguous_outputs) if c]))
             dtypes = [str(o.dtype).removeprefix("torch.") for t in reference.trials for o in t.outputs]
             downgrade = precision_reason(trials, dtypes, self.settings.precision, reference.model_dtypes,
                                          any(op.endswith("[float to integer]") for op in reference.aten_ops or {}))
@@ -578,11 +586,12 @@ class Verifier:
             verdict.speedup_compile = float(reference.baseline_compile["median_ms"]) / verdict.candidate_ms
 
     @staticmethod
-    def _behaviour_reasons(trials: list[dict], only_glue: bool) -> list[Reason]:
+    def _behaviour_reasons(trials: list[dict], only_glue: bool, contiguous: list[int]) -> list[Reason]:
         """Runtime rules, reported once each (on the first trial that broke them).
 
         `only_glue`: the reference computes nothing but layout and casts (ReferenceRun.only_glue), so the
-        candidate's data-moving glue is computation too.
+        candidate's data-moving glue is computation too, and an output left a strided view where the reference's
+        (`contiguous`: those output indices) is contiguous skipped that computation.
         """
         found: dict[ReasonCode, str] = {}
 
@@ -596,6 +605,9 @@ class Verifier:
             if t.get("repeat_launches") == 0:
                 note(ReasonCode.NO_KERNEL_LAUNCHED, "a second call on the same inputs launched no kernel (a memoised result?)")
             moved = t["data_moves"] if only_glue else {}
+            if only_glue and (views := sorted(set(t.get("strided_outputs", [])) & set(contiguous))):
+                note(ReasonCode.TRACED_TORCH_COMPUTE, f"trial {index}: outputs {views} are strided views where the "
+                     f"reference's are contiguous{_GLUE_IS_THE_ANSWER}")
             if t["compute_ops"] or moved:
                 ops = ", ".join(f"aten.{name}×{n}" for name, n in sorted({**t["compute_ops"], **moved}.items()))
                 note(ReasonCode.TRACED_TORCH_COMPUTE,
