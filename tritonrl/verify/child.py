@@ -691,17 +691,17 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                     _sync(device)
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
-            trial = {"label": label, "repeat": bool(spec.get("repeat")),
+            trial = {"label": label,
                      **_observe(outputs, foreign, inputs, pristine, device, counter, trace, threads_before)}
             trial["precision"] = dots.observation(inputs, trace.narrowings)
             if not foreign:
                 try:
                     # refuses outputs larger than the job's limit before any copy
-                    send_outputs(f"repeat {label}" if spec.get("repeat") else label, outputs)
+                    send_outputs(label, outputs)
                 except Exception as exc:
                     raise _classify(exc, ReasonCode.CRASHED) from exc
             trial["unwritten_outputs"] = writes.unwritten_outputs(outputs)
-            if not result.data["trials"]:
+            if spec.get("again"):
                 trial["repeat_launches"], again = _repeat_launches(candidate, inputs, pristine, device)
                 again, strange = plain_outputs(again)
                 if not foreign and not strange:
