@@ -585,3 +585,234 @@ def test_a_cast_to_a_dtype_the_problem_outputs_may_make_that_output():
                    ("float32",), outputs) == [False, True]
     host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}], "input_dtypes": ["float32"]}}]
     assert precision_reason(host, outputs, "strict") is None
+
+
+# ---------------------------------------------------- data laundered through integer views and pointers (red team B)
+# The provenance of a kernel's data is the data its storage holds, not the type of the pointer it arrives through.
+
+
+def test_held_data_follows_the_host_s_reinterpretations_of_float_storage():
+    """AtenTrace.held: a view of floats as integers holds those floats (so do copies of it and bits computed from
+    it); integers computed from floats (argmax, a cast) and integer tensors hold no float data."""
+    x, d = torch.randn(8), torch.randn(8, dtype=torch.float64)
+    with AtenTrace() as trace:
+        bits = x.view(torch.int32)
+        moved = [bits.clone(), bits[2:].contiguous(), torch.cat([bits, bits]), (bits >> 23) & 0xFF, bits.to(torch.int64)]
+        wide = d.view(torch.int64).clone()
+        numbers = [torch.argmax(x), x.int(), torch.arange(8, dtype=torch.int32), torch.randint(0, 9, (8,))]
+    held = trace.held
+    assert [held.of(t) for t in [bits, *moved, wide]] == ["fp32"] * 6 + ["fp64"]
+    assert [held.of(t) for t in numbers] == [None] * 4
+    assert held.of(x) == "fp32" and held.of(bits.view(torch.float32)) == "fp32"
+
+
+TTIR_LAUNDERED = """\
+tt.func public @k(%arg0: !tt.ptr<i32> {tt.divisibility = 16 : i32} loc("a_ptr"(#loc)), %arg1: !tt.ptr<f64> loc("x_ptr"(#loc)), %arg2: !tt.ptr<i32> loc("idx_ptr"(#loc)), %arg3: i64 loc("address"(#loc))) attributes {noinline = false} {
+  %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32> loc(#loc1)
+  %1 = tt.splat %arg0 : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>> loc(#loc2)
+  %2 = tt.addptr %1, %0 : tensor<16x!tt.ptr<i32>>, tensor<16xi32> loc(#loc2)
+  %3 = tt.load %2 : tensor<16x!tt.ptr<i32>> loc(#loc3)
+  %4 = arith.sitofp %3 : tensor<16xi32> to tensor<16xf32> loc(#loc4)
+  %5 = tt.bitcast %arg1 : !tt.ptr<f64> -> !tt.ptr<i64> loc(#loc5)
+  %6 = tt.splat %5 : !tt.ptr<i64> -> tensor<16x!tt.ptr<i64>> loc(#loc5)
+  %7 = tt.addptr %6, %0 : tensor<16x!tt.ptr<i64>>, tensor<16xi32> loc(#loc5)
+  %8 = tt.load %7 : tensor<16x!tt.ptr<i64>> loc(#loc6)
+  %9 = arith.shrsi %8, %c29 : tensor<16xi64> loc(#loc7)
+  %10 = arith.sitofp %9 : tensor<16xi64> to tensor<16xf32> loc(#loc8)
+  %11 = arith.trunci %9 : tensor<16xi64> to tensor<16xi32> loc(#loc9)
+  %12 = tt.bitcast %11 : tensor<16xi32> -> tensor<16xf32> loc(#loc10)
+  %13 = arith.sitofp %8 : tensor<16xi64> to tensor<16xf64> loc(#loc11)
+  %14 = tt.splat %arg2 : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>> loc(#loc12)
+  %15 = tt.addptr %14, %0 : tensor<16x!tt.ptr<i32>>, tensor<16xi32> loc(#loc12)
+  %16 = tt.load %15 : tensor<16x!tt.ptr<i32>> loc(#loc13)
+  %17 = arith.sitofp %16 : tensor<16xi32> to tensor<16xf16> loc(#loc14)
+  %18 = tt.dot %4, %4, %cst : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32> loc(#loc15)
+  %19 = tt.int_to_ptr %arg3 : i64 -> !tt.ptr<i32> loc(#loc17)
+  %20 = tt.splat %19 : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>> loc(#loc17)
+  %21 = tt.addptr %20, %0 : tensor<16x!tt.ptr<i32>>, tensor<16xi32> loc(#loc17)
+  %22 = tt.load %21 : tensor<16x!tt.ptr<i32>> loc(#loc18)
+  %23 = arith.sitofp %22 : tensor<16xi32> to tensor<16xbf16> loc(#loc19)
+  tt.return loc(#loc16)
+} loc(#loc)
+"""
+
+
+def test_ttir_loads_carry_the_data_their_pointer_points_into():
+    """A load through a pointer cast (fp64 read as int64) or through a parameter whose argument is a host view (fp32
+    handed over as int32: `arguments`, by the parameter's name) or an address of float data (an integer made a pointer)
+    reads float data: integers made floats narrower than it are narrowing casts, and a dot of it is judged as one of
+    that data. An int32 index table stays integers."""
+    from tritonrl.verify.precision import func_arguments
+
+    assert func_arguments(TTIR_LAUNDERED) == [
+        ("arg0", "a_ptr", "int32"), ("arg1", "x_ptr", "fp64"), ("arg2", "idx_ptr", "int32"), ("arg3", "address", None)]
+    assert parse_casts(TTIR_LAUNDERED) == [("int64", "fp32", "fp64"), ("int32", "fp32", "fp64")]
+    assert parse_ttir(TTIR_LAUNDERED) == [("fp32", "fp32", "ieee", "int32")]  # a_ptr's int32 bits: unknown as floats
+    assert parse_ttir(TTIR_LAUNDERED, {"a_ptr": "fp32"}) == [("fp32", "fp32", "ieee", "fp32")]
+    assert parse_casts(TTIR_LAUNDERED, {"idx_ptr": "fp32"})[2:] == [("int32", "fp16", "fp32")]
+    assert parse_casts(TTIR_LAUNDERED, {"address": "fp32"})[2:] == [("int32", "bf16", "fp32")]
+    judged = precision_reason(_problem_trials({"cast": "int64->fp32", "from": "fp64"}, inputs=("float64",)), ["float64"], "strict")
+    assert "int64->fp32 cast rounds this problem's fp64 data" in judged.message
+
+
+HELD_STORES_TTIR = """\
+tt.func public @copy_bits(%x_ptr: !tt.ptr<f32> loc("x_ptr"(#loc)), %q_ptr: !tt.ptr<i32> loc("q_ptr"(#loc)), %n_ptr: !tt.ptr<i32> loc("n_ptr"(#loc))) attributes {noinline = false} {
+  %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32> loc(#loc1)
+  %0 = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>> loc(#loc2)
+  %1 = tt.addptr %0, %r : tensor<256x!tt.ptr<f32>>, tensor<256xi32> loc(#loc2)
+  %2 = tt.load %1 : tensor<256x!tt.ptr<f32>> loc(#loc3)
+  %3 = tt.bitcast %2 : tensor<256xf32> -> tensor<256xi32> loc(#loc4)
+  %4 = tt.splat %q_ptr : !tt.ptr<i32> -> tensor<256x!tt.ptr<i32>> loc(#loc5)
+  %5 = tt.addptr %4, %r : tensor<256x!tt.ptr<i32>>, tensor<256xi32> loc(#loc5)
+  tt.store %5, %3 : tensor<256x!tt.ptr<i32>> loc(#loc6)
+  %6 = tt.splat %n_ptr : !tt.ptr<i32> -> tensor<256x!tt.ptr<i32>> loc(#loc7)
+  %7 = tt.addptr %6, %r : tensor<256x!tt.ptr<i32>>, tensor<256xi32> loc(#loc7)
+  tt.store %7, %r : tensor<256x!tt.ptr<i32>> loc(#loc8)
+  tt.return loc(#loc9)
+} loc(#loc)
+"""
+
+
+def test_ttir_stores_of_float_data_into_integer_buffers_are_held():
+    """On a GPU the stores are not seen, but the TTIR says which argument's buffer gets fp32 bits (q_ptr) and which
+    gets integers (n_ptr): DotWatch marks the tensor handed for q_ptr, so the next kernel reads fp32 data from it."""
+    from tritonrl.verify.precision import parse_held_stores
+
+    assert parse_held_stores(HELD_STORES_TTIR) == {"q_ptr": "fp32"}
+    assert parse_held_stores(HELD_STORES_TTIR.replace("!tt.ptr<f32> loc", "!tt.ptr<i32> loc", 1).replace("f32>", "i32>")
+                             .replace("xf32", "xi32")) == {}  # integers copied: integers
+
+
+@triton.jit
+def _decode_fp32_bits(bits):
+    """fp32 values from their IEEE bits by integer arithmetic (red team B's c07: no bitcast, no float load)."""
+    e = (bits >> 23) & 0xFF
+    m = bits & 0x7FFFFF
+    m = tl.where(e > 0, m | 0x800000, m)
+    e = tl.where(e > 0, e, 1)
+    v = m.to(tl.float32) * tl.exp2((e - 150).to(tl.float32))
+    return tl.where(bits < 0, -v, v)
+
+
+@triton.jit
+def _dot_of_bits(a_ptr, b_ptr, c_ptr, CAST: tl.constexpr):
+    r = tl.arange(0, 16)
+    tile = r[:, None] * 16 + r[None, :]
+    if CAST:  # fp32 pointers made int32 pointers inside the kernel
+        a_ptr = a_ptr.to(tl.pointer_type(tl.int32))
+        b_ptr = b_ptr.to(tl.pointer_type(tl.int32))
+    c = tl.dot(_decode_fp32_bits(tl.load(a_ptr + tile)), _decode_fp32_bits(tl.load(b_ptr + tile)))  # TF32
+    tl.store(c_ptr + tile, c)
+
+
+@triton.jit
+def _copy_bits(x_ptr, q_ptr):
+    r = tl.arange(0, 256)
+    tl.store(q_ptr + r, tl.load(x_ptr + r).to(tl.int32, bitcast=True))
+
+
+def _launder(a: torch.Tensor, how: str):
+    if how in ("host view", "view made before the trace"):
+        return a.view(torch.int32)
+    if how == "copy of a view":
+        return a.view(torch.int32).clone()
+    if how == "reinterpret":
+        return triton.reinterpret(a, tl.int32)
+    if how == "kernel-filled int32 buffer":
+        q = torch.empty(a.shape, dtype=torch.int32, device=a.device)
+        _copy_bits[(1,)](a, q)
+        return q
+    return a  # "pointer cast" inside the kernel
+
+
+LAUNDERINGS = ["host view", "view made before the trace", "copy of a view", "reinterpret", "pointer cast",
+               "kernel-filled int32 buffer"]
+
+
+@pytest.mark.parametrize("how", LAUNDERINGS)
+def test_a_tf32_dot_of_fp32_data_laundered_through_int32_is_still_one(how):
+    """Red team B c07a/b: fp32 bits handed to a kernel as int32 and decoded by integer arithmetic are fp32 data; the
+    dot used to record them as "from int32", which no precision was needed for."""
+    a, b = torch.randn(16, 16, device=DEVICE), torch.randn(16, 16, device=DEVICE)
+    c = torch.empty(16, 16, device=DEVICE)
+    early = (_launder(a, how), _launder(b, how)) if how == "view made before the trace" else None  # in __init__
+    model = torch.nn.Module()  # the candidate, whose weights a and b are
+    model.a, model.b = torch.nn.Parameter(a, requires_grad=False), torch.nn.Parameter(b, requires_grad=False)
+    with AtenTrace() as trace, DotWatch(DEVICE, trace.held, [model]) as watch:
+        _dot_of_bits[(1,)](*(early or (_launder(a, how), _launder(b, how))), c, CAST=how == "pointer cast")
+    dots = [d for d in watch.observation([a, b], {})["dots"] if "precision" in d]
+    assert [(d["a"], d["precision"], d.get("from")) for d in dots] == [("fp32", "tf32", "fp32")]
+    reason = precision_reason([{"precision": watch.observation([a, b], trace.narrowings)}], ["float32"], "strict")
+    assert "input_precision=tf32" in reason.message
+    torch.testing.assert_close(c, a @ b, atol=0.1, rtol=0.01)  # the decoding is right: only the dot's precision is wrong
+
+
+@triton.jit
+def _dot_of_addresses(a_address, b_address, c_ptr):
+    r = tl.arange(0, 16)
+    tile = r[:, None] * 16 + r[None, :]
+    a = tl.load(a_address.to(tl.pointer_type(tl.int32)) + tile)  # x.data_ptr() handed over as an integer
+    b = tl.load(b_address.to(tl.pointer_type(tl.int32)) + tile)
+    tl.store(c_ptr + tile, tl.dot(_decode_fp32_bits(a), _decode_fp32_bits(b)))
+
+
+def test_a_raw_address_of_the_problem_s_data_reads_that_data():
+    """The inputs handed over as integers (`a.data_ptr()`) and made int32 pointers in the kernel: the addresses lie in
+    the inputs' fp32 storages, which DotWatch learns from the trial (`problem_data`)."""
+    a, b = torch.randn(16, 16, device=DEVICE), torch.randn(16, 16, device=DEVICE)
+    c = torch.empty(16, 16, device=DEVICE)
+    with AtenTrace() as trace, DotWatch(DEVICE, trace.held, [a, b]) as watch:
+        _dot_of_addresses[(1,)](a.data_ptr(), b.data_ptr(), c)
+    dots = [d for d in watch.observation([a, b], {})["dots"] if "precision" in d]
+    assert [(d["a"], d["precision"], d.get("from")) for d in dots] == [("fp32", "tf32", "fp32")]
+    torch.testing.assert_close(c, a @ b, atol=0.1, rtol=0.01)
+
+
+def test_integers_that_are_numbers_stay_integers():
+    """A genuine int32 tensor (no float storage behind it) decoded the same way is integer data: no precision to keep."""
+    a = torch.randint(0, 2**24, (16, 16), dtype=torch.int32, device=DEVICE)  # small numbers: tiny subnormals decoded
+    c = torch.empty(16, 16, device=DEVICE)
+    with AtenTrace() as trace, DotWatch(DEVICE, trace.held) as watch:
+        _dot_of_bits[(1,)](a, a, c, CAST=False)
+    dots = [d for d in watch.observation([], {})["dots"] if "precision" in d]
+    assert [d.get("from") for d in dots] == ["int32"]
+
+
+@triton.jit
+def _fp64_rounded_by_bits(x_ptr, y_ptr, CAST: tl.constexpr):
+    r = tl.arange(0, 16)
+    if CAST:
+        x_ptr = x_ptr.to(tl.pointer_type(tl.int64))
+    bits = tl.load(x_ptr + r)
+    e = (bits >> 52) & 0x7FF
+    m = ((bits & 0xFFFFFFFFFFFFF) >> 29) + 0x800000  # the 24 leading significand bits: fp32's
+    v = m.to(tl.float32) * tl.exp2((e - 1023 - 23).to(tl.float32))
+    tl.store(y_ptr + r, tl.where(bits < 0, -v, v).to(tl.float64))
+
+
+@pytest.mark.parametrize("cast", [False, True])
+def test_fp64_data_rounded_to_fp32_by_integer_arithmetic_is_narrowed(cast):
+    """Red team B c07c: an fp64 problem's data read as int64 (host view or pointer cast), rounded to fp32 by integer
+    arithmetic and converted with .to(tl.float32): an int64->fp32 conversion of fp64 data."""
+    x, y = torch.randn(16, dtype=torch.float64, device=DEVICE), torch.empty(16, dtype=torch.float64, device=DEVICE)
+    with AtenTrace() as trace, DotWatch(DEVICE, trace.held) as watch:
+        _fp64_rounded_by_bits[(1,)](x if cast else x.view(torch.int64), y, CAST=cast)
+    torch.testing.assert_close(y, x.float().double(), atol=1e-6, rtol=1e-6)
+    reason = precision_reason([{"precision": watch.observation([x], trace.narrowings)}], ["float64"], "strict")
+    assert "int64->fp32 cast rounds this problem's fp64 data" in reason.message
+
+
+@triton.jit
+def _sign_bit_relu(x_ptr, y_ptr):
+    r = tl.arange(0, 256)
+    bits = tl.load(x_ptr + r)
+    tl.store(y_ptr + r, tl.where(bits < 0, 0, bits))
+
+
+def test_moving_the_bits_of_float_data_is_no_downgrade():
+    """Red team B h11: a ReLU by the sign bit of int32 views of the fp32 input and output moves bits only."""
+    x, y = torch.randn(256, device=DEVICE), torch.empty(256, device=DEVICE)
+    with AtenTrace() as trace, DotWatch(DEVICE, trace.held) as watch:
+        _sign_bit_relu[(1,)](x.view(torch.int32), y.view(torch.int32))
+    assert torch.equal(y, x.clamp(min=0))
+    assert precision_reason([{"precision": watch.observation([x], trace.narrowings)}], ["float32"], "strict") is None

@@ -681,7 +681,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             threads_before = threading.active_count()
             trace = AtenTrace()
             counter = LaunchCounter()
-            dots = DotWatch(device)
+            dots = DotWatch(device, trace.held, [candidate, *inputs])
             writes = KernelWrites(device, counter, inputs, inputs_made=not job.get("only_glue", True))
             try:
                 # The outputs are checked and synchronised inside the traced window, so whatever

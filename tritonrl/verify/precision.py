@@ -70,7 +70,22 @@ on GPU through the TTIR's SSA values (`_flow`: `narrow_values`,
 `value_origins`, `fixed_point_values`); a value stored to memory and loaded
 again keeps `_TAINT` when the same kernel loads integers after storing such a
 value. So an int16 lane table is fine, an int16 copy of a weight's bf16 bits
-is not. A kernel's float tensor arguments narrower than fp64 are recorded
+is not.
+
+Where the data lies, not how it is addressed: a load's data is what the storage
+it reads holds (`HeldData`), not only its pointer's element type, else fp32 data
+laundered through integers was "int32 data" that needed no precision (red team
+B: a TF32 dot of fp32 bits decoded by integer arithmetic, fp16 halves made of
+them, int16 fixed point of weights read through an int32 pointer). fp32 data
+handed over as `x.view(torch.int32)` (a copy of it, `triton.reinterpret`, such a
+view of a weight made in `__init__`, an int32 buffer a kernel stored fp32 data
+into) or read through a pointer cast in the kernel (`p.to(tl.pointer_type(tl.int32))`;
+TTIR: `pointer_origins`) stays fp32 data through every op. Integers holding float
+data made a narrower float (`m.to(tl.float32)` of fp64 bits rounded by integer
+arithmetic: create_si_to_fp / arith.sitofp, or a bitcast) are a narrowing cast.
+Moving bits (a sign-bit ReLU on int32 views) loses nothing and stays legal. A
+buffer a kernel filled is followed from the interpreter's stores on CPU and the
+TTIR's (`parse_held_stores`) on a GPU. A kernel's float tensor arguments narrower than fp64 are recorded
 too: one narrower than the data the problem needs and of no dtype the problem
 has is its data narrowed (an fp32 copy of an fp64 weight made in `__init__`).
 A dot's `out_dtype` needs no check: Triton gives fp32 operands an fp32 result
@@ -91,7 +106,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
 import torch
+from torch.multiprocessing.reductions import StorageWeakRef
 
 from tritonrl.config import PRECISIONS
 from tritonrl.verify.child_patches import launch_values
@@ -119,6 +136,9 @@ _POINTER_TYPE = re.compile(r"!tt\.ptr<(\w+)")
 _BITCAST_VALUE = re.compile(r"\btt\.bitcast\s[^:]*:\s*(?:tensor<(?:\d+x)+)?(i\d+)[^-]*->\s*(?:tensor<(?:\d+x)+)?(\w+)")
 # An element type (float or integer) in a cast's types; the integer a float-to-integer conversion makes.
 _ELEMENT_TYPE = re.compile(r"(?:tensor<(?:\d+x)+|\b)(f64|f32|f16|bf16|f8E\w+?|i\d+)(?=[\s,>]|$)")
+# Integers made floats: a conversion, or a value bitcast (`tt.bitcast %b : tensor<64xi32> -> tensor<64xf32>`).
+_INT_TO_FLOAT_LINE = re.compile(
+    r"\b(?:arith\.[su]itofp\s|tt\.bitcast\s(?=[^:]*:\s*(?:tensor<(?:\d+x)+)?i\d+[^-]*->\s*(?:tensor<(?:\d+x)+)?(?:f|bf)\d))")
 _FLOAT_TO_INT = re.compile(r"\barith\.fpto[su]i\s[^:]*:[^:]*\bto\s+(?:tensor<(?:\d+x)+)?(i\d+)")
 
 
@@ -159,16 +179,16 @@ def _kernel_name(fn) -> str:
     return getattr(fn, "__name__", None) or getattr(getattr(fn, "fn", None), "__name__", "?")
 
 
-def parse_ttir(text: str) -> list[tuple[str, str, str, str | None]]:
+def parse_ttir(text: str, arguments: dict[str, str] | None = None) -> list[tuple[str, str, str, str | None]]:
     """(a dtype, b dtype, input precision, data) of every `tt.dot` / `tt.dot_scaled` in TTIR (or TTGIR) text.
 
     Operand types are Triton dtype names (fp32, fp16, bf16, fp8e4nv, ...);
     a dot_scaled has its operand formats (e4m3, e2m1, ...) and precision 'scaled'.
-    `data` is the widest dtype of the data its operands were computed from (`value_origins`), None when none.
-    Raises ValueError on a dot line it cannot read, so the caller can fail closed.
+    `data` is the widest dtype of the data its operands were computed from (`value_origins`, with `arguments`), None
+    when none. Raises ValueError on a dot line it cannot read, so the caller can fail closed.
     """
     dots = []
-    origins = value_origins(text) if _DOT_LINE.search(text) else {}
+    origins = value_origins(text, arguments) if _DOT_LINE.search(text) else {}
     for line in text.splitlines():
         match = _DOT_LINE.search(line)
         if not match:
@@ -199,6 +219,13 @@ def narrowing(src: str, dst: str) -> bool:
     (fp64 -> fp32, fp32 -> fp16) or to integers of 16 bits or fewer (fp32 -> int16: fixed point loses the fraction
     below its step). Wider integers may be an index computed from floats: they count where stored (`_FIXED`)."""
     return significand(dst) < significand(src) and (significand(dst) > 0 or _bits(dst) <= 16)
+
+
+def int_to_float_narrows(dst: str, data: str | None) -> bool:
+    """Whether integers holding float `data` (its bits: fp64 read through an int64 pointer, fp32 through an int32
+    view) made a float `dst` (a conversion or a bitcast) keep fewer significand bits than that data: fp64 rounded to
+    fp32 by integer arithmetic on its bits, then `.to(tl.float32)`. Integers of integer data are numbers (indices)."""
+    return bool(data) and significand(dst) < significand(data)
 
 
 def narrowing_pointer(src: str, dst: str) -> bool:
@@ -239,16 +266,17 @@ _BLOCK_ARGS = re.compile(r"^\s*\^bb\d+")
 _BINDING = re.compile(r"%([\w.$-]+)\s=\s")  # iter_args(%arg6 = %cst): a region's own values
 
 
-def _flow(text: str, load, op=None) -> dict[str, str]:
+def _flow(text: str, load, op=None, seeds: dict[str, str] | None = None) -> dict[str, str]:
     """Labels (dtype names) of the SSA values of TTIR text, following the data, not the addresses.
 
-    A load's values get `load(types, stored)` from its types alone (`stored`: the widest label a store wrote so far:
-    integers loaded after the kernel stored a labelled value may be that value again), any other op's the widest of
-    its operands' (or what `op(body, uses, that)` makes of it); a region op (scf.for, scf.if, tt.reduce) and its
-    block arguments take what its operands or its yields carry, repeated until nothing changes (loops).
+    A load's values get `load(types, stored, uses)` from its types and operands (`stored`: the widest label a store
+    wrote so far: integers loaded after the kernel stored a labelled value may be that value again), any other op's
+    the widest of its operands' (or what `op(body, uses, that)` makes of it); a region op (scf.for, scf.if, tt.reduce)
+    and its block arguments take what its operands or its yields carry, repeated until nothing changes (loops).
+    `seeds` label values no line defines (the kernel's arguments).
     """
     lines = [(raw.strip(), raw.split(" loc(")[0]) for raw in text.splitlines()]  # braces and all, and without locations
-    labels: dict[str, str] = {}
+    labels: dict[str, str] = dict(seeds or {})
     stored = None
     while True:
         before, regions = (dict(labels), stored), [set()]
@@ -268,7 +296,7 @@ def _flow(text: str, load, op=None) -> dict[str, str]:
             _, _, types = body.partition(" : ")
             carried = _widest(labels.get(u) for u in uses)
             if _LOAD_OPS.search(body):
-                _label(labels, defs, load(types, stored))
+                _label(labels, defs, load(types, stored, uses))
             else:
                 made = op(body, uses, carried) if op else carried
                 _label(labels, defs, made)
@@ -290,21 +318,62 @@ def _label(labels: dict[str, str], names: Iterable[str], label: str | None) -> N
 def narrow_values(text: str) -> set[str]:
     """The SSA values of TTIR text computed from 16-bit integers a load read (not from an address computed so)."""
 
-    def load(types: str, stored: str | None) -> str | None:
+    def load(types: str, stored: str | None, uses: list[str]) -> str | None:
         return "int16" if re.search(r"\bi16\b", types) or (stored and re.search(r"\bi(?:8|16|32|64)\b", types)) else None
 
     return set(_flow(text, load))
 
 
-def value_origins(text: str) -> dict[str, str]:
+def value_origins(text: str, arguments: dict[str, str] | None = None) -> dict[str, str]:
     """The widest dtype of the data each SSA value of TTIR text was computed from: a load's own element type (an
-    integer one for indices and masks), and an integer-to-float bitcast's float type (bits made floats are float data)."""
+    integer one for indices and masks) or, wider, the data of the storage its pointer points into (`pointer_origins`:
+    fp32 data read through an int32 pointer is fp32 data), and an integer-to-float bitcast's float type (bits made
+    floats are float data). `arguments`: the kernel's parameters whose bits hold wider float data than their type says
+    (HeldData, by parameter name)."""
+    pointers = pointer_origins(text, arguments)
+
+    def load(types: str, stored: str | None, uses: list[str]) -> str | None:
+        return _widest([_loaded(types), pointers.get(uses[0]) if uses else None])
 
     def op(body: str, uses: list[str], carried: str | None) -> str | None:
         bits = _BITCAST_VALUE.search(body)
         return _widest([carried, _triton_name(bits.group(2))]) if bits and not bits.group(2).startswith("i") else carried
 
-    return _flow(text, lambda types, stored: _loaded(types), op)
+    return _flow(text, load, op)
+
+
+_FUNC_LINE = re.compile(r"\btt\.func\b")
+_FUNC_ARGUMENT = re.compile(r"%([\w.$-]+):\s*([^%]*)")
+_ARGUMENT_NAME = re.compile(r'loc\("([^"]+)"\(')
+
+
+def func_arguments(text: str) -> list[tuple[str, str, str | None]]:
+    """(SSA name, parameter name, pointer element as a Triton dtype name or None) of each argument of the `tt.func`s
+    in TTIR text. The parameter's name is its location's (`%arg0: !tt.ptr<f32> loc("x_ptr"(#loc))`), else the SSA name
+    (Triton 3.9 names SSA values after the parameters)."""
+    found = []
+    for line in text.splitlines():
+        if not _FUNC_LINE.search(line):
+            continue
+        signature = line.split("(", 1)[1] if "(" in line else ""
+        for match in _FUNC_ARGUMENT.finditer(signature):
+            name, rest = match.groups()
+            pointer = _POINTER_TYPE.match(rest.strip())
+            named = _ARGUMENT_NAME.search(rest)
+            found.append((name, named.group(1) if named else name, _triton_name(pointer.group(1)) if pointer else None))
+    return found
+
+
+def pointer_origins(text: str, arguments: dict[str, str] | None = None) -> dict[str, str]:
+    """The float data each pointer of TTIR text points into: that of the kernel argument it was made from (its element
+    type, or the wider data `arguments` names for it), followed through address arithmetic and pointer casts
+    (`tt.bitcast %x : !tt.ptr<f64> -> !tt.ptr<i64>` still points at fp64 data), not through loaded values."""
+    seeds = {}
+    for ssa, name, element in func_arguments(text):
+        data = _widest([element if element and significand(element) else None, (arguments or {}).get(name)])
+        if data:
+            seeds[ssa] = data
+    return _flow(text, lambda types, stored, uses: None, seeds=seeds) if seeds else {}
 
 
 def fixed_point_values(text: str, origins: dict[str, str]) -> dict[str, str]:
@@ -318,7 +387,7 @@ def fixed_point_values(text: str, origins: dict[str, str]) -> dict[str, str]:
         data = _widest(origins.get(u) for u in uses)
         return _widest([carried, data]) if data and significand(data) else carried
 
-    return _flow(text, lambda types, stored: None, op)
+    return _flow(text, lambda types, stored, uses: None, op)
 
 
 def _loaded(types: str) -> str | None:
@@ -344,17 +413,26 @@ def parse_bitcasts(text: str) -> list[tuple[str, str, bool]]:
     return found
 
 
-def parse_casts(text: str) -> list[tuple[str, str, str | None]]:
+def parse_casts(text: str, arguments: dict[str, str] | None = None) -> list[tuple[str, str, str | None]]:
     """(source, destination, data) Triton dtypes of every narrowing `arith.truncf` / `tt.fp_to_fp` in TTIR text and
     every `arith.fptosi` / `fptoui` to 16-bit or narrower integers (wider ones count where they are stored:
-    `parse_fixed_stores`), with the widest data the cast value was computed from (`value_origins`; None when none),
-    and ('ptr<fp32>', 'ptr<int16>', None) for a pointer cast to narrower elements (`tt.bitcast`, `tt.int_to_ptr`).
+    `parse_fixed_stores`), with the widest data the cast value was computed from (`value_origins` with `arguments`;
+    None when none), every integer made a float (`arith.sitofp` / `uitofp`, a value `tt.bitcast`) narrower than the
+    data the integers hold (`int_to_float_narrows`), and ('ptr<fp32>', 'ptr<int16>', None) for a pointer cast to
+    narrower elements (`tt.bitcast`, `tt.int_to_ptr`).
 
     Raises ValueError on a cast line whose types it cannot read, so the caller can fail closed.
     """
     casts = []
-    origins = value_origins(text) if _CAST_LINE.search(text) else {}
+    origins = value_origins(text, arguments) if _CAST_LINE.search(text) or _INT_TO_FLOAT_LINE.search(text) else {}
     for line in text.splitlines():
+        made = _INT_TO_FLOAT_LINE.search(line)
+        if made:
+            found = _ELEMENT_TYPE.findall(line[made.end():].split(" loc(")[0].partition(" : ")[2])
+            data = _operands_data(line, made.end(), origins)
+            if len(found) == 2 and int_to_float_narrows(_triton_name(found[1]), data):
+                casts.append((_triton_name(found[0]), _triton_name(found[1]), data))
+            continue
         if _POINTER_CAST_LINE.search(line):
             _, colon, types = line.split(" loc(")[0].partition(" : ")
             pointers = _POINTER_TYPE.findall(types)
@@ -377,12 +455,35 @@ def parse_casts(text: str) -> list[tuple[str, str, str | None]]:
     return casts
 
 
-def parse_fixed_stores(text: str) -> list[tuple[str, str]]:
+def parse_held_stores(text: str, arguments: dict[str, str] | None = None) -> dict[str, str]:
+    """Parameter name -> the float data a kernel's `tt.store`s write into it as narrower elements (fp32 bits bitcast
+    to int32 and stored in an int32 buffer): the tensor handed for it holds that data from then on (HeldData), so the
+    next kernel's loads of it read that data, on a GPU too, where the stores themselves are not seen."""
+    stores = []
+    for line in text.splitlines():
+        match = _STORE_LINE.search(line)
+        operands, _, types = line[match.end():].split(" loc(")[0].partition(" : ") if match else ("", "", "")
+        names, element = [m.group(1) for m in _SSA_NAME.finditer(operands)], _POINTER_TYPE.findall(types)
+        if len(names) > 1 and element:
+            stores.append((names[0], names[1], _triton_name(element[0])))
+    origins = value_origins(text, arguments) if stores else {}
+    wider = [(pointer, origins[value]) for pointer, value, element in stores
+             if significand(origins.get(value) or "") > significand(element)]
+    found: dict[str, str] = {}
+    for ssa, name, element in func_arguments(text) if wider else ():
+        reached = _flow(text, lambda types, stored, uses: None, seeds={ssa: "fp64"})  # what is made from this argument
+        for pointer, data in wider:
+            if pointer in reached:
+                found[name] = _widest([found.get(name), data])
+    return found
+
+
+def parse_fixed_stores(text: str, arguments: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """(stored integer dtype, data) of every `tt.store` in TTIR text that writes integers computed from float data
     by a float-to-integer conversion (`fixed_point_values`): the data kept as fixed point for a later read."""
     if not _FLOAT_TO_INT.search(text):
         return []
-    fixed = fixed_point_values(text, value_origins(text))
+    fixed = fixed_point_values(text, value_origins(text, arguments))
     found = []
     for line in text.splitlines():
         match = _STORE_LINE.search(line)
@@ -425,14 +526,169 @@ def _from(data: str | None) -> dict[str, str]:
     return {"from": data} if data else {}
 
 
-class DotWatch:
-    """Records the dots and narrowing casts of the Triton kernels launched while active (as LaunchCounter records launches)."""
+_untyped_storage = torch.Tensor.untyped_storage
+_FLOAT_NAMES = {"float64": "fp64", "float32": "fp32", "float16": "fp16", "bfloat16": "bf16"}
 
-    def __init__(self, device: str) -> None:
+
+def _element(dtype) -> str:
+    """A torch or Triton dtype's Triton name: torch.float32 -> fp32, torch.int32 -> int32, tl.int32 -> int32."""
+    name = str(dtype).removeprefix("torch.")
+    return _FLOAT_NAMES.get(name, name)
+
+
+def _own_float(tensor: torch.Tensor) -> str | None:
+    return _element(tensor.dtype) if tensor.dtype.is_floating_point else None
+
+
+@functools.cache
+def _keeps(dtype) -> int:
+    """Significand bits a torch or Triton dtype keeps (0 for integers)."""
+    return significand(_element(dtype))
+
+
+def _storage(tensor: torch.Tensor) -> torch.UntypedStorage | None:
+    try:
+        return _untyped_storage(tensor)
+    except (RuntimeError, NotImplementedError, TypeError):  # a tensor without one storage (sparse, nested)
+        return None
+
+
+def _tensors(values: list):
+    """The tensors among an aten op's arguments or results (lists of them too: cat's, split's)."""
+    for value in values:
+        if isinstance(value, torch.Tensor):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (v for v in value if isinstance(v, torch.Tensor))
+
+
+def _tensor_of(value):
+    """The tensor a kernel argument hands over: itself, or what Triton's own wrappers (`triton.reinterpret`) wrap."""
+    return getattr(value, "base", None) if type(value).__module__.split(".")[0] == "triton" else value
+
+
+class _Storage:
+    """A storage's addresses and the float data it holds (None: integers), for HeldData and the loads that read it."""
+
+    def __init__(self, storage: torch.UntypedStorage, data: str | None) -> None:
+        self.ref, self.data = StorageWeakRef(storage), data  # the reference reserves its identity
+        self.start = storage.data_ptr()
+        self.end = self.start + storage.nbytes()
+
+    def hit(self, addresses: np.ndarray) -> bool:
+        return bool(np.any((addresses >= self.start) & (addresses < self.end)))
+
+
+class HeldData:
+    """The float data a storage's bytes hold, where its tensors call them something else: the storage of
+    `x.view(torch.int32)` holds fp32 data still (its int32 elements are fp32 bits), as does whatever moves those
+    integers on the host (a clone, a contiguous copy, a cat) and an integer buffer a kernel stored fp32 data into.
+
+    Why: dots and casts are judged by the data their values were computed from, and a kernel's loads were labelled
+    by the pointer's element type, so fp32 data handed over as int32 counted as integers and was exempt (a TF32 dot of
+    fp32 bits decoded by integer arithmetic, int16 fixed point of weights read through an int32 pointer). The
+    provenance is the dtype of the data the bytes hold, however they travel: AtenTrace passes every host op to
+    `note`, DotWatch learns the problem's own tensors (`hold`: views of weights made in `__init__`, raw addresses),
+    reads `of` / `storages` at each launch and `mark`s what kernels store. Storages are told apart by identity,
+    whose weak reference keeps it from being reused (as LaunchCounter does).
+    """
+
+    def __init__(self) -> None:
+        self._held: dict[int, _Storage] = {}  # storage identity -> its addresses and data
+        self._widest = 0  # significand bits of the widest data held: tensors at least as wide hold no other data
+
+    def of(self, tensor: torch.Tensor) -> str | None:
+        """The widest float data `tensor`'s bytes hold: its own float dtype, or the floats' whose bits it holds."""
+        storage = _storage(tensor) if self._held else None
+        entry = self._held.get(storage._cdata) if storage is not None else None
+        return _widest([_own_float(tensor), entry.data if entry else None])
+
+    def entry(self, tensor: torch.Tensor) -> _Storage | None:
+        """`tensor`'s storage as held (registered now if it was not), with its current addresses."""
+        storage = _storage(tensor)
+        if storage is None:
+            return None
+        entry = self._held.get(storage._cdata)
+        if entry is None:
+            entry = self._held[storage._cdata] = _Storage(storage, None)
+        entry.start, entry.end = storage.data_ptr(), storage.data_ptr() + storage.nbytes()  # a resize_ moves it
+        self.mark(tensor, _own_float(tensor))
+        return entry
+
+    def mark(self, tensor: torch.Tensor, data: str | None) -> None:
+        """Note that `tensor`'s storage holds `data` (a Triton float name) where that is wider than it held."""
+        storage = _storage(tensor) if data else None
+        if storage is not None:
+            entry = self._held.get(storage._cdata)
+            if entry is None:
+                entry = self._held[storage._cdata] = _Storage(storage, data)
+            self.widen(entry, data)
+
+    def widen(self, entry: _Storage, data: str) -> None:
+        entry.data = _widest([entry.data, data])
+        self._widest = max(self._widest, significand(data))
+
+    def at(self, address: int) -> str | None:
+        """The float data held where a raw address (`x.data_ptr()` handed to a kernel as an integer) points."""
+        return _widest(s.data for s in self.storages() if s.start <= address < s.end)
+
+    def storages(self) -> list[_Storage]:
+        """The storages holding float data that are still alive; freed ones are forgotten (their memory may hold
+        anything now, and a kernel launched in a loop on fresh buffers must not make the list grow)."""
+        for key in [key for key, s in self._held.items() if s.ref.expired()]:
+            del self._held[key]
+        return [s for s in self._held.values() if s.data]
+
+    def hold(self, values: Iterable) -> None:
+        """Note the float storages of the problem's inputs and of a model's parameters, buffers and tensor attributes:
+        an integer view of its weights made in `__init__`, before any trace, is that model's float data too, and so is
+        memory a kernel reaches by a raw address. Modules are read from their own dicts and only plain tensors and
+        parameters are asked their dtype, so no code of the candidate runs here."""
+        pending = list(values)
+        while pending:
+            value = pending.pop()
+            if type(value) in (torch.Tensor, torch.nn.Parameter) and value.dtype.is_floating_point:
+                self.mark(value, _own_float(value))
+            elif isinstance(value, torch.nn.Module):
+                state = vars(value)
+                pending.extend(m for m in state.get("_modules", {}).values() if isinstance(m, torch.nn.Module))
+                pending.extend(v for v in [*state.get("_parameters", {}).values(), *state.get("_buffers", {}).values(),
+                                           *state.values()] if isinstance(v, torch.Tensor))
+
+    def note(self, name: str, args: tuple, kwargs: dict, out) -> None:
+        """A host op (an aten op name): a view as another dtype reinterprets its source's data; any other op's outputs
+        narrower than the reinterpreted bits among its inputs hold them too (a copy moves the bits; bits computed on
+        are derived from them still). Floats computed into integers (argmax, a cast) hold no bits of floats."""
+        if name == "view" and len(args) > 1 and isinstance(args[1], torch.dtype) and isinstance(args[0], torch.Tensor):
+            data = self.of(args[0])
+        elif self._held:
+            tensors = _tensors([*args, *kwargs.values()])
+            data = _widest(self._reinterpreted(t) for t in tensors if _keeps(t.dtype) < self._widest)
+        else:
+            return
+        for tensor in _tensors([out]) if data else ():
+            if _keeps(tensor.dtype) < significand(data):
+                self.mark(tensor, data)
+
+    def _reinterpreted(self, tensor: torch.Tensor) -> str | None:
+        data = self.of(tensor)
+        return data if data and significand(data) > _keeps(tensor.dtype) else None
+
+
+class DotWatch:
+    """Records the dots and narrowing casts of the Triton kernels launched while active (as LaunchCounter records launches).
+
+    `held`: the trial's HeldData (AtenTrace.held), which the host's reinterpreting views went into (a fresh one if
+    none); `problem_data`: the candidate model and the trial's inputs, whose float storages it learns (HeldData.hold)."""
+
+    def __init__(self, device: str, held: HeldData | None = None, problem_data: Iterable = ()) -> None:
         self.device = device
+        self._held = held if held is not None else HeldData()
+        self._held.hold(problem_data)
+        self._launches: list[list[_Storage]] = []  # the handed storages of each kernel being interpreted (CPU)
         self._found: dict[tuple, dict] = {}  # each distinct dot seen, in order
         self._running: list[str] = []  # kernels being interpreted (CPU)
-        self._read: set[int] = set()  # compiled kernels already parsed (GPU)
+        self._read: dict[tuple, dict[str, str]] = {}  # (compiled kernel, arguments' data) -> its stores' data (GPU)
         self._saved: list[tuple[type, str, object]] = []
         self._stored: set[str] = set()  # kernels that stored a value computed from 16-bit integer loads (CPU)
         self._handle: type | None = None  # the interpreter's value type (CPU)
@@ -446,7 +702,8 @@ class DotWatch:
 
             self._patch(InterpretedFunction, "run", self._interpreted_run)
             self._patch(InterpreterBuilder, "create_dot", self._create_dot)
-            for name in ("create_fp_trunc", "create_fp_to_fp", "create_fp_to_si", "create_fp_to_ui"):
+            for name in ("create_fp_trunc", "create_fp_to_fp", "create_fp_to_si", "create_fp_to_ui", "create_si_to_fp",
+                         "create_ui_to_fp"):
                 self._patch(InterpreterBuilder, name, self._create_cast)
             self._patch(InterpreterBuilder, "create_bitcast", self._create_bitcast)
             self._patch(InterpreterBuilder, "create_int_to_ptr", self._create_bitcast)
@@ -493,12 +750,17 @@ class DotWatch:
         watch = self
 
         def run(fn, *args, **kwargs):
+            from tritonrl.verify.runtime import launched_tensors  # runtime imports this module
+
             watch._running.append(_kernel_name(fn))
+            handed = [watch._held.entry(t) for t in launched_tensors(fn, args, kwargs)]
+            watch._launches.append(list({id(s): s for s in [*handed, *watch._held.storages()] if s}.values()))
             watch._note_arguments(fn, args, kwargs)
             try:
                 return original(fn, *args, **kwargs)
             finally:
                 watch._running.pop()
+                watch._launches.pop()
 
         return run
 
@@ -518,7 +780,8 @@ class DotWatch:
 
         def create_cast(builder, src, dst_type, *args, **kwargs):
             a, b, data = str(src.dtype.scalar), str(dst_type.scalar), _carried(src, _DATA)
-            if narrowing(a, b) and not getattr(src, _CONSTANT, False):
+            made = not significand(a) and significand(b) and int_to_float_narrows(b, data)  # si_to_fp of fp64 bits
+            if (narrowing(a, b) or made) and not getattr(src, _CONSTANT, False):
                 watch._note(kernel=watch._kernel(), cast=f"{a}->{b}", **_from(data))
             result = original(builder, src, dst_type, *args, **kwargs)
             if not significand(b) and _bits(b) > 16 and data and significand(data):
@@ -538,6 +801,8 @@ class DotWatch:
                     watch._note(kernel=watch._kernel(), cast=f"ptr<{a}>->ptr<{target.element_ty}>")
             elif source.is_int() and target.is_floating():
                 watch._note_bits(watch._kernel(), f"{source}->{target}", _carried(src, _TAINT) is not None)
+                if int_to_float_narrows(str(target), data := _carried(src, _DATA)):  # fp64 bits made fp32 bits
+                    watch._note(kernel=watch._kernel(), cast=f"{source}->{target}", **_from(data))
             result = original(builder, src, dst_type, *args, **kwargs)
             if target.is_floating():
                 _mark(result, _DATA, str(target))  # bits made floats are float data
@@ -563,11 +828,13 @@ class DotWatch:
                 watch._note_fixed(handles)
                 if _carried(handles, _TAINT):
                     watch._stored.add(watch._kernel())
+                watch._hold_stored(handles)
             if load:
                 dtype = str(getattr(getattr(result, "dtype", None), "scalar", ""))
                 narrow = dtype in _NARROW_INTEGERS or (watch._kernel() in watch._stored and dtype.startswith(("int", "uint")))
                 _mark(result, _TAINT, dtype if narrow else None)
                 _mark(result, _DATA, dtype or None)
+                _mark(result, _DATA, watch._held_at(handles, dtype))
             elif handles:
                 for label in _LABELS:
                     _mark(result, label, _widest([h.__dict__.get(label) for h in handles]))
@@ -576,6 +843,38 @@ class DotWatch:
             return result
 
         return op
+
+    def _addressed(self, handles: list, wider_than: str | None = None) -> list[_Storage]:
+        """The storages handed to the running kernel (those holding wider data than `wider_than`, when given) that the
+        pointers among a load's or store's `handles` address (where its mask, the first int1 operand after them, is set)."""
+        storages = [s for s in (self._launches[-1] if self._launches else ())
+                    if wider_than is None or significand(s.data or "") > significand(wider_than)]
+        pointer = next((h for h in handles if h.dtype.is_ptr()), None)
+        if not storages or pointer is None:
+            return []
+        addresses = pointer.data.ravel()
+        mask = next((h for h in handles[handles.index(pointer) + 1:] if str(h.dtype) == "int1"), None)
+        if mask is not None:
+            try:
+                addresses = pointer.data[np.broadcast_to(mask.data, pointer.data.shape)]
+            except ValueError:  # not this pointer's mask: every address counts
+                pass
+        return [s for s in storages if s.hit(addresses)]
+
+    def _held_at(self, handles: list, element: str) -> str | None:
+        """The float data a load of `element`s reads, by where it reads: fp32 bits loaded as int32 are fp32 data."""
+        return _widest(s.data for s in self._addressed(handles, element))
+
+    def _hold_stored(self, handles: list) -> None:
+        """A store of values computed from float data into narrower elements (fp32 bits kept in an int32 buffer):
+        the storages it writes hold that data from now on, for this kernel's later loads and the next kernel's."""
+        pointer = next((h for h in handles if h.dtype.is_ptr()), None)
+        values = [h for h in handles if not h.dtype.is_ptr() and str(h.dtype) != "int1"]
+        data = _carried(values, _DATA)
+        if pointer is None or not data or significand(data) <= significand(str(pointer.get_element_ty())):
+            return
+        for storage in self._addressed(handles):
+            self._held.widen(storage, data)
 
     def _handles(self, operands: list) -> list:
         """The interpreter values among a builder call's operands (and in its list operands: a descriptor's indices)."""
@@ -654,34 +953,63 @@ class DotWatch:
         def run(fn, *args, **kwargs):
             kernel = original(fn, *args, **kwargs)
             if not kwargs.get("warmup", False):
-                watch._read_compiled(_kernel_name(fn), kernel)
+                names = list(getattr(fn, "arg_names", None) or ())
+                bound = {**dict(zip(names, args)), **{k: v for k, v in kwargs.items() if k in names}}
+                stores = watch._read_compiled(_kernel_name(fn), kernel, watch._held_arguments(bound))
+                for parameter, data in stores.items():  # what this launch's buffers hold now
+                    if isinstance(tensor := _tensor_of(bound.get(parameter)), torch.Tensor):
+                        watch._held.mark(tensor, data)
                 watch._note_arguments(fn, args, kwargs)
             return kernel
 
         return run
 
-    def _read_compiled(self, name: str, kernel) -> None:
-        if id(kernel) in self._read:
-            return
-        self._read.add(id(kernel))
+    def _held_arguments(self, bound: dict) -> dict[str, str]:
+        """Parameter name -> float data of each tensor argument whose bytes hold wider floats than its dtype says (a
+        host `x.view(torch.int32)`, `triton.reinterpret`, a buffer an earlier kernel stored them into) and of each
+        integer argument that is an address of float data (`x.data_ptr()`): the TTIR's loads through them read that
+        data (GPU)."""
+        found = {}
+        for name, value in bound.items():
+            if isinstance(tensor := _tensor_of(value), torch.Tensor):
+                data = self._held.of(tensor)
+                if data and significand(data) > significand(_element(value.dtype)):
+                    found[name] = data
+            elif type(value) is int and (data := self._held.at(value)):  # an address made a pointer in the kernel
+                found[name] = data
+        return found
+
+    def _read_compiled(self, name: str, kernel, arguments: dict[str, str]) -> dict[str, str]:
+        """Record a compiled kernel's dots and casts (once per kernel and arguments' data); returns what its stores
+        make its arguments hold (`parse_held_stores`)."""
+        key = (id(kernel), tuple(sorted(arguments.items())))
+        if key in self._read:
+            return self._read[key]
+        self._read[key] = {}
         try:
             ttir = kernel.asm["ttir"]
         except (AttributeError, KeyError, TypeError) as exc:
             self._note(kernel=name, unknown=f"no TTIR on what JITFunction.run returned ({type(kernel).__name__}: {exc!r})")
-            return
+            return {}
+        lost = set(arguments) - {parameter for _, parameter, _ in func_arguments(ttir)}
+        if lost:
+            lost = f"arguments {sorted(lost)} hold float data as other elements and are not in its TTIR"
+            self._note(kernel=name, unknown=lost)
         try:
-            dots, casts = parse_ttir(ttir), parse_casts(ttir)
+            dots, casts = parse_ttir(ttir, arguments), parse_casts(ttir, arguments)
         except ValueError as exc:
             self._note(kernel=name, unknown=str(exc))
-            return
+            return {}
+        self._read[key] = parse_held_stores(ttir, arguments)
         for a, b, precision, data in dots:
             self._note(kernel=name, a=a, b=b, precision=precision, **_from(data))
         for a, b, data in casts:
             self._note(kernel=name, cast=f"{a}->{b}", **_from(data))
-        for stored, data in parse_fixed_stores(ttir):
+        for stored, data in parse_fixed_stores(ttir, arguments):
             self._note(kernel=name, fixed=stored, **_from(data))
         for a, b, from_narrow_loads in parse_bitcasts(ttir):
             self._note_bits(name, f"{a}->{b}", from_narrow_loads)
+        return self._read[key]
 
     def observation(self, inputs: list, host_casts: dict[str, int]) -> dict:
         """What the trial's dots and casts were (`host_casts`: AtenTrace.narrowings), and its inputs' float dtypes, for `precision_reason`."""

@@ -34,7 +34,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from tritonrl.verify.child_patches import launch_values, pin_autotuning_for_interpreter
 from tritonrl.verify.draws import build_candidate, build_reference, make_inputs
-from tritonrl.verify.precision import significand
+from tritonrl.verify.precision import HeldData, significand
 from tritonrl.verify.result import ReasonCode
 
 # (atol, rtol) per output dtype; an element passes when
@@ -338,6 +338,7 @@ class AtenTrace(TorchDispatchMode):
         self.python_elements = 0  # single elements taken out of larger tensors
         self.python_built = 0  # elements of tensors built from Python data
         self.data_moves: dict[str, int] = {}  # DATA_MOVING_GLUE ops that wrote values read from tensors
+        self.held = HeldData()  # storages holding float data as other elements (x.view(torch.int32)), for DotWatch
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -359,6 +360,7 @@ class AtenTrace(TorchDispatchMode):
             if name in DATA_MOVING_GLUE and _moves_data(name, args):
                 self.data_moves[name] = self.data_moves.get(name, 0) + 1
         out = func(*args, **kwargs)
+        self.held.note(func.overloadpacket.__name__, args, kwargs, out)
         source = args[0] if args else None
         if name in _TAKING_OPS and isinstance(source, torch.Tensor) and source.numel() > 1:
             pieces = out if isinstance(out, (list, tuple)) else [out]
