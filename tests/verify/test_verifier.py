@@ -28,7 +28,7 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     problem = builtin_problems["09_softmax.py"]
     data = json.loads(json.dumps(verifier.verify(problem.source, problem.reference_response).to_dict()))
     assert data["valid"] is data["compiled"] is data["correct"] is True and data["reasons"] == []
-    assert data["trials"] == 3 + len(SHAPE_PLANS)  # one trial per shape plan at other shapes
+    assert data["trials"] == 3 + 1 + len(SHAPE_PLANS)  # a second call in one trial's tensors, one per shape plan
     if verifier.settings.device == "cpu":  # shrunk shapes, no timing; a GPU keeps the problem's own and times it
         assert data["speedup"] is None
         assert data["shapes"] == {"batch_size": 16, "dim": 4096}
@@ -36,7 +36,8 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     assert data["distributions"][:3] == ["problem", "zeros_and_ties", "offset"]
     # a softmax's constant rows stay O(1) (an offset of wide spread makes it peaked: measured per draw), so the
     # trials at other shapes take them too
-    assert data["trial_purposes"][3].endswith("zeros_and_ties inputs")
+    assert data["trial_purposes"][data["other_shape_trials"][0]].endswith("zeros_and_ties inputs")
+    assert data["trial_purposes"][3].endswith("again in the same tensors")
     assert len(data["trial_purposes"]) == data["trials"] and data["draw_mode"] == "signed"
     assert data["constant_reference"] is False
     stages = data["stage_seconds"]  # where the time went, for throughput work
@@ -120,7 +121,7 @@ def test_an_identity_copy_is_not_a_relu_on_torch_rand_inputs(verifier, kernelben
         verdict = verifier.verify(problem, IDENTITY)
         assert verdict.codes == ["wrong_result"], verdict.reasons
         assert "zeros_and_ties inputs" in verdict.reasons[0].message
-        assert verdict.distributions[0] == "problem" and len(verdict.trial_purposes) == 3 + len(SHAPE_PLANS)
+        assert verdict.distributions[0] == "problem" and len(verdict.trial_purposes) == 3 + 1 + len(SHAPE_PLANS)
 
 
 LITERAL_PROBLEM = """import torch
@@ -242,9 +243,20 @@ def test_distributions_the_reference_is_not_finite_on_are_dropped(verifier):
     )
     reference = verifier.prepare_reference(log_problem)
     assert reference.failure is None
-    assert reference.distributions == ["problem"]  # every other distribution has values outside (0, 1)
-    assert set(reference.dropped_distributions) == set(DISTRIBUTIONS)
+    # every other distribution has values outside (0, 1), their magnitudes too, but signed uniform's
+    assert reference.distributions == ["problem", "signed_uniform"]
+    assert set(reference.dropped_distributions) == set(DISTRIBUTIONS) - {"signed_uniform"}
     assert all("NaN/inf" in why for why in reference.dropped_distributions.values())
+
+
+def test_a_reference_whose_domain_is_positive_takes_the_distributions_magnitudes(verifier):
+    """Red team round 2: a log answer wrong between 1.5 and 50 passed, every other distribution dropped for the
+    negative values a log turns into NaN; their magnitudes (offsets, outliers, large values) are in its domain."""
+    reference = verifier.prepare_reference(LITERAL_PROBLEM.replace("torch.tanh(x) * 2.0", "torch.log(x)"))
+    assert reference.failure is None
+    purposes = [t.purpose for t in reference.trials]
+    assert sum("(magnitudes only)" in p for p in purposes) >= 3, purposes
+    assert "offset" in reference.distributions and "large_magnitude" in reference.distributions
 
 
 def test_a_reference_whose_output_ignores_its_inputs_is_flagged_but_not_held_against_the_candidate(verifier):

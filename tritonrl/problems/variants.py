@@ -204,8 +204,8 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
                 scaled += 1 if factor > 1 else -1
             if scaling.parity:
                 scaled = _ragged(scaled, rng, scaling.parity, value)
-            elif rng.random() < scaling.odd_probability and scaled % 2 == 0:
-                scaled += rng.choice((-1, 1))
+            elif rng.random() < scaling.odd_probability and scaled % 2 == 0:  # growing, up: past a cap at 1.25x
+                scaled += 1 if min(factors) > 1 else rng.choice((-1, 1))
             new[value] = max(lowest, scaled)
     return new
 

@@ -61,6 +61,12 @@ ZERO_ARGUMENT = (0.05, 0.5)  # a float argument of 0.0 (a clamp bound) becomes a
 # Buffers the verifier redraws: a norm's running statistics. Other buffers are structure the problem built
 # (a causal mask, a sinusoidal table) and stay as built.
 STATISTICS_PREFIX = "running_"
+# What a trial's model is drawn as (`variant`): 0; 1, the odd one (signed draws negated, one-element weights above 1,
+# constructor integers changed, float arguments between 0 and 1 moved above 1); STAY_SIDE, as 1 with float
+# arguments left on their side of 1 (where the reference takes none above 1: a dropout's p); AS_BUILT, the problem
+# as written (the first trial: a slope or eps of the problem's own, between the other variants' values).
+STAY_SIDE, AS_BUILT = 3, 2
+VARIANTS = (0, 1, STAY_SIDE, AS_BUILT)
 SMALL_INT = 2  # integer arguments from this up are hyper-parameters: an exponent, a shift, a group count (0/1: flags)
 AXIS_NAME = re.compile(r"dim|axis", re.IGNORECASE)  # a constructor integer naming an axis: another is another problem
 
@@ -97,17 +103,21 @@ def _log_uniform(rng: random.Random, low: float, high: float) -> float:
     return math.exp(rng.uniform(math.log(low), math.log(high)))
 
 
-def _varied_number(value, rng: random.Random, mode: str, flip: bool):
-    """A float argument scaled (and, in signed mode, negated at random, then all negated with `flip`), 0.0 made a
-    small positive value; an int from SMALL_INT up moved by one; tuples and lists element by element; else as is."""
+def _varied_number(value, rng: random.Random, mode: str, flip: bool, cross: bool = False):
+    """A float argument scaled (0.0 made a small value) and, in signed mode, negated at random, then all negated with
+    `flip`; with `cross`, one between 0 and 1 made one above 1 of its own sign; an int from SMALL_INT up moved by one; tuples
+    and lists element by element; else as is."""
     if type(value) in (tuple, list):
-        return type(value)(_varied_number(v, rng, mode, flip) for v in value)
-    if type(value) is float and value == 0.0:
-        return rng.uniform(*ZERO_ARGUMENT)
+        return type(value)(_varied_number(v, rng, mode, flip, cross) for v in value)
     if type(value) is float:
         signed = mode == "signed" or mode.startswith(MIXED)  # a mixed mode keeps the signs of tensors, not arguments
         sign = rng.choice((-1.0, 1.0)) * (-1.0 if flip else 1.0) if signed else 1.0
-        return sign * value * _log_uniform(rng, *ARGUMENT_RANGE)
+        if value == 0.0:
+            return sign * rng.uniform(*ZERO_ARGUMENT)
+        scale = _log_uniform(rng, *ARGUMENT_RANGE)
+        if cross and abs(value) < 1:  # a slope of 0.01 tried above 1 too, its sign kept: max(x, a·x) is LeakyReLU
+            return math.copysign(_log_uniform(rng, *SCALAR_RANGES[1]), value)  # only for a ≤ 1, negative ones too
+        return sign * value * scale
     if type(value) is int and value >= SMALL_INT and mode != "built":
         return value + rng.choice((-1, 1))
     return value
@@ -122,19 +132,20 @@ def vary_arguments(
     args: list, kwargs: dict, seed: int, mode: str, ints: bool = False, variant: int = 0
 ) -> tuple[list, dict]:
     """Constructor or forward arguments with their numbers varied from `seed` (`mode` from DRAW_MODES); an odd
-    `variant` negates what the even one drew (signed mode), so trials of both variants see both signs.
+    `variant` negates what the even one drew (signed mode), so trials of both variants see both signs, and
+    variant 1 moves floats between 0 and 1 above 1 (VARIANTS).
 
     Constructor integers are sizes, dims and flags, whose change the shape plans make where the problem allows
     (`ints=False`); forward's small integers are the problem's hyper-parameters (`ints=True`).
     """
-    if mode == "built":
+    if mode == "built" or variant == AS_BUILT:
         return list(args), dict(kwargs)
     rng = random.Random(seed)
 
     def vary(value):
         if (type(value) is int and not ints) or (type(value) in (tuple, list) and not ints and _sizes(value)):
             return value
-        return _varied_number(value, rng, mode, flip=variant % 2 == 1)
+        return _varied_number(value, rng, mode, flip=variant % 2 == 1, cross=variant == 1)
 
     return [vary(a) for a in args], {k: vary(v) for k, v in sorted(kwargs.items())}
 
@@ -238,7 +249,8 @@ def build_reference(
     integers: dict[str, int] | None = None,
 ) -> torch.nn.Module:
     """`Model(*init_inputs)` built from `seed`, then its arguments and weights drawn in `mode` (DRAW_MODES) and
-    `variant` (0 or 1: the signed draws negated, one-element weights above 1, `integers` taken)."""
+    `variant` (VARIANTS; the odd ones take `integers`)."""
+    mode = "built" if variant == AS_BUILT else mode
     seed_everything(seed)
     args, kwargs = init_arguments(problem, seed, mode, variant, integers)
     seed_everything(seed)
@@ -254,6 +266,7 @@ def build_candidate(
     mode: str = "built", variant: int = 0, integers: dict[str, int] | None = None,
 ):
     """`ModelNew` with the reference's constructor arguments and the reference's weights (see `_shared_weights`)."""
+    mode = "built" if variant == AS_BUILT else mode
     seed_everything(seed)
     args, kwargs = init_arguments(problem, seed, mode, variant, integers)
     seed_everything(seed)
@@ -364,14 +377,15 @@ def _step(position: torch.Tensor, before: int | None, after: int | None) -> floa
 
 
 def _as_built(mine: torch.Tensor, theirs: torch.Tensor, built: torch.Tensor | None):
-    """`theirs` in `mine`'s layout when `mine` holds what `theirs` was built with (`built`), as it is or transposed;
-    else None."""
+    """`theirs` in `mine`'s layout when `mine` holds what `theirs` was built with (`built`), as it is, transposed or
+    reshaped; else None."""
     if built is None or mine.dtype != theirs.dtype or mine.device != theirs.device:
         return None
-    for layout, as_built in ((theirs, built), (theirs.t(), built.t()) if theirs.dim() == 2 else (None, None)):
-        if layout is None or layout.shape != mine.shape:
-            continue
-        if torch.equal(mine, as_built):
+    layouts = [(theirs, built)] + ([(theirs.t(), built.t())] if theirs.dim() == 2 else [])
+    if theirs.numel() == mine.numel():  # a slope kept 0-d, a gain kept (1, D)
+        layouts.append((theirs.reshape(mine.shape), built.reshape(mine.shape)))
+    for layout, as_built in layouts:
+        if layout.shape == mine.shape and torch.equal(mine, as_built):
             return layout.contiguous()
     return None
 
@@ -446,14 +460,16 @@ DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
 # to catch uncomputed tails and extra elements, never take these.
 MASKING = frozenset({"zeros_and_ties", "offset"})
 # The order trials at other shapes take distributions in (those of MASKING only where they do not mask, measured per
-# problem): edge values first, then large magnitudes (an exp that overflows, a log of an underflowed softmax), then
-# the ordinary ones.
-AT_OTHER_SHAPES = ("zeros_and_ties", "offset", "large_magnitude", "normal", "signed_uniform", "heavy_tailed")
+# problem): constant rows first, then large magnitudes (an exp that overflows, a log of an underflowed softmax),
+# outliers among ordinary values (a max taken over a prefix of the row), offsets, then the ordinary ones.
+AT_OTHER_SHAPES = ("zeros_and_ties", "large_magnitude", "heavy_tailed", "offset", "normal", "signed_uniform")
 _REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like, torch.normal,
                       torch.Tensor.normal_, torch.Tensor.uniform_})  # in-place samplers fill their tensor too
 _INTEGER_DRAWS = frozenset({torch.randint, torch.randint_like})
-_TO_FLOAT = frozenset({torch.Tensor.float, torch.Tensor.double, torch.Tensor.half, torch.Tensor.bfloat16,
-                       torch.Tensor.to, torch.Tensor.type})
+# Ops that pick among other tensors' values by an integer or bool tensor rather than compute floats from it: their
+# float results keep the values picked.
+_SELECTING = frozenset({torch.where, torch.Tensor.where, torch.Tensor.masked_fill, torch.masked_fill,
+                        torch.Tensor.__getitem__, torch.index_select, torch.gather, torch.take})
 
 
 def _is_bool(value) -> bool:
@@ -471,7 +487,8 @@ def _integer_range(func, args: tuple, kwargs: dict) -> tuple[int, int] | None:
 
 class _Redraw(TorchFunctionMode):
     """Refills what torch.rand/randn(_like) return inside get_inputs() from another distribution, and floats made
-    from torch.randint draws with values between their integers.
+    from torch.randint draws or bool masks (by a cast or arithmetic: `.float()`, `* 2.0 - 1`) with values between
+    the lowest and highest they took.
 
     Replacing the draws, not the finished inputs, keeps what get_inputs builds
     from them (symmetric or triangular matrices, softmaxed probabilities, 0/1
@@ -485,19 +502,20 @@ class _Redraw(TorchFunctionMode):
         self.kept = kept
         self.draws = 0  # draws seen, in order
         self.replaced = 0  # draws refilled: none when get_inputs draws with numpy or Python's random
-        self._integers: dict[int, tuple[torch.Tensor, tuple[int, int]]] = {}  # id -> (randint result, its range)
+        self._integers: dict[int, torch.Tensor] = {}  # id -> a randint result of more than one value (kept alive)
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
         if func in _REDRAWN and isinstance(out, torch.Tensor) and out.is_floating_point():
             self._refill(out, lambda: self.draw(out.shape, out.device))
-        elif func in _INTEGER_DRAWS and isinstance(out, torch.Tensor) and (span := _integer_range(func, args, kwargs)):
-            self._integers[id(out)] = (out, span)
-        elif func in _TO_FLOAT and args and isinstance(out, torch.Tensor) and out.is_floating_point() \
-                and out is not args[0] and (id(args[0]) in self._integers or _is_bool(args[0])):
-            low, high = self._integers[id(args[0])][1] if id(args[0]) in self._integers else (0, 1)
-            self._refill(out, lambda: low + (high - low) * torch.rand(out.shape, device=out.device))
+        elif func in _INTEGER_DRAWS and isinstance(out, torch.Tensor) and _integer_range(func, args, kwargs):
+            self._integers[id(out)] = out
+        elif func not in _SELECTING and args and isinstance(out, torch.Tensor) and out.is_floating_point() \
+                and out is not args[0] and (id(args[0]) in self._integers or _is_bool(args[0])) and out.numel():
+            low, high = float(out.min()), float(out.max())  # `.float()`, `* 2.0 - 1`: values between the integers
+            if high > low:
+                self._refill(out, lambda: low + (high - low) * torch.rand(out.shape, device=out.device))
         return out
 
     def _refill(self, out: torch.Tensor, values: Callable[[], torch.Tensor]) -> None:
@@ -518,13 +536,17 @@ def vary_scalars(values: list, seed: int, mode: str) -> list:
 
 def draw_inputs(
     problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION,
-    kept: frozenset[int] = frozenset(), scalars: str = "built",
+    kept: frozenset[int] = frozenset(), scalars: str = "built", positive: bool = False,
 ) -> tuple[list, int]:
     """`make_inputs`, and how many of get_inputs' draws `distribution` replaced (0 for the problem's own): a
     distribution that replaced none drew the problem's own inputs. `kept`: draws left as the problem drew them;
-    `scalars`: how its non-tensor values are varied (DRAW_MODES)."""
+    `scalars`: how its non-tensor values are varied (DRAW_MODES); `positive`: the distribution's magnitudes only
+    (for a reference whose domain is positive: a log, a sqrt)."""
     seed_everything(seed)
-    redraw = None if distribution == PROBLEM_DISTRIBUTION else _Redraw(DISTRIBUTIONS[distribution], kept)
+    draw = DISTRIBUTIONS.get(distribution)
+    if draw is not None and positive:
+        draw = lambda shape, device, sample=draw: sample(shape, device).abs()  # noqa: E731
+    redraw = None if draw is None else _Redraw(draw, kept)
     with torch.device(device), redraw or nullcontext():
         values = problem.get_inputs()
     values = vary_scalars(list(values), seed, scalars)
