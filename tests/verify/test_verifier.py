@@ -28,6 +28,7 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     problem = builtin_problems["09_softmax.py"]
     data = json.loads(json.dumps(verifier.verify(problem.source, problem.reference_response).to_dict()))
     assert data["valid"] is data["compiled"] is data["correct"] is True and data["reasons"] == []
+    assert data["matches_reference"] is True  # every trial answered, the second call in refilled tensors too
     assert data["trials"] == 3 + 1 + len(SHAPE_PLANS)  # a second call in one trial's tensors, one per shape plan
     if verifier.settings.device == "cpu":  # shrunk shapes, no timing; a GPU keeps the problem's own and times it
         assert data["speedup"] is None

@@ -227,6 +227,12 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
     return trials
 
 
+def _answered(reference: ReferenceRun, trials: list[dict]) -> set[int]:
+    """The reference trials a candidate's run answered: those it ran, and the second calls right after them."""
+    ran = {int(t["label"]) for t in trials}
+    return ran | {i for i, t in enumerate(reference.trials) if t.again_of in ran}
+
+
 def _signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name
@@ -523,8 +529,8 @@ class Verifier:
                 code = ReasonCode.OUT_OF_MEMORY if label in inbox.out_of_memory else ReasonCode.CRASHED
                 verdict.reasons.append(Reason(code, f"outputs {label} could not be handed over: {message}"))
             matched = self._compare(reference, trials, compared, verdict)
-            ran = {int(t["label"]) for t in trials}
-            verdict.matches_reference = finished and matched and ran == set(range(len(reference.trials)))
+            verdict.matches_reference = finished and matched and _answered(reference, trials) == set(
+                range(len(reference.trials)))
             if result.get("timing"):
                 timed = [compared.get(f"timed {n}") for n in range(len(reference.timed or []))]
                 self._judge_timing(reference, result["timing"], timed, verdict)
@@ -539,9 +545,7 @@ class Verifier:
     def _compare(self, reference: ReferenceRun, trials: list[dict], compared: dict, verdict: Verdict) -> bool:
         """Each finished trial's comparison with the reference (made as its outputs arrived); record the first mismatch."""
         worst = 0.0
-        ran = {int(t["label"]) for t in trials}
-        called_again = {i for i, t in enumerate(reference.trials) if t.again_of in ran}
-        for index in sorted((ran | called_again) & set(range(len(reference.trials)))):
+        for index in sorted(_answered(reference, trials) & set(range(len(reference.trials)))):
             if index not in compared:  # not plain tensors (a behaviour reason says so), or lost on the way
                 return False
             code, err, message = compared[index]
