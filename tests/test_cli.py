@@ -191,7 +191,7 @@ def test_verify_json_contract_for_a_response_file(tmp_path):
     data = json.loads(result.output)
     assert data["valid"] is True and data["compiled"] is True and data["correct"] is True
     assert data["speedup"] is None and data["reasons"] == []
-    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 6  # 3 + 3 at other shapes
+    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 7  # 3, a second call in one's tensors, 3 at other shapes
 
 
 def test_verify_rejection_is_exit_0_and_readable(tmp_path):
@@ -228,7 +228,7 @@ def test_verify_takes_its_settings_from_the_config_and_flags_on_top(tmp_path):
     base = ["verify", "--problem", str(problem), "--candidate", str(response), "--json", "--config", str(config)]
     from_file = runner.invoke(app, [*base, "--set", "verify.trials=1"])
     flag = runner.invoke(app, [*base, "--trials", "1"])
-    assert json.loads(from_file.output)["trials"] == 4 and json.loads(flag.output)["trials"] == 4  # 1 + 3 at other shapes
+    assert json.loads(from_file.output)["trials"] == 5 and json.loads(flag.output)["trials"] == 5  # 1 + again + 3 shapes
 
 
 def test_problems_show_names_near_misses():

@@ -279,7 +279,7 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
     try:
         result.stage("wait for the GPU")  # not part of the trial time the candidate's limit grows with
         with lock.shared():
-            result.stage("reference")
+            result.stage("draws")  # what the trials draw: not trial time, which the candidate's limit grows with
             problem = import_source(source, "problem", job_dir)
             first, *more = job["input_seeds"]
             inputs, differs = reproducible_inputs(problem, first, device)
@@ -302,6 +302,7 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             at_other_shapes = sorted(((name, seed) for name, seed in distributions if name not in masking),
                                      key=lambda d: AT_OTHER_SHAPES.index(d[0]))
             # the first trial: the problem as written, its own inputs, weights and arguments (the timed calls too)
+            result.stage("reference")
             _save_trial(result, first, overrides, _Draw(), _reference_outputs(built, inputs, device),
                         "the problem's own inputs", AS_BUILT)
             del inputs
