@@ -342,12 +342,14 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
         shapes = f" at shapes {result.data['shapes']}" if overrides else ""
         raise _Failed(failure_code, f"the reference Model failed{shapes}: {_describe(exc)}") from exc
 
-    for plan, seed in zip(SHAPE_PLANS, job.get("alt_seeds") or []):
+    # the first at other shapes takes the problem as written too, so the first trial's instance serves other shapes
+    variants = (AS_BUILT, 0, models[1][0])  # the odd variant meets large values (a changed cap of 6)
+    for index, (plan, seed) in enumerate(zip(SHAPE_PLANS, job.get("alt_seeds") or [])):
         result.stage("wait for the GPU")
         with lock.shared():
             result.stage("alternate shapes")
             _shapes_trial(job, job_dir, result, original, overrides, own_finite, at_other_shapes, plan, seed, mode,
-                          integers, models[1][0])
+                          integers, variants[index % len(variants)])
 
 
 @dataclass(frozen=True)
@@ -571,12 +573,11 @@ def _fitting_draw(
 
 def _shapes_trial(
     job: dict, job_dir: Path, result: _Result, original: str, overrides: dict, own_finite: list[bool],
-    distributions: list, plan, seed: int, mode: str, integers: dict, odd: int,
+    distributions: list, plan, seed: int, mode: str, integers: dict, variant: int,
 ) -> None:
     """One trial at other shapes (trials.SHAPE_PLANS), on the next distribution left that does not mask a small error
     (the problem's own, scalars varied, when none is), drawn from this trial's seed; the first shape set the
-    reference runs at is taken, in the trial's variant (every other one `odd`, the variant the odd value trials
-    took) where the reference stays finite there, else in variant 0."""
+    reference runs at is taken, in `variant` where the reference stays finite there, else in variant 0."""
     device, budget = job["device"], job.get("shrink_budget") or 0
     source = with_shapes(original, overrides)
     try:
@@ -588,7 +589,7 @@ def _shapes_trial(
         try:
             alt = import_source(with_shapes(original, shapes), "problem", job_dir)
             variant, model = _fitting_variant(alt, job["weight_seed"], device, mode, integers, own_finite, seed,
-                                              odd if len(result.data["trials"]) % 2 else 0)
+                                              variant)
         except Exception:  # the problem has constraints these shapes break: try the next set
             continue
         while distributions:

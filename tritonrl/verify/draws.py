@@ -460,9 +460,10 @@ DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
 # to catch uncomputed tails and extra elements, never take these.
 MASKING = frozenset({"zeros_and_ties", "offset"})
 # The order trials at other shapes take distributions in (those of MASKING only where they do not mask, measured per
-# problem): constant rows first, then large magnitudes (an exp that overflows, a log of an underflowed softmax),
-# outliers among ordinary values (a max taken over a prefix of the row), offsets, then the ordinary ones.
-AT_OTHER_SHAPES = ("zeros_and_ties", "large_magnitude", "heavy_tailed", "offset", "normal", "signed_uniform")
+# problem): constant rows first, then normal values (under large ones a softmax is one-hot, and a dropped column
+# shows only where it held the maximum), then large magnitudes (an exp that overflows, a log of an underflowed
+# softmax), outliers among ordinary values, offsets, signed uniform.
+AT_OTHER_SHAPES = ("zeros_and_ties", "normal", "large_magnitude", "heavy_tailed", "offset", "signed_uniform")
 _REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like, torch.normal,
                       torch.Tensor.normal_, torch.Tensor.uniform_})  # in-place samplers fill their tensor too
 _INTEGER_DRAWS = frozenset({torch.randint, torch.randint_like})
