@@ -97,6 +97,50 @@ def test_weights_follow_how_the_answer_built_them_not_its_declaration_order():
     assert torch.equal(candidate.w_t, reference.lin.weight.t()) and torch.equal(candidate.b, reference.lin.bias)
 
 
+class _TwoNorms(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ln_in = torch.nn.LayerNorm(8)
+        self.ln_out = torch.nn.LayerNorm(8)
+
+    def forward(self, x):
+        return self.ln_out(torch.relu(self.ln_in(x)))
+
+
+def test_weights_built_alike_go_where_forward_uses_them_first():
+    """Two norms built as ones and zeros, declared in the other order: each takes the reference norm used at its
+    place in forward, not the one declared at its place."""
+
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.post = torch.nn.LayerNorm(8)
+            self.pre = torch.nn.LayerNorm(8)
+
+        def forward(self, x):
+            middle = torch.nn.functional.layer_norm(x, (8,), self.pre.weight, self.pre.bias)
+            return torch.nn.functional.layer_norm(torch.relu(middle), (8,), self.post.weight, self.post.bias)
+
+    problem = _problem(_TwoNorms)
+    reference = build_reference(problem, 4, "cpu", "signed")
+    candidate = build_candidate(problem, _solution(ModelNew), reference, 4, "cpu", "signed")
+    assert torch.equal(candidate.pre.weight, reference.ln_in.weight)
+    assert torch.equal(candidate.post.bias, reference.ln_out.bias)
+
+
+def test_a_gain_and_bias_stacked_in_one_parameter_take_both():
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.affine = torch.nn.Parameter(torch.stack([torch.ones(8), torch.zeros(8)]))
+            self.lin = torch.nn.Linear(8, 8)
+
+    problem = _problem(_NormAndLinear)
+    reference = build_reference(problem, 6, "cpu", "signed")
+    candidate = build_candidate(problem, _solution(ModelNew), reference, 6, "cpu", "signed")
+    assert torch.equal(candidate.affine, torch.stack([reference.ln.weight, reference.ln.bias]))
+
+
 def test_a_copy_the_answer_derived_in_init_goes_stale():
     """A scale folded into an unregistered copy was right when the loaded weights equalled the seeded init."""
 

@@ -19,9 +19,11 @@ from tritonrl.verify.trials import (
     alternate_budget,
     alternate_shapes,
     constant_output,
+    ragged,
     unfit_distribution,
     untried_own_sizes,
 )
+from tritonrl.verify.verifier import ReferenceRun, ReferenceTrial, _secret_schedule
 
 BUILTIN = {p.name: p.source for p in load_builtin()}
 CPU_LIMIT = int(ALT_ELEMENT_FACTOR * DEFAULT_BUDGET)
@@ -229,3 +231,48 @@ def test_the_even_plan_falls_back_to_ordinary_factors_where_no_lopsided_set_fits
     source = BUILTIN["01_relu.py"].replace("batch_size = 16", "batch_size = 1").replace("dim = 1024", "dim = 2 ** 17")
     shapes, purpose = next(plan.proposals(source, source, {}, 0, DEFAULT_BUDGET, 0, tmp_path))
     assert purpose == "every size moved, even but no multiple of 4" and list(shapes) == ["dim"] and shapes["dim"] % 4 == 2
+
+
+def test_the_fewer_elements_plan_moves_every_size_to_an_odd_one_within_the_primary_count(tmp_path):
+    plan = next(p for p in SHAPE_PLANS if p.name == "every size, fewer elements")
+    source = BUILTIN["13_matmul.py"]
+    elements = element_count(source, tmp_path)
+    for seed in range(6):
+        shapes, _ = next(plan.proposals(source, source, {}, 0, DEFAULT_BUDGET, seed, tmp_path))
+        assert ragged(shapes) and set(shapes) == {"m", "k", "n"}, shapes
+        assert element_count(with_shapes(source, shapes), tmp_path) <= elements
+
+
+def test_ragged_sizes_have_no_multiple_of_4():
+    assert ragged({"m": 21, "n": 1538, "pad": 0}) and not ragged({"m": 21, "n": 1540})
+
+
+def _schedule_of(trials: list[ReferenceTrial]) -> list[dict]:
+    run = ReferenceRun("", {"n": 1024}, {"n": 1024}, 0, trials)
+    return _secret_schedule(run, [{"label": i, "variant": t.variant} for i, t in enumerate(trials)])
+
+
+def test_every_instance_that_serves_the_primary_shapes_meets_ragged_sizes():
+    """An answer that skips the tails on one instance only (the first it builds, say) is right wherever that
+    instance's sizes are whole blocks: each instance gets a ragged trial, whatever the order."""
+    def at(n: int, variant: int, is_ragged: bool = False) -> ReferenceTrial:
+        return ReferenceTrial("", 0, {"n": n}, [], variant=variant, ragged=is_ragged)
+
+    trials = [at(1024, 2), at(1024, 1), at(1024, 0), at(1024, 1), at(1537, 2, True), at(1538, 0, True), at(1280, 1),
+              at(511, 1, True)]
+    for _ in range(50):
+        schedule = _schedule_of(trials)
+        for instance in {t["instance"] for t in schedule}:
+            served = [trials[t["label"]] for t in schedule if t["instance"] == instance]
+            assert any(t.ragged for t in served), served
+
+
+def test_a_padding_of_0_steps_to_1():
+    """An answer that ignores the padding is right at a padding of 0 only."""
+    padded = (BUILTIN["17_max_pool1d.py"]
+              .replace("stride: int):", "stride: int, padding: int):")
+              .replace("stride=stride)", "stride=stride, padding=padding)")
+              .replace("stride = 2\n", "stride = 2\npadding = 0\n")
+              .replace("return [kernel_size, stride]", "return [kernel_size, stride, padding]"))
+    assert shape_sites(padded)["padding"] == 0
+    assert _first(padded)["padding"] == 1

@@ -72,6 +72,7 @@ ODD_PROBABILITY = 0.35  # odd sizes exercise tail masking; the rest keep roughly
 DIVISOR_NAME = re.compile(r"group|head|patch", re.IGNORECASE)  # names that divide other sizes even when fixed
 STRUCTURAL_NAME = re.compile(r"kernel|stride|pad|dilation|window|patch", re.IGNORECASE)  # operation, not size
 SIZE_NAME = re.compile(r"batch|channel|feature|length|height|width|depth|seq|token", re.IGNORECASE)  # a size even when small
+PADDING_NAME = re.compile(r"pad", re.IGNORECASE)
 KERNEL_NAME = re.compile(r"kernel|window|patch|pool", re.IGNORECASE)  # their extent bounds the input sizes
 DILATION_NAME = re.compile(r"dilation", re.IGNORECASE)
 ATTEMPTS_PER_VARIANT = 25  # bounded search: duplicates, no-ops and over-budget draws are retried this often
@@ -87,7 +88,7 @@ class Scaling:
     # sizes ≤ MIN_VALUE vary too (down to 2): size literals without constants, constants named like sizes, and any
     # constant that sizes a get_inputs tensor
     small_sizes: bool = False
-    structural: bool = False  # structural constants ≥ 1 (kernel, stride, pad, dilation, window, patch) step by ±1
+    structural: bool = False  # structural constants ≥ 1 (kernel, stride, pad, dilation, window, patch) step by ±1, a pad of 0 to 1
     # instead of odd_probability: "mixed" makes each size odd or 2 mod 4 (even, no multiple of any block size ≥ 4)
     # at random, "two_mod_four" always the latter; "two_adic" makes it 2^j × odd, j uniform in 2..v2 − 1 (v2: the
     # original's exponent of 2), so the primary sizes' multiples of 4, 8, 16, ... are not the only ones and a
@@ -181,7 +182,7 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
             continue
         factors = scaling.boost if value == boosted else scaling.factors
         if group.structural:
-            new[value] = value + 1 if value == 1 else value + rng.choice((-1, 1))
+            new[value] = value + 1 if value <= 1 else value + rng.choice((-1, 1))
             continue
         lowest = max(group.smallest, min(floor, value))  # stay a size, and cover the largest window
         base = group.step
@@ -265,7 +266,9 @@ def _groups(
     groups = {}
     for value, names in by_value.items():
         if structural and value in operation:
-            groups[value] = _Group(value, names, changeable=value >= 1 and value not in wired, smallest=1, structural=True)
+            # a padding of 0 steps to 1 (an answer that ignores the padding is right at 0 only)
+            stepped = value >= 1 or all(PADDING_NAME.search(n) for n in names)
+            groups[value] = _Group(value, names, changeable=stepped and value not in wired, smallest=1, structural=True)
             continue
         sizes = all(n.startswith(LITERAL_PREFIX) or SIZE_NAME.search(n) or n in dimensions for n in names)
         smallest = smallest_size if sizes else MIN_VALUE + 1

@@ -29,11 +29,13 @@ Test: tests/verify/test_draws.py.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import math
 import random
 import re
 import sys
+import textwrap
 import weakref
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -271,12 +273,15 @@ def build_candidate(
     args, kwargs = init_arguments(problem, seed, mode, variant, integers)
     seed_everything(seed)
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
-    shared = _shared_weights(reference.state_dict(), _BUILT.get(reference, {}), candidate.state_dict())
+    shared = _shared_weights(reference.state_dict(), _BUILT.get(reference, {}), candidate.state_dict(),
+                             _first_uses(reference), _first_uses(candidate))
     candidate.load_state_dict(shared, strict=False)
     return candidate
 
 
-def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: dict) -> dict:
+def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: dict,
+                    reference_uses: dict[str, tuple] | None = None, candidate_uses: dict[str, tuple] | None = None,
+                    ) -> dict:
     """The reference's weights under the candidate's names, each reference tensor given out once.
 
     First to a candidate tensor that holds what a reference tensor was built
@@ -285,27 +290,37 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
     for LayerNorm's weight); the transposed get the reference's values
     transposed. Among several such, the same name is preferred, then the same
     last name part (`weight` for `ln.weight`; `gamma`, `scale` too), then
-    declaration order. Then a tensor whose every element is one a reference
+    the order of first use in `forward` (`_first_uses`: two LayerNorms built
+    alike, declared in either order), then declaration order. Then a tensor whose every element is one a reference
     tensor was built with (`_by_elements`: `[W|b]`, a reshaped or permuted
-    copy) gets the reference's values at those places. Tensors left over get the tensor of the same name and
+    copy) gets the reference's values at those places, and one that is several reference tensors as built one after
+    another (`_by_concatenation`: a norm's gain and bias stacked) gets them. Tensors left over get the tensor of the
+    same name and
     shape, then one of the same last name part, shape and dtype, then the
     next of the same shape and dtype.
     """
     claimed: set[str] = set()
     shared: dict = {}
+    unused = (math.inf,)
+    reference_uses, candidate_uses = reference_uses or {}, candidate_uses or {}
+    candidate = dict(sorted(candidate.items(), key=lambda item: candidate_uses.get(item[0], unused)))
 
     def give(name: str, pick) -> None:
         found = {k: value for k in reference if k not in claimed and (value := pick(k)) is not None}
         if found:
-            best = min(found, key=lambda k: (k != name, _last_part(k) != _last_part(name)))
+            best = min(found, key=lambda k: (k != name, _last_part(k) != _last_part(name),
+                                             reference_uses.get(k, unused)))
             claimed.add(best)
             shared[name] = found[best]
 
     for name, mine in candidate.items():
         give(name, lambda k: _as_built(mine, reference[k], built.get(k)))
     for name, mine in candidate.items():
-        if name not in shared and (gathered := _by_elements(mine, reference, built)) is not None:
-            shared[name] = gathered
+        if name not in shared:
+            gathered = _by_elements(mine, reference, built)
+            gathered = _by_concatenation(mine, reference, built) if gathered is None else gathered
+            if gathered is not None:
+                shared[name] = gathered
     for rule in (
         lambda mine, theirs, a, b: a == b and mine.shape == theirs.shape,
         lambda mine, theirs, a, b: _last_part(a) == _last_part(b) and _same_kind(mine, theirs),
@@ -330,6 +345,54 @@ def _last_part(name: str) -> str:
 
 def _same_kind(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype
+
+
+def _first_uses(module: torch.nn.Module) -> dict[str, tuple]:
+    """Per state-dict name, when the module's `forward` first uses it, as a place in its source: where the innermost
+    call that `self.<path>` reaches it in ends (`self.ln_out(relu(self.ln_in(x)))` uses `ln_in.weight` first), or
+    the mention itself outside calls; names it does not mention (or a source that cannot be read) are left out."""
+    try:
+        function = ast.parse(textwrap.dedent(inspect.getsource(type(module).forward))).body[0]
+        me = function.args.args[0].arg
+    except (OSError, TypeError, SyntaxError, IndexError, AttributeError):
+        return {}
+    calls = {id(child): node for node in ast.walk(function) if isinstance(node, ast.Call)
+             for child in ast.walk(node) if child is not node}  # ast.walk is outside in: the innermost call is last
+    mentions = []
+    for node in ast.walk(function):
+        chain, inner = [], node
+        while isinstance(inner, ast.Attribute):
+            chain.insert(0, inner.attr)
+            inner = inner.value
+        if chain and isinstance(inner, ast.Name) and inner.id == me:
+            used = calls.get(id(node), node)
+            mentions.append(((used.end_lineno, used.end_col_offset), chain))
+    uses = {}
+    for name in module.state_dict():
+        parts = name.split(".")
+        places = [place for place, chain in mentions if chain[:len(parts)] == parts[:len(chain)]]
+        if places:
+            uses[name] = min(places)
+    return uses
+
+
+def _by_concatenation(mine: torch.Tensor, reference: dict, built: dict[str, torch.Tensor]) -> torch.Tensor | None:
+    """The reference's current values of consecutive reference tensors (declaration order) whose values as built,
+    flattened one after another, are `mine`'s: a gain and a bias stacked into one (2, D) parameter."""
+    names = [k for k in built if k in reference and built[k].dtype == mine.dtype and built[k].device == mine.device
+             and reference[k].shape == built[k].shape]
+    wanted = mine.detach().flatten()
+    for start in range(len(names)):
+        count = 0
+        for end in range(start, len(names)):
+            count += built[names[end]].numel()
+            if count > wanted.numel():
+                break
+            if count == wanted.numel() and end > start:
+                parts = names[start:end + 1]
+                if torch.equal(torch.cat([built[k].flatten() for k in parts]), wanted):
+                    return torch.cat([reference[k].detach().flatten() for k in parts]).view(mine.shape).clone()
+    return None
 
 
 def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Tensor]) -> torch.Tensor | None:

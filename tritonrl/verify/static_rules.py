@@ -122,7 +122,9 @@ VALUE_ATTRS = frozenset((
     "bits eps max min resolution smallest_normal tiny is_floating_point is_complex is_signed "
     "name major minor total_memory multi_processor_count L2_cache_size max_threads_per_multi_processor warp_size "
     "regs_per_multiprocessor shared_memory_per_block shared_memory_per_block_optin shared_memory_per_multiprocessor "
-    "gcnArchName is_integrated is_multi_gpu_board"
+    "gcnArchName is_integrated is_multi_gpu_board "
+    # a tensor's in-place write counter: a cache of a weight's repacked copy is checked against it
+    "_version"
 ).split())
 # Names of interpreter and Triton internals, and of the functions of builtins, os, sys and importlib:
 # a file that defines them (a method `gi_frame`, an attribute `fn`, a method `exec`) would unlock them

@@ -57,6 +57,8 @@ _EVEN = Scaling(factors=FACTORS, every_group=True, small_sizes=True, parity="two
 # larger (the parity rounding moves it by at most its original value); the others shrink, so the elements fit the
 # cap where the problem has more than one size to trade.
 _LOPSIDED = replace(_EVEN, factors=(0.125, 0.25, 0.375, 0.5), boost=(4.0, 5.0, 6.0, 8.0))
+# A ragged trial that costs less than a primary one, for the variant whose other trial is the one-by-one plan
+_FEWER = replace(_SIZES, factors=(0.5, 0.75))
 _ONE_BY_ONE = Scaling(factors=FACTORS, small_sizes=True, parity="two_adic", split=True, keep_share=1 / 3)
 # On CPU the problem's own sizes are tried when its elements are at most this many times the interpreter's budget
 # (a grid capped below the real size is caught only there); larger problems are judged at their own sizes on a GPU.
@@ -113,6 +115,9 @@ class ShapePlan:
             return
         # The others cost no more than a primary trial where they can; else as much as the first.
         caps = dict.fromkeys((min(limit, primary_elements or element_count(source, workdir)), limit))
+        if self.name == "every size, fewer elements":
+            yield from _first_fitting(source, overrides, seed, list(caps)[:1], _FEWER, "every size moved, odd, smaller")
+            return
         if self.name == "every size even":
             even = "every size moved, even but no multiple of 4"
             yield from _first_fitting(source, overrides, seed, caps, _LOPSIDED, f"{even}, one 3 to 8 times larger")
@@ -133,7 +138,15 @@ def _first_fitting(source: str, overrides: dict[str, int], seed: int, caps, scal
             return
 
 
-SHAPE_PLANS = (ShapePlan("every size"), ShapePlan("every size even"), ShapePlan("one by one"))
+# The last is for the variant the one-by-one plan runs in (child._reference_job): every candidate instance meets
+# ragged sizes (`ragged`), whichever one a candidate would let skip the tails.
+SHAPE_PLANS = (ShapePlan("every size"), ShapePlan("every size even"), ShapePlan("one by one"),
+               ShapePlan("every size, fewer elements"))
+
+
+def ragged(shapes: dict[str, int]) -> bool:
+    """Whether no size of a trial is a multiple of 4: no block of 4 or more tiles any of them, or their product."""
+    return all(value % 4 or value == 0 for value in shapes.values())
 
 
 def untried_own_sizes(original: str, shrink_budget: int, workdir: Path) -> int | None:

@@ -127,6 +127,7 @@ class ReferenceTrial:
     variant: int = 0  # how its model is drawn (draws.VARIANTS)
     positive: bool = False  # the distribution's magnitudes only (draws.draw_inputs)
     again_of: int | None = None  # a second call right after this trial, in its very tensors refilled
+    ragged: bool = False  # at other shapes, none a multiple of 4 (trials.ragged)
 
 
 @dataclass
@@ -201,21 +202,23 @@ class ReferenceRun:
 def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
     """The trials in an order drawn per job, each with the candidate instance it runs on, so a candidate cannot tell
     one trial from another by its place or its instance: the trials of one model variant are paired, one at the
-    primary shapes with one at other shapes, and each pair shares an instance (where both build the same model),
-    so an instance that serves the primary shapes serves another shape as well."""
+    primary shapes with one at ragged other shapes (trials.ragged; else any other shapes), and each pair shares an
+    instance (where both build the same model), so an instance that serves the primary shapes meets sizes no block
+    tiles as well: one that skips the tails on some instances only is seen."""
     chance = secrets.SystemRandom()
     instance = 0
     for variant in sorted({t["variant"] for t in trials}):
         mine = [t for t in trials if t["variant"] == variant]
         primary = [t for t in mine if reference.trials[t["label"]].shapes == reference.shapes]
-        other = [t for t in mine if t not in primary]
-        chance.shuffle(primary)
-        chance.shuffle(other)
-        pairs = max(1, min(len(primary), len(other)))  # the rest join a pair: no instance of one kind of shapes only
-        for index, trial in enumerate(primary):
-            trial["instance"] = instance + index % pairs
-        for index, trial in enumerate(other):
-            trial["instance"] = instance + index % pairs
+        ragged = [t for t in mine if t not in primary and reference.trials[t["label"]].ragged]
+        other = [t for t in mine if t not in primary and t not in ragged]
+        for group in (primary, ragged, other):
+            chance.shuffle(group)
+        # the rest join a pair: no instance of one kind of shapes only
+        pairs = max(1, min(len(primary), len(ragged) or len(other)))
+        for group in (primary, ragged + other):
+            for index, trial in enumerate(group):
+                trial["instance"] = instance + index % pairs
         instance += pairs
     # The trial the reference job drew a second call for gets it right after itself, in its very tensors refilled
     # (ReferenceTrial.again_of): a memoised answer launches nothing or answers the first call's inputs.
@@ -351,7 +354,7 @@ class Verifier:
                     run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"],
                                                      tuple(trial["kept"]), trial["scalars"], trial["purpose"],
                                                      int(trial["variant"]), bool(trial.get("positive")),
-                                                     trial.get("again_of")))
+                                                     trial.get("again_of"), bool(trial.get("ragged"))))
                 # the first known sets whose outputs fit the reference job's budget (at least one)
                 seeds = [seed for n, seed in enumerate(job["timed_seeds"] or []) if f"timed {n}" in received]
                 if seeds and all(f"timed {n}" in received for n in range(len(seeds))):

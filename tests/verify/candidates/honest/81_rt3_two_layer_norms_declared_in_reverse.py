@@ -1,0 +1,48 @@
+# problem: rt3_two_ln.py
+# expect: accept
+# Two LayerNorms, each gain and bias in a small module of the answer's own, declared output-norm first (the reference's order reversed): each takes the weights of the norm it is used as.
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def ln_kernel(x_ptr, w_ptr, b_ptr, out_ptr, D, eps, RELU_IN: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < D
+    x = tl.load(x_ptr + row * D + offs, mask=mask, other=0.0)
+    if RELU_IN:
+        x = tl.maximum(x, 0.0)
+    mean = tl.sum(x, axis=0) / D
+    xc = tl.where(mask, x - mean, 0.0)
+    var = tl.sum(xc * xc, axis=0) / D
+    rstd = 1.0 / tl.sqrt(var + eps)
+    w = tl.load(w_ptr + offs, mask=mask, other=0.0)
+    b = tl.load(b_ptr + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + row * D + offs, xc * rstd * w + b, mask=mask)
+
+
+class Norm(nn.Module):
+    def __init__(self, features: int):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(features))
+        self.bias = nn.Parameter(torch.zeros(features))
+
+
+class ModelNew(nn.Module):
+    def __init__(self, features: int):
+        super().__init__()
+        self.post = Norm(features)
+        self.pre = Norm(features)
+
+    def forward(self, x):
+        x = x.contiguous()
+        R, D = x.shape
+        block = triton.next_power_of_2(D)
+        mid = torch.empty_like(x)
+        ln_kernel[(R,)](x, self.pre.weight, self.pre.bias, mid, D, 1e-5, RELU_IN=False, BLOCK=block)
+        out = torch.empty_like(x)
+        ln_kernel[(R,)](mid, self.post.weight, self.post.bias, out, D, 1e-5, RELU_IN=True, BLOCK=block)
+        return out
