@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tritonrl.cli import app
+from tritonrl.verify.trials import SHAPE_PLANS
 
 from tests.support.paths import REPO
 
@@ -191,7 +192,7 @@ def test_verify_json_contract_for_a_response_file(tmp_path):
     data = json.loads(result.output)
     assert data["valid"] is True and data["compiled"] is True and data["correct"] is True
     assert data["speedup"] is None and data["reasons"] == []
-    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 7  # 3, a second call in one's tensors, 3 at other shapes
+    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 3 + 2 + len(SHAPE_PLANS)  # two more calls in one's tensors
 
 
 def test_verify_rejection_is_exit_0_and_readable(tmp_path):
@@ -228,7 +229,8 @@ def test_verify_takes_its_settings_from_the_config_and_flags_on_top(tmp_path):
     base = ["verify", "--problem", str(problem), "--candidate", str(response), "--json", "--config", str(config)]
     from_file = runner.invoke(app, [*base, "--set", "verify.trials=1"])
     flag = runner.invoke(app, [*base, "--trials", "1"])
-    assert json.loads(from_file.output)["trials"] == 5 and json.loads(flag.output)["trials"] == 5  # 1 + again + 3 shapes
+    expected = 1 + 2 + len(SHAPE_PLANS)  # the problem's own inputs, two more calls in its tensors, the shape plans
+    assert json.loads(from_file.output)["trials"] == expected and json.loads(flag.output)["trials"] == expected
 
 
 def test_problems_show_names_near_misses():

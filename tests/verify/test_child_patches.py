@@ -210,6 +210,25 @@ def test_combine_functions_run_on_whole_blocks_with_the_element_by_element_resul
         assert len(calls) == 4 * (1 + 6 + 6 if by_branch else 6 + 6 + 6)
 
 
+@triton.jit
+def _square_dot(a_ptr, b_ptr, c_ptr, N: tl.constexpr):
+    rows = tl.arange(0, N)
+    at = rows[:, None] * N + rows[None, :]
+    tl.store(c_ptr + at, tl.dot(tl.load(a_ptr + at), tl.load(b_ptr + at)).to(tl.bfloat16))
+
+
+@needs_interpreter
+def test_bf16_dots_multiply_the_values_not_their_bits(monkeypatch):
+    from triton.runtime import interpreter
+
+    monkeypatch.setattr(interpreter.InterpreterBuilder, "create_dot", interpreter.InterpreterBuilder.create_dot)
+    child_patches.multiply_bf16_values_in_interpreter()
+    a, b = torch.randn(16, 16, dtype=torch.bfloat16), torch.randn(16, 16, dtype=torch.bfloat16)
+    c = torch.empty_like(a)
+    _square_dot[(1,)](a, b, c, N=16)
+    assert torch.allclose(c.float(), a.float() @ b.float(), atol=0.05, rtol=0.02)
+
+
 def test_a_tensor_descriptor_hands_its_kernel_the_tensor_behind_it():
     """An fp16 copy behind a host-side TensorDescriptor is judged as one handed to the kernel itself (precision.py)."""
     from triton.tools.tensor_descriptor import TensorDescriptor

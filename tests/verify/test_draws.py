@@ -1,5 +1,6 @@
 """What a trial draws: weights redrawn and loaded into the answer, arguments varied, inputs from other distributions."""
 
+import pytest
 import torch
 
 from tritonrl.verify.draws import (
@@ -128,17 +129,21 @@ def test_weights_built_alike_go_where_forward_uses_them_first():
     assert torch.equal(candidate.post.bias, reference.ln_out.bias)
 
 
-def test_a_gain_and_bias_stacked_in_one_parameter_take_both():
+@pytest.mark.parametrize("bias_first", [False, True])
+def test_a_gain_and_bias_stacked_in_one_parameter_take_both(bias_first):
+    rows = [torch.ones(8), torch.zeros(8)][::-1 if bias_first else 1]
+
     class ModelNew(torch.nn.Module):
         def __init__(self):
             super().__init__()
-            self.affine = torch.nn.Parameter(torch.stack([torch.ones(8), torch.zeros(8)]))
+            self.affine = torch.nn.Parameter(torch.stack(rows))
             self.lin = torch.nn.Linear(8, 8)
 
     problem = _problem(_NormAndLinear)
     reference = build_reference(problem, 6, "cpu", "signed")
     candidate = build_candidate(problem, _solution(ModelNew), reference, 6, "cpu", "signed")
-    assert torch.equal(candidate.affine, torch.stack([reference.ln.weight, reference.ln.bias]))
+    expected = [reference.ln.weight, reference.ln.bias][::-1 if bias_first else 1]
+    assert torch.equal(candidate.affine, torch.stack(expected))
 
 
 def test_a_copy_the_answer_derived_in_init_goes_stale():

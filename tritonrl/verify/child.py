@@ -46,6 +46,7 @@ from tritonrl.verify.child_patches import (
     combine_whole_blocks_in_interpreter,
     count_loops_as_compiled_triton,
     hide_tensor_values,
+    multiply_bf16_values_in_interpreter,
     pin_autotuning_for_interpreter,
     run_device_functions_only_in_programs,
     run_libdevice_in_interpreter,
@@ -59,6 +60,7 @@ from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.draws import (
     AS_BUILT,
     AT_OTHER_SHAPES,
+    EXTREMES,
     STAY_SIDE,
     MASKING,
     MIXED,
@@ -311,7 +313,7 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                 _values_trial(result, problem, models, overrides, own_finite, distributions, seed, mode, device)
             if job.get("again_seed") is not None:
                 _again_trial(result, problem, {**dict(models.values()), AS_BUILT: built}, overrides, job["again_seed"],
-                             job["weight_seed"], device)
+                             job["weight_seed"], device, own_finite, mode)
             timed_bytes = 0
             for check, seed in enumerate(job.get("timed_seeds") or []):  # one input set per checked timed call
                 outputs = _reference_outputs(built, make_inputs(problem, seed, device), device)
@@ -497,11 +499,12 @@ def _values_trial(
 
 
 def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: int, weight_seed: int,
-                 device: str) -> None:
-    """The inputs of the call a candidate gets right after one primary trial, in that trial's very tensors: its draw
-    again from `seed`. Which trial is drawn here (a zeros-and-ties one, else an edge-value one, where there is one):
-    a result memoised by the tensors' identity or address is stale, and an eps applied on some calls only is
-    wrong on one of the two."""
+                 device: str, own_finite: list[bool], mode: str) -> None:
+    """The inputs of the calls a candidate gets right after one primary trial, in that trial's very tensors: its draw
+    again from `seed`, then extreme magnitudes (draws.EXTREMES). Which trial is drawn here (a zeros-and-ties one,
+    else an edge-value one, where there is one): a result memoised by the tensors' identity or address is stale, an
+    eps applied on some calls only is wrong on one of the first two, and state kept for the shapes (a row max from the
+    first call) meets other values; the primary shapes meet the extremes, whatever the answer tells them by."""
     trials = result.data["trials"]
     ties = [t for t in trials if t["distribution"] == "zeros_and_ties"]  # a ReLU of two offsets may be 0 twice
     edges = [t for t in trials if t["distribution"] in MASKING]
@@ -512,8 +515,16 @@ def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: 
         result.data.setdefault("untried", []).append(
             "a second call in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
         return
+    index = trials.index(first)
     _save_trial(result, seed, overrides, draw, outputs, f"{first['purpose']}, again in the same tensors",
-                first["variant"], again_of=trials.index(first))
+                first["variant"], again_of=index)
+    model, extreme_seed = models[first["variant"]], random.Random(seed).getrandbits(31)
+    for name in EXTREMES:
+        if (fitting := _fitting_draw(result, problem, model, own_finite, name, extreme_seed, mode, device)) is not None:
+            _save_trial(result, extreme_seed, overrides, *fitting,
+                        f"{_inputs_purpose(name, fitting[0])} in the same tensors as trial {index}, a third call",
+                        first["variant"], again_of=index)
+            return
 
 
 def _inputs_purpose(name: str, draw: _Draw) -> str:
@@ -689,6 +700,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         run_libdevice_in_interpreter()
         count_loops_as_compiled_triton()
         combine_whole_blocks_in_interpreter()
+        multiply_bf16_values_in_interpreter()
     result.stage("import")
     try:
         solution = import_source(job["candidate_code"], "candidate", job_dir)
@@ -761,12 +773,14 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                 except Exception as exc:
                     raise _classify(exc, ReasonCode.CRASHED) from exc
             trial["unwritten_outputs"] = writes.unwritten_outputs(outputs)
-            if spec.get("again"):
-                refill = draw.inputs(problem, spec["again"]["seed"], device)[0]
-                trial["repeat_launches"], again = _repeat_launches(candidate, inputs, refill, device)
+            for follow in spec.get("again", []):
+                refill = _Draw(follow["distribution"], tuple(follow["kept"]), follow["scalars"],
+                               bool(follow["positive"])).inputs(problem, follow["seed"], device)[0]
+                launches, again = _repeat_launches(candidate, inputs, refill, device)
+                trial.setdefault("repeat_launches", launches)
                 again, strange = plain_outputs(again)
                 if not foreign and not strange:
-                    send_outputs(spec["again"]["label"], again)
+                    send_outputs(follow["label"], again)
             result.data["trials"].append(trial)
             result.save()
             del inputs, pristine, outputs  # a 6.4 GB trial's tensors go before the next trial's are made

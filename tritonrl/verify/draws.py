@@ -290,8 +290,8 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
     for LayerNorm's weight); the transposed get the reference's values
     transposed. Among several such, the same name is preferred, then the same
     last name part (`weight` for `ln.weight`; `gamma`, `scale` too), then
-    the order of first use in `forward` (`_first_uses`: two LayerNorms built
-    alike, declared in either order), then declaration order. Then a tensor whose every element is one a reference
+    the order of first use in `forward` where both use them in as many steps
+    (`_first_uses`: two LayerNorms built alike, declared in either order), then declaration order. Then a tensor whose every element is one a reference
     tensor was built with (`_by_elements`: `[W|b]`, a reshaped or permuted
     copy) gets the reference's values at those places, and one that is several reference tensors as built one after
     another (`_by_concatenation`: a norm's gain and bias stacked) gets them. Tensors left over get the tensor of the
@@ -303,6 +303,8 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
     shared: dict = {}
     unused = (math.inf,)
     reference_uses, candidate_uses = reference_uses or {}, candidate_uses or {}
+    if len(set(reference_uses.values())) != len(set(candidate_uses.values())):
+        reference_uses = candidate_uses = {}  # used in other steps (a fused kernel): their order tells nothing
     candidate = dict(sorted(candidate.items(), key=lambda item: candidate_uses.get(item[0], unused)))
 
     def give(name: str, pick) -> None:
@@ -377,8 +379,9 @@ def _first_uses(module: torch.nn.Module) -> dict[str, tuple]:
 
 
 def _by_concatenation(mine: torch.Tensor, reference: dict, built: dict[str, torch.Tensor]) -> torch.Tensor | None:
-    """The reference's current values of consecutive reference tensors (declaration order) whose values as built,
-    flattened one after another, are `mine`'s: a gain and a bias stacked into one (2, D) parameter."""
+    """The reference's current values of consecutive reference tensors (in declaration order or reversed) whose
+    values as built, flattened one after another, are `mine`'s: a gain and a bias stacked into one (2, D) parameter,
+    either first."""
     names = [k for k in built if k in reference and built[k].dtype == mine.dtype and built[k].device == mine.device
              and reference[k].shape == built[k].shape]
     wanted = mine.detach().flatten()
@@ -389,9 +392,9 @@ def _by_concatenation(mine: torch.Tensor, reference: dict, built: dict[str, torc
             if count > wanted.numel():
                 break
             if count == wanted.numel() and end > start:
-                parts = names[start:end + 1]
-                if torch.equal(torch.cat([built[k].flatten() for k in parts]), wanted):
-                    return torch.cat([reference[k].detach().flatten() for k in parts]).view(mine.shape).clone()
+                for parts in (names[start:end + 1], names[start:end + 1][::-1]):
+                    if torch.equal(torch.cat([built[k].flatten() for k in parts]), wanted):
+                        return torch.cat([reference[k].detach().flatten() for k in parts]).view(mine.shape).clone()
     return None
 
 
@@ -498,11 +501,30 @@ def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
 
 
 def _offset(shape: torch.Size, device: torch.device) -> torch.Tensor:
-    """Normal values around an offset of ±100..1000 with a scale of 0.5..2: centred data hides one-pass
-    E[x²]−E[x]² variances and sums kept in too few bits."""
-    centre = torch.where(torch.rand((), device=device) < 0.5, -1.0, 1.0) * torch.pow(10.0, 2 + torch.rand((), device=device))
+    """Normal values around an offset of ±300..1000 with a scale of 0.5..2: centred data hides one-pass
+    E[x²]−E[x]² variances and sums kept in too few bits (near an offset of 100 their error is about the tolerance)."""
+    centre = torch.where(torch.rand((), device=device) < 0.5, -1.0, 1.0) * torch.pow(
+        10.0, 2.5 + 0.5 * torch.rand((), device=device))
     spread = torch.pow(2.0, 2 * torch.rand((), device=device) - 1)
     return centre + spread * torch.randn(shape, device=device)
+
+
+def _magnitudes(highest: float) -> Callable[[torch.Size, torch.device], torch.Tensor]:
+    """Rows of three kinds: elements of magnitudes log-uniform between 1e-3 and `highest` with signs at random (a
+    range reduction or an accumulator's precision fails at the top, a shift by one element overflows), rows whose
+    every element lies 1 to 2 times a level between -highest/10 and -highest (a running max or a logit floor
+    started at a finite sentinel), and normal values times 3."""
+
+    def draw(shape: torch.Size, device: torch.device) -> torch.Tensor:
+        top = math.log10(highest)
+        rows = shape[:-1] + (1,) if len(shape) else ()
+        signs = torch.where(torch.rand(shape, device=device) < 0.5, -1.0, 1.0)
+        spread = signs * torch.pow(10.0, -3 + (top + 3) * torch.rand(shape, device=device))
+        floor = -torch.pow(10.0, top - 1 + torch.rand(rows, device=device)) * (1 + torch.rand(shape, device=device))
+        kind = torch.randint(0, 4, rows, device=device)
+        return torch.where(kind <= 1, spread, torch.where(kind == 2, floor, 3 * torch.randn(shape, device=device)))
+
+    return draw
 
 
 # Other float distributions for trials, by name, most telling first (the reference job takes them in this
@@ -517,7 +539,12 @@ DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
     "signed_uniform": lambda shape, device: torch.rand(shape, device=device) * 2 - 1,
     "large_magnitude": lambda shape, device: (torch.rand(shape, device=device) * 2 - 1) * 1e3,
     "heavy_tailed": _heavy_tailed,
+    "wide_range": _magnitudes(1e5),
+    "moderate_range": _magnitudes(30.0),
 }
+# Taken by a third call at the primary shapes (child._extremes_trial), not by the trials that take DISTRIBUTIONS in
+# order: the first the reference stays finite on (an exp clamped at 20 meets the moderate range where 1e5 overflows)
+EXTREMES = ("wide_range", "moderate_range")
 # Distributions whose values make an O(1) error invisible under tolerances relative to the output: constant
 # rows of -0.5 give row sums in the thousands, an offset of 1000 too. Trials at other shapes, which are there
 # to catch uncomputed tails and extra elements, never take these.

@@ -33,7 +33,7 @@ from tritonrl.config import VerifyConfig, state_dir
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify import device_paths
 from tritonrl.verify.baseline_cache import BaselineCache
-from tritonrl.verify.draws import DISTRIBUTIONS, MASKING, PROBLEM_DISTRIBUTION
+from tritonrl.verify.draws import DISTRIBUTIONS, EXTREMES, MASKING, PROBLEM_DISTRIBUTION
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import HandoffError, Inbox
 from tritonrl.verify.interpreter import check_interpreter
@@ -192,7 +192,7 @@ class ReferenceRun:
         trial = self.trials[index]
         notes = [f"{trial.distribution} inputs"] if trial.distribution != PROBLEM_DISTRIBUTION else []
         if trial.again_of is not None:
-            notes.append(f"called right after trial {trial.again_of}, in its input tensors refilled")
+            notes.append(f"called after trial {trial.again_of}, in its input tensors refilled")
         changed = {k: v for k, v in trial.shapes.items() if self.shapes.get(k) != v}
         if changed:
             notes.append("at " + ", ".join(f"{k}={v}" for k, v in changed.items()))
@@ -205,6 +205,13 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
     primary shapes with one at ragged other shapes (trials.ragged; else any other shapes), and each pair shares an
     instance (where both build the same model), so an instance that serves the primary shapes meets sizes no block
     tiles as well: one that skips the tails on some instances only is seen."""
+    # The trial the reference job drew more calls for gets them right after itself, in label order, in its very
+    # tensors refilled (ReferenceTrial.again_of): a memoised answer launches nothing or answers the first call's
+    # inputs, and state kept for the instance's shape meets other values.
+    for again in [t for t in trials if reference.trials[t["label"]].again_of is not None]:
+        trials.remove(again)
+        first = next(t for t in trials if t["label"] == reference.trials[again["label"]].again_of)
+        first.setdefault("again", []).append({key: again[key] for key in _DRAW_KEYS})
     chance = secrets.SystemRandom()
     instance = 0
     for variant in sorted({t["variant"] for t in trials}):
@@ -220,14 +227,11 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
             for index, trial in enumerate(group):
                 trial["instance"] = instance + index % pairs
         instance += pairs
-    # The trial the reference job drew a second call for gets it right after itself, in its very tensors refilled
-    # (ReferenceTrial.again_of): a memoised answer launches nothing or answers the first call's inputs.
-    for again in [t for t in trials if reference.trials[t["label"]].again_of is not None]:
-        trials.remove(again)
-        first = next(t for t in trials if t["label"] == reference.trials[again["label"]].again_of)
-        first["again"] = {"label": again["label"], "seed": again["seed"]}
     chance.shuffle(trials)
     return trials
+
+
+_DRAW_KEYS = ("label", "seed", "distribution", "kept", "scalars", "positive")  # a call's draw (child._Draw)
 
 
 def _answered(reference: ReferenceRun, trials: list[dict]) -> set[int]:
@@ -297,7 +301,7 @@ class Verifier:
             "device": self.settings.device,
             "weight_seed": run.weight_seed,
             "input_seeds": [secrets.randbits(31) for _ in range(self.settings.trials)],
-            "distributions": [[name, secrets.randbits(31)] for name in DISTRIBUTIONS],
+            "distributions": [[name, secrets.randbits(31)] for name in DISTRIBUTIONS if name not in EXTREMES],
             "alt_seeds": [secrets.randbits(31) for _ in SHAPE_PLANS] if self.settings.alternate_shapes else [],
             "again_seed": secrets.randbits(31),
             "fresh_seed": secrets.randbits(31),
