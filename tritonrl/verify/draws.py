@@ -289,15 +289,16 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
     pre-transposed copy) or the same constant (`nn.Parameter(torch.ones(n))`
     for LayerNorm's weight); the transposed get the reference's values
     transposed. Among several such, the same name is preferred, then the same
-    last name part (`weight` for `ln.weight`; `gamma`, `scale` too), then
-    the order of first use in `forward` where both use them in as many steps
-    (`_first_uses`: two LayerNorms built alike, declared in either order), then declaration order. Then a tensor whose every element is one a reference
-    tensor was built with (`_by_elements`: `[W|b]`, a reshaped or permuted
-    copy) gets the reference's values at those places, and one that is several reference tensors as built one after
-    another (`_by_concatenation`: a norm's gain and bias stacked) gets them. Tensors left over get the tensor of the
-    same name and
-    shape, then one of the same last name part, shape and dtype, then the
-    next of the same shape and dtype.
+    last name part (`weight` for `ln.weight`; `gamma`, `scale` too), then the
+    order of first use in `forward` where both forwards use their weights in as
+    many steps (`_first_uses`: two LayerNorms built alike, declared in either
+    order), then declaration order. Then a tensor whose every element is one a
+    reference tensor was built with (`_by_elements`: `[W|b]`, a reshaped or
+    permuted copy) gets the reference's values at those places, and one that is
+    several reference tensors as built, one after another (`_by_concatenation`:
+    a norm's gain and bias stacked), gets theirs. Tensors left over get the
+    tensor of the same name and shape, then one of the same last name part,
+    shape and dtype, then the next of the same shape and dtype.
     """
     claimed: set[str] = set()
     shared: dict = {}
