@@ -88,8 +88,6 @@ def no_aws_credentials(monkeypatch, tmp_path):
 
 
 def pytest_collection_modifyitems(config, items):
-    # the slow tests first (in their order): the workers share out the short ones at the end, not one long test
-    items.sort(key=lambda item: "slow" not in item.keywords)
     if torch.cuda.is_available():
         return
     skip_gpu = pytest.mark.skip(reason="needs a CUDA GPU; this machine has none")
