@@ -522,7 +522,8 @@ def _magnitudes(highest: float) -> Callable[[torch.Size, torch.device], torch.Te
         signs = torch.where(torch.rand(shape, device=device) < 0.5, -1.0, 1.0)
         spread = signs * torch.pow(10.0, -3 + (top + 3) * torch.rand(shape, device=device))
         floor = -torch.pow(10.0, top - 1 + torch.rand(rows, device=device)) * (1 + torch.rand(shape, device=device))
-        kind = torch.randint(0, 4, rows, device=device)
+        # every kind on some row wherever there are 4 rows or more (a row max started at -1e4 is wrong on floor rows only)
+        kind = (torch.randperm(math.prod(rows), device=device) % 4).reshape(rows)
         return torch.where(kind <= 1, spread, torch.where(kind == 2, floor, 3 * torch.randn(shape, device=device)))
 
     return draw
