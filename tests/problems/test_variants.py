@@ -117,6 +117,31 @@ def test_variants_include_odd_sizes():
     assert any(v % 2 for v in values)
 
 
+GROUP_SUM = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.view(x.shape[0], 32, -1).sum(-1)
+
+batch_size = 32
+dim = 4096
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_a_size_that_shares_a_literals_value_moves_alone_where_asked():
+    assert all("batch_size" not in v for v in make_variants(GROUP_SUM, count=5, seed=0))  # the literal freezes it
+    collided = make_variants(GROUP_SUM, count=5, seed=0, scaling=Scaling(collided_only=True, factors=(1.5,)))
+    assert collided and all(set(v) == {"batch_size"} and v["batch_size"] > 32 for v in collided)
+    assert make_variants(MATMUL, count=5, seed=0, scaling=Scaling(collided_only=True)) == []  # no literal: none
+
+
 def test_only_small_constants_yield_no_variants():
     src = """import torch
 import torch.nn as nn

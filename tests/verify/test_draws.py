@@ -12,6 +12,7 @@ from tritonrl.verify.draws import (
     init_arguments,
     make_inputs,
     positive_tensors,
+    scaled_weights,
     split_init_inputs,
     vary_arguments,
 )
@@ -203,6 +204,35 @@ def test_the_offset_distribution_moves_the_values_off_centre():
     for seed in range(4):
         (x,) = make_inputs(problem, seed, "cpu", "offset")
         assert 100 <= abs(float(x.mean())) <= 1000 and float(x.std()) < 3
+
+
+def test_offsets_apart_draw_each_input_a_million_apart_in_scale():
+    problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randn(64, 64), torch.randn(64, 64)])
+    for seed in range(4):
+        x, s = make_inputs(problem, seed, "cpu", "offset_apart")
+        ratio = float(x.abs().mean() / s.abs().mean())
+        assert 1e5 < max(ratio, 1 / ratio) < 1e7
+        assert float((x - x.mean()).abs().mean()) < 0.01 * float(x.abs().mean())  # an offset still, at its scale
+
+
+def test_weights_change_in_place_for_a_call_and_come_back_exactly():
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gamma = torch.nn.Parameter(torch.ones(8))
+            self.beta = torch.nn.Parameter(torch.zeros(8))
+            self.lin = torch.nn.Linear(8, 8)
+            self.register_buffer("table", torch.arange(8.0))  # the answer's own constant: not a weight
+
+    reference = build_reference(_problem(_NormAndLinear), 5, "cpu", "signed")
+    candidate = build_candidate(_problem(_NormAndLinear), _solution(ModelNew), reference, 5, "cpu", "signed")
+    before = {k: v.clone() for k, v in candidate.state_dict().items()}
+    pointer, version = candidate.lin.weight.data_ptr(), candidate.lin.weight._version
+    with scaled_weights(candidate, 2.0), scaled_weights(reference, 2.0):
+        assert candidate.lin.weight.data_ptr() == pointer and candidate.lin.weight._version > version
+        assert torch.equal(candidate.lin.weight, 2 * before["lin.weight"]) and torch.equal(candidate.table, before["table"])
+        assert torch.equal(candidate.gamma, reference.ln.weight)
+    assert all(torch.equal(v, before[k]) for k, v in candidate.state_dict().items())
 
 
 def test_structural_buffers_stay_as_built_and_statistics_are_redrawn():

@@ -29,7 +29,7 @@ def test_distributions_are_listed_only_when_they_replaced_a_draw(verifier, built
     verdict = verifier.verify_against(numpy_drawn, builtin_problems["01_relu.py"].reference_response)
     assert verdict.correct and verdict.distributions == ["problem"], verdict.reasons
     torch_drawn = verifier.prepare_reference(builtin_problems["01_relu.py"].source)
-    assert torch_drawn.distributions[:3] == ["problem", "zeros_and_ties", "offset"]
+    assert torch_drawn.distributions[:3] == ["problem", "zeros_and_ties", "normal"]
     problem = import_source(builtin_problems["01_relu.py"].source, "problem", tmp_path)
     assert draw_inputs(problem, 3, "cpu", "zeros_and_ties")[1] == 1 and draw_inputs(problem, 3, "cpu")[1] == 0
 

@@ -29,16 +29,17 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     data = json.loads(json.dumps(verifier.verify(problem.source, problem.reference_response).to_dict()))
     assert data["valid"] is data["compiled"] is data["correct"] is True and data["reasons"] == []
     assert data["matches_reference"] is True  # every trial answered, the second call in refilled tensors too
-    assert data["trials"] == 3 + 2 + len(SHAPE_PLANS)  # two more calls in one trial's tensors, one per shape plan
+    assert data["trials"] == 3 + 3 + len(SHAPE_PLANS)  # three more calls in one trial's tensors, one per shape plan
     if verifier.settings.device == "cpu":  # shrunk shapes, no timing; a GPU keeps the problem's own and times it
         assert data["speedup"] is None
         assert data["shapes"] == {"batch_size": 16, "dim": 4096}
         assert all(data["alt_shapes"][k] > v for k, v in data["shapes"].items())  # larger in every size
-    assert data["distributions"][:3] == ["problem", "zeros_and_ties", "offset"]
+    assert data["distributions"][:3] == ["problem", "zeros_and_ties", "normal"]  # offsets come in a fourth call
     # a softmax's constant rows stay O(1) (an offset of wide spread makes it peaked: measured per draw), so the
     # trials at other shapes take them too
     assert data["trial_purposes"][data["other_shape_trials"][0]].endswith("zeros_and_ties inputs")
     assert data["trial_purposes"][3].endswith("again in the same tensors")
+    assert data["trial_purposes"][5] == "offset_apart inputs in the same tensors as trial 1, a fourth call"
     assert len(data["trial_purposes"]) == data["trials"] and data["draw_mode"] == "signed"
     assert data["constant_reference"] is False
     stages = data["stage_seconds"]  # where the time went, for throughput work
@@ -122,7 +123,7 @@ def test_an_identity_copy_is_not_a_relu_on_torch_rand_inputs(verifier, kernelben
         verdict = verifier.verify(problem, IDENTITY)
         assert verdict.codes == ["wrong_result"], verdict.reasons
         assert "zeros_and_ties inputs" in verdict.reasons[0].message
-        assert verdict.distributions[0] == "problem" and len(verdict.trial_purposes) == 3 + 2 + len(SHAPE_PLANS)
+        assert verdict.distributions[0] == "problem" and len(verdict.trial_purposes) == 3 + 3 + len(SHAPE_PLANS)
 
 
 LITERAL_PROBLEM = """import torch
@@ -244,9 +245,12 @@ def test_distributions_the_reference_is_not_finite_on_are_dropped(verifier):
     )
     reference = verifier.prepare_reference(log_problem)
     assert reference.failure is None
-    # every other distribution has values outside (0, 1), their magnitudes too, but signed uniform's
-    assert reference.distributions == ["problem", "signed_uniform"]
-    assert set(reference.dropped_distributions) == set(DISTRIBUTIONS) - {"signed_uniform"}
+    # every other distribution has values outside (0, 1), their magnitudes too, but signed uniform's (and the fourth
+    # call's offsets where they are scaled by 1e-3)
+    assert reference.distributions[:2] == ["problem", "signed_uniform"]
+    assert set(reference.distributions) <= {"problem", "signed_uniform", "offset_apart"}
+    dropped = set(reference.dropped_distributions)  # offsets are tried only where the fourth call's scaled ones fail
+    assert set(DISTRIBUTIONS) - {"signed_uniform", "offset"} <= dropped <= set(DISTRIBUTIONS) | {"offset_apart"}
     assert all("NaN/inf" in why for why in reference.dropped_distributions.values())
 
 
@@ -257,7 +261,7 @@ def test_a_reference_whose_domain_is_positive_takes_the_distributions_magnitudes
     assert reference.failure is None
     purposes = [t.purpose for t in reference.trials]
     assert sum("(magnitudes only)" in p for p in purposes) >= 3, purposes
-    assert "offset" in reference.distributions and "large_magnitude" in reference.distributions
+    assert {"offset", "offset_apart"} & set(reference.distributions) and "large_magnitude" in reference.distributions
 
 
 def test_a_reference_whose_output_ignores_its_inputs_is_flagged_but_not_held_against_the_candidate(verifier):

@@ -99,6 +99,9 @@ class Scaling:
     boost: tuple[float, ...] = ()
     split: bool = False  # sites sharing a value may each move on their own (a square matrix turns oblong)
     keep_share: float = 0.0  # chance that a group keeps the problem's own value (sizes move one by one)
+    # only the sizes the model's integer literals freeze move (a batch of 32 beside a group count of 32 in
+    # `x.view(b, 32, -1)` is no group count): the reference decides whether the problem runs there
+    collided_only: bool = False
 
 
 @dataclass
@@ -134,7 +137,8 @@ def make_variants(
         return []
     sites = shape_sites(source)
     tree = ast.parse(source)
-    groups = _groups(tree, sites, input_dimension_sites(source), scaling.small_sizes, scaling.structural)
+    groups = _groups(tree, sites, input_dimension_sites(source), scaling.small_sizes, scaling.structural,
+                     scaling.collided_only)
     changeable = [value for value, g in groups.items() if g.changeable]
     if not changeable:
         return []
@@ -236,7 +240,8 @@ def _ragged(size: int, rng: random.Random, parity: str, original: int) -> int:
 
 
 def _groups(
-    tree: ast.Module, sites: dict[str, int], dimensions: set[str], small_sizes: bool = False, structural: bool = False
+    tree: ast.Module, sites: dict[str, int], dimensions: set[str], small_sizes: bool = False, structural: bool = False,
+    collided_only: bool = False,
 ) -> dict[int, _Group]:
     """Sites grouped by original value, with frozen groups and divisibility links filled in.
 
@@ -248,15 +253,16 @@ def _groups(
     tensor: `b = 8` of `torch.rand(b, i, j, l)` is the batch an answer could
     hard-code). A small constant that only reaches the model stays: a group
     count or dim index, not a size.
-    With `structural`, groups holding a structural constant are changeable.
+    With `structural`, groups holding a structural constant are changeable; with `collided_only`, only the groups
+    of sizes the model's literals alone freeze are.
     """
     smallest_size = 2 if small_sizes else MIN_VALUE + 1
-    wired, fixed_divisors = _model_wiring(tree, smallest_size)
+    literals, fixed_divisors = _model_wiring(tree, smallest_size)
     operation = {value for name, value in sites.items() if STRUCTURAL_NAME.search(name)}
-    if not structural:
-        wired |= operation
+    frozen = set() if structural else set(operation)  # frozen whatever the model's literals
     if any(not name.startswith(LITERAL_PREFIX) for name in sites):
-        wired |= {value for name, value in sites.items() if name.startswith(LITERAL_PREFIX)}
+        frozen |= {value for name, value in sites.items() if name.startswith(LITERAL_PREFIX)}
+    wired = literals | frozen
     visible = _model_visible_names(tree)
     modulo_names = _modulo_names(tree)
 
@@ -268,11 +274,13 @@ def _groups(
         if structural and value in operation:
             # a padding of 0 steps to 1 (an answer that ignores the padding is right at 0 only)
             stepped = value >= 1 or all(PADDING_NAME.search(n) for n in names)
-            groups[value] = _Group(value, names, changeable=stepped and value not in wired, smallest=1, structural=True)
+            changeable = stepped and value not in wired and not collided_only
+            groups[value] = _Group(value, names, changeable=changeable, smallest=1, structural=True)
             continue
         sizes = all(n.startswith(LITERAL_PREFIX) or SIZE_NAME.search(n) or n in dimensions for n in names)
         smallest = smallest_size if sizes else MIN_VALUE + 1
-        groups[value] = _Group(value, names, changeable=value >= smallest and value not in wired, smallest=smallest)
+        free = value in literals and value not in frozen if collided_only else value not in wired
+        groups[value] = _Group(value, names, changeable=value >= smallest and free, smallest=smallest)
     for group in groups.values():
         # a tuple constant's element is seen (`input_shape:0`) where the tuple is
         seen_by_model = [n.split(":")[0] for n in group.names if not n.startswith(LITERAL_PREFIX)]

@@ -33,7 +33,7 @@ import threading
 import time
 import traceback
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from itertools import count
 from pathlib import Path
@@ -61,12 +61,15 @@ from tritonrl.verify.draws import (
     AS_BUILT,
     AT_OTHER_SHAPES,
     EXTREMES,
+    LATER,
     STAY_SIDE,
     MASKING,
     MIXED,
     PROBLEM_DISTRIBUTION,
+    WEIGHT_CHANGE,
     build_candidate,
     build_reference,
+    scaled_weights,
     constructor_integers,
     count_draws,
     init_arguments,
@@ -308,9 +311,13 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             _save_trial(result, first, overrides, _Draw(), _reference_outputs(built, inputs, device),
                         "the problem's own inputs", AS_BUILT)
             del inputs
+            # the primary shapes meet the distributions that do not mask first: a row sum missing two columns is
+            # within tolerance of sums in the thousands (rows of -0.5, an offset), as is a ReLU cut at -0.25; offsets
+            # come in the again trial's tensors, after other values
+            at_primary = sorted((d for d in distributions if d[0] not in LATER), key=lambda d: d[0] in masking)
             for seed in more:
                 result.stage("other distributions")
-                _values_trial(result, problem, models, overrides, own_finite, distributions, seed, mode, device)
+                _values_trial(result, problem, models, overrides, own_finite, at_primary, seed, mode, device)
             if job.get("again_seed") is not None:
                 _again_trial(result, problem, {**dict(models.values()), AS_BUILT: built}, overrides, job["again_seed"],
                              job["weight_seed"], device, own_finite, mode)
@@ -363,6 +370,7 @@ class _Draw:
     kept: tuple[int, ...] = ()  # draws left as the problem drew them (another distribution broke the reference there)
     scalars: str = "built"  # how get_inputs' non-tensor values are varied (draws.DRAW_MODES)
     positive: bool = False  # the distribution's magnitudes only: the reference's domain is positive (a log)
+    weights: float = 1.0  # the model's weights times this, in place, for the call (draws.scaled_weights)
 
     def inputs(self, problem, seed: int, device: str) -> tuple[list, int]:
         return draw_inputs(problem, seed, device, self.distribution, frozenset(self.kept), self.scalars, self.positive)
@@ -483,8 +491,9 @@ def _values_trial(
 ) -> None:
     """One trial at the primary shapes on the next distribution the reference stays finite on, with the model of
     this trial's variant or else the other's (a negated eps is no eps on constant rows); the problem's own inputs
-    with its scalars varied when none is left."""
-    turn = len(result.data["trials"]) % 2
+    with its scalars varied when none is left. The first takes variant 0 (negative one-element weights), whose
+    trial the again trial most often repeats with extreme magnitudes: variant 1 meets large values at other shapes."""
+    turn = (len(result.data["trials"]) + 1) % 2
     choices = list(dict.fromkeys([models[turn], models[1 - turn]]))
     while distributions:
         name, draw_seed = distributions.pop(0)
@@ -501,30 +510,44 @@ def _values_trial(
 def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: int, weight_seed: int,
                  device: str, own_finite: list[bool], mode: str) -> None:
     """The inputs of the calls a candidate gets right after one primary trial, in that trial's very tensors: its draw
-    again from `seed`, then extreme magnitudes (draws.EXTREMES). Which trial is drawn here (a zeros-and-ties one,
-    else an edge-value one, where there is one): a result memoised by the tensors' identity or address is stale, an
-    eps applied on some calls only is wrong on one of the first two, and state kept for the shapes (a row max from the
-    first call) meets other values; the primary shapes meet the extremes, whatever the answer tells them by."""
+    again from `seed`, then extreme magnitudes (draws.EXTREMES), then values far from 0 (draws.LATER). Which
+    trial is drawn here (a zeros-and-ties one, else an edge-value one, where there is one): a result memoised by the
+    tensors' identity or address is stale, an eps applied on some calls only is wrong on one of the first two, and
+    state kept for the shapes (a row max, a centre from the first call) meets other values; the primary shapes meet
+    the extremes, whatever the answer tells them by."""
     trials = result.data["trials"]
     ties = [t for t in trials if t["distribution"] == "zeros_and_ties"]  # a ReLU of two offsets may be 0 twice
     edges = [t for t in trials if t["distribution"] in MASKING]
     first = random.Random(weight_seed ^ seed).choice(ties or edges or trials)
     draw = _Draw(first["distribution"], tuple(first["kept"]), first["scalars"], first["positive"])
     outputs = _reference_outputs(models[first["variant"]], draw.inputs(problem, seed, device)[0], device)
-    if sum(o.numel() * o.element_size() for o in outputs) > AGAIN_OUTPUTS_BYTES:
+    size = sum(o.numel() * o.element_size() for o in outputs)
+    if size > AGAIN_OUTPUTS_BYTES:
         result.data.setdefault("untried", []).append(
             "a second call in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
         return
-    index = trials.index(first)
-    _save_trial(result, seed, overrides, draw, outputs, f"{first['purpose']}, again in the same tensors",
-                first["variant"], again_of=index)
-    model, extreme_seed = models[first["variant"]], random.Random(seed).getrandbits(31)
-    for name in EXTREMES:
-        if (fitting := _fitting_draw(result, problem, model, own_finite, name, extreme_seed, mode, device)) is not None:
-            _save_trial(result, extreme_seed, overrides, *fitting,
-                        f"{_inputs_purpose(name, fitting[0])} in the same tensors as trial {index}, a third call",
-                        first["variant"], again_of=index)
+    index, variant = trials.index(first), first["variant"]
+    _save_trial(result, seed, overrides, draw, outputs, f"{first['purpose']}, again in the same tensors", variant,
+                again_of=index)
+    model, seeds, held = models[variant], random.Random(seed), 1
+    weighted = any(v.is_floating_point() for v in model.state_dict().values())
+    for names, factor, call in ((EXTREMES, 1.0, "a third call"),
+                                (LATER, WEIGHT_CHANGE, "a fourth call, the weights changed in place") if weighted
+                                else (LATER, 1.0, "a fourth call")):
+        draw_seed = seeds.getrandbits(31)
+        if size * (held + 1) > AGAIN_OUTPUTS_BYTES:
+            result.data.setdefault("untried", []).append(
+                f"{call} in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
             return
+        for name in names:
+            with scaled_weights(model, factor):
+                fitting = _fitting_draw(result, problem, model, own_finite, name, draw_seed, mode, device)
+            if fitting is not None:
+                _save_trial(result, draw_seed, overrides, replace(fitting[0], weights=factor), fitting[1],
+                            f"{_inputs_purpose(name, fitting[0])} in the same tensors as trial {index}, {call}",
+                            variant, again_of=index)
+                held += 1
+                break
 
 
 def _inputs_purpose(name: str, draw: _Draw) -> str:
@@ -746,7 +769,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             problem, candidate = prepare(spec)
             result.stage(f"trial {label}")
             draw = _Draw(spec["distribution"], tuple(spec.get("kept", ())), spec.get("scalars", "built"),
-                         bool(spec.get("positive")))
+                         bool(spec.get("positive")), spec.get("weights", 1.0))
             inputs = draw.inputs(problem, spec["seed"], device)[0]
             pristine = clone_values(inputs)
             _poison(device, spec.get("output_numels", []))
@@ -774,9 +797,11 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                     raise _classify(exc, ReasonCode.CRASHED) from exc
             trial["unwritten_outputs"] = writes.unwritten_outputs(outputs)
             for follow in spec.get("again", []):
-                refill = _Draw(follow["distribution"], tuple(follow["kept"]), follow["scalars"],
-                               bool(follow["positive"])).inputs(problem, follow["seed"], device)[0]
-                launches, again = _repeat_launches(candidate, inputs, refill, device)
+                follow_draw = _Draw(follow["distribution"], tuple(follow["kept"]), follow["scalars"],
+                                    bool(follow["positive"]), follow["weights"])
+                refill = follow_draw.inputs(problem, follow["seed"], device)[0]
+                with scaled_weights(candidate, follow_draw.weights):
+                    launches, again = _repeat_launches(candidate, inputs, refill, device)
                 trial.setdefault("repeat_launches", launches)
                 again, strange = plain_outputs(again)
                 if not foreign and not strange:

@@ -38,7 +38,7 @@ import sys
 import textwrap
 import weakref
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from types import ModuleType
 
 import torch
@@ -157,6 +157,9 @@ def vary_arguments(
 # The values each reference tensor was built with (before `redraw_weights`), by name: what an answer's own
 # tensors are matched against (`_shared_weights`).
 _BUILT: weakref.WeakKeyDictionary[torch.nn.Module, dict[str, torch.Tensor]] = weakref.WeakKeyDictionary()
+# A candidate -> the names of its tensors that hold the reference's weights (build_candidate)
+WEIGHT_CHANGE = 2.0  # the fourth call in a trial's tensors doubles the weights in place (scaled_weights)
+_SHARED: weakref.WeakKeyDictionary[torch.nn.Module, tuple[str, ...]] = weakref.WeakKeyDictionary()
 
 
 def _redrawn(value: torch.Tensor, generator: torch.Generator, signed: bool, variant: int) -> torch.Tensor:
@@ -276,7 +279,30 @@ def build_candidate(
     shared = _shared_weights(reference.state_dict(), _BUILT.get(reference, {}), candidate.state_dict(),
                              _first_uses(reference), _first_uses(candidate))
     candidate.load_state_dict(shared, strict=False)
+    _SHARED[candidate] = tuple(shared)
     return candidate
+
+
+@contextmanager
+def scaled_weights(model: torch.nn.Module, factor: float):
+    """The model's float weights and buffers (a candidate's: those that hold the reference's) times `factor`, in
+    place, for the block: the same storages with new values, as an optimiser step or `load_state_dict` leaves them,
+    so a cache of them keyed on anything but their version is stale. Doubling is exact, and so is halving back: the
+    instance's later trials get its weights as they were."""
+    if factor == 1.0:
+        yield
+        return
+    state = torch.nn.Module.state_dict(model, keep_vars=True)
+    names = _SHARED.get(model, tuple(state))
+    tensors = [state[n] for n in names if n in state and state[n].is_floating_point()]
+    with torch.no_grad():
+        for tensor in tensors:
+            torch.Tensor.mul_(tensor, factor)
+        try:
+            yield
+        finally:
+            for tensor in tensors:
+                torch.Tensor.div_(tensor, factor)
 
 
 def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: dict,
@@ -547,6 +573,14 @@ DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
 # Taken by a third call at the primary shapes (child._extremes_trial), not by the trials that take DISTRIBUTIONS in
 # order: the first the reference stays finite on (an exp clamped at 20 meets the moderate range where 1e5 overflows)
 EXTREMES = ("wide_range", "moderate_range")
+# Another distribution with the draws of get_inputs scaled by this and its inverse in turn (which first, at random):
+# inputs a million apart in scale, where every other distribution draws all inputs alike (x·s computed as
+# ((x+s)² − (x−s)²)/4 loses x·s entirely there).
+APART = {"offset_apart": ("offset", 1e3)}
+# Drawn in the again trial's tensors after the extremes (a fourth call; the first the reference stays finite on), not
+# by the primary trials: state an answer keeps from its first call at a shape (a centre for a one-pass variance, a
+# shift) is stale on values far from 0.
+LATER = ("offset_apart", "offset")
 # Distributions whose values make an O(1) error invisible under tolerances relative to the output: constant
 # rows of -0.5 give row sums in the thousands, an offset of 1000 too. Trials at other shapes, which are there
 # to catch uncomputed tails and extra elements, never take these.
@@ -589,10 +623,13 @@ class _Redraw(TorchFunctionMode):
     alone. `kept` names the draws (by order) left as the problem drew them.
     """
 
-    def __init__(self, draw: Callable[[torch.Size, torch.device], torch.Tensor], kept: frozenset[int] = frozenset()) -> None:
+    def __init__(self, draw: Callable[[torch.Size, torch.device], torch.Tensor], kept: frozenset[int] = frozenset(),
+                 apart: float = 1.0) -> None:
         super().__init__()
         self.draw = draw
         self.kept = kept
+        self.apart = apart  # draws scaled by apart and 1/apart in turn (APART)
+        self._first_up: bool | None = None
         self.draws = 0  # draws seen, in order
         self.replaced = 0  # draws refilled: none when get_inputs draws with numpy or Python's random
         self._integers: dict[int, torch.Tensor] = {}  # id -> a randint result of more than one value (kept alive)
@@ -601,7 +638,8 @@ class _Redraw(TorchFunctionMode):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
         if func in _REDRAWN and isinstance(out, torch.Tensor) and out.is_floating_point():
-            self._refill(out, lambda: self.draw(out.shape, out.device))
+            scale = self._scale(self.draws)
+            self._refill(out, lambda: scale * self.draw(out.shape, out.device))
         elif func in _INTEGER_DRAWS and isinstance(out, torch.Tensor) and _integer_range(func, args, kwargs):
             self._integers[id(out)] = out
         elif func not in _SELECTING and args and isinstance(out, torch.Tensor) and out.is_floating_point() \
@@ -610,6 +648,13 @@ class _Redraw(TorchFunctionMode):
             if high > low:
                 self._refill(out, lambda: low + (high - low) * torch.rand(out.shape, device=out.device))
         return out
+
+    def _scale(self, index: int) -> float:
+        if self.apart == 1.0:
+            return 1.0
+        if self._first_up is None:
+            self._first_up = bool(torch.rand(()) < 0.5)
+        return self.apart if (index % 2 == 0) == self._first_up else 1 / self.apart
 
     def _refill(self, out: torch.Tensor, values: Callable[[], torch.Tensor]) -> None:
         index, self.draws = self.draws, self.draws + 1
@@ -636,10 +681,11 @@ def draw_inputs(
     `scalars`: how its non-tensor values are varied (DRAW_MODES); `positive`: the distribution's magnitudes only
     (for a reference whose domain is positive: a log, a sqrt)."""
     seed_everything(seed)
-    draw = DISTRIBUTIONS.get(distribution)
+    name, apart = APART.get(distribution, (distribution, 1.0))
+    draw = DISTRIBUTIONS.get(name)
     if draw is not None and positive:
         draw = lambda shape, device, sample=draw: sample(shape, device).abs()  # noqa: E731
-    redraw = None if draw is None else _Redraw(draw, kept)
+    redraw = None if draw is None else _Redraw(draw, kept, apart)
     with torch.device(device), redraw or nullcontext():
         values = problem.get_inputs()
     values = vary_scalars(list(values), seed, scalars)

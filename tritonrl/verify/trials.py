@@ -11,8 +11,11 @@ CPU), one trial per `SHAPE_PLANS` entry runs at other shapes:
   random 3 to 8 times larger and the others smaller (a grid or loop capped
   a few times above a size is caught: the other plans stay within 2x of
   the primary sizes); where no such set fits, at ordinary factors;
-- sizes moved one by one: some keep the problem's own value, sizes that
-  share a value part (a square matrix turns oblong), each 2^j × odd with j
+- sizes moved one by one (first, where the model has an integer literal
+  of a size's value, that size alone and larger: a batch of 32 beside a
+  group count of 32 is no group count): some keep the problem's own
+  value, sizes that share a value part (a square matrix turns oblong),
+  each 2^j × odd with j
   between 2 and one less than the original's (a multiple of 4, 8, ... that
   is no multiple of the primary size's power of two); on CPU, when the
   problem was shrunk, its own sizes come first where they fit
@@ -61,6 +64,9 @@ _LOPSIDED = replace(_EVEN, factors=(0.25, 0.375, 0.5), boost=(4.0, 5.0, 6.0, 8.0
 # A ragged trial that costs less than a primary one, for the variant whose other trial is the one-by-one plan
 _FEWER = replace(_SIZES, factors=(0.5, 0.75))
 _ONE_BY_ONE = Scaling(factors=FACTORS, small_sizes=True, parity="two_adic", split=True, keep_share=1 / 3)
+# Tried first where there are any: the sizes a literal of the model freezes move alone (a batch of 32 beside a group
+# count of 32 is no group count), larger (below it, a count hard-coded and masked is right), where the reference runs
+_COLLIDED = replace(_ONE_BY_ONE, factors=(1.25, 1.5), collided_only=True, keep_share=0.0)
 # On CPU the problem's own sizes are tried when its elements are at most this many times the interpreter's budget
 # (a grid capped below the real size is caught only there); larger problems are judged at their own sizes on a GPU.
 OWN_SIZE_FACTOR = 8
@@ -126,6 +132,7 @@ class ShapePlan:
             return
         if overrides and element_count(original, workdir) <= OWN_SIZE_FACTOR * shrink_budget:
             yield {}, "the problem's own sizes"
+        yield from _first_fitting(source, overrides, seed, caps, _COLLIDED, "sizes a literal of the model shares moved")
         yield from _first_fitting(source, overrides, seed, caps, _ONE_BY_ONE, "sizes moved one by one")
 
 

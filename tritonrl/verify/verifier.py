@@ -128,6 +128,7 @@ class ReferenceTrial:
     positive: bool = False  # the distribution's magnitudes only (draws.draw_inputs)
     again_of: int | None = None  # a second call right after this trial, in its very tensors refilled
     ragged: bool = False  # at other shapes, none a multiple of 4 (trials.ragged)
+    weights: float = 1.0  # the model's weights times this, in place, for the call (draws.scaled_weights)
 
 
 @dataclass
@@ -193,6 +194,8 @@ class ReferenceRun:
         notes = [f"{trial.distribution} inputs"] if trial.distribution != PROBLEM_DISTRIBUTION else []
         if trial.again_of is not None:
             notes.append(f"called after trial {trial.again_of}, in its input tensors refilled")
+        if trial.weights != 1.0:
+            notes.append(f"the model's weights times {trial.weights:g} in place (the same tensors)")
         changed = {k: v for k, v in trial.shapes.items() if self.shapes.get(k) != v}
         if changed:
             notes.append("at " + ", ".join(f"{k}={v}" for k, v in changed.items()))
@@ -231,7 +234,7 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
     return trials
 
 
-_DRAW_KEYS = ("label", "seed", "distribution", "kept", "scalars", "positive")  # a call's draw (child._Draw)
+_DRAW_KEYS = ("label", "seed", "distribution", "kept", "scalars", "positive", "weights")  # a call's draw (child._Draw)
 
 
 def _answered(reference: ReferenceRun, trials: list[dict]) -> set[int]:
@@ -358,7 +361,8 @@ class Verifier:
                     run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"],
                                                      tuple(trial["kept"]), trial["scalars"], trial["purpose"],
                                                      int(trial["variant"]), bool(trial.get("positive")),
-                                                     trial.get("again_of"), bool(trial.get("ragged"))))
+                                                     trial.get("again_of"), bool(trial.get("ragged")),
+                                                     float(trial.get("weights", 1.0))))
                 # the first known sets whose outputs fit the reference job's budget (at least one)
                 seeds = [seed for n, seed in enumerate(job["timed_seeds"] or []) if f"timed {n}" in received]
                 if seeds and all(f"timed {n}" in received for n in range(len(seeds))):
@@ -493,6 +497,7 @@ class Verifier:
                     "kept": list(t.kept),
                     "scalars": t.scalars,
                     "positive": t.positive,
+                    "weights": t.weights,
                     "output_numels": [o.numel() for o in t.outputs],
                 }
                 for label, t in enumerate(reference.trials)
