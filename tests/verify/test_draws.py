@@ -130,6 +130,42 @@ def test_weights_built_alike_go_where_forward_uses_them_first():
     assert torch.equal(candidate.post.bias, reference.ln_out.bias)
 
 
+class _TwoLinears(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(8, 8)
+        self.fc2 = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+@pytest.mark.parametrize("declared_reversed", [False, True])
+def test_layers_built_alike_take_the_mapping_that_answers_like_the_reference(declared_reversed):
+    """Red team round 4's h01: the layer declared first holds the seeded values the reference's first layer was built
+    with, whatever its role; a skip branch computed first is used out of order. The mapping whose output matches the
+    reference's on public inputs is taken."""
+
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            first, second = ("out_proj", "in_proj") if declared_reversed else ("in_proj", "out_proj")
+            setattr(self, first, torch.nn.Linear(8, 8))
+            setattr(self, second, torch.nn.Linear(8, 8))
+
+        def forward(self, x):
+            if declared_reversed:
+                return self.out_proj(torch.relu(self.in_proj(x)))
+            skip = self.out_proj.bias * 0  # used first, applied last
+            return self.out_proj(torch.relu(self.in_proj(x))) + skip
+
+    problem = _problem(_TwoLinears, inputs=lambda: [torch.randn(4, 8)])
+    reference = build_reference(problem, 6, "cpu", "signed")
+    candidate = build_candidate(problem, _solution(ModelNew), reference, 6, "cpu", "signed")
+    assert torch.equal(candidate.in_proj.weight, reference.fc1.weight)
+    assert torch.equal(candidate.out_proj.bias, reference.fc2.bias)
+
+
 @pytest.mark.parametrize("bias_first", [False, True])
 def test_a_gain_and_bias_stacked_in_one_parameter_take_both(bias_first):
     rows = [torch.ones(8), torch.zeros(8)][::-1 if bias_first else 1]
