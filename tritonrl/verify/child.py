@@ -83,7 +83,7 @@ from tritonrl.verify.runtime import AtenTrace, LaunchCounter, clone_values, flat
 from tritonrl.verify.shrink import element_count, shrink_overrides
 from tritonrl.verify.speed_of_light import measure_peaks, measure_work
 from tritonrl.verify.timing import TIMED_OUTPUTS_BYTES, Timer
-from tritonrl.verify.trials import OWN_SIZE_FACTOR, SHAPE_PLANS, ragged, unfit_distribution, untried_own_sizes
+from tritonrl.verify.trials import OWN_SIZE_FACTOR, SHAPE_PLANS, unfit_distribution, untried_own_sizes
 
 
 class _Failed(Exception):
@@ -627,16 +627,13 @@ def _shapes_trial(
                                               variant)
         except Exception:  # the problem has constraints these shapes break: try the next set
             continue
-        untiled = ragged(shape_sites(with_shapes(original, shapes)))
         while distributions:
             name, _ = distributions.pop(0)
             fitting = _fitting_draw(result, alt, model, own_finite, name, seed, mode, device)
             if fitting is not None:
-                _save_trial(result, seed, shapes, *fitting, f"{purpose}, {_inputs_purpose(name, fitting[0])}", variant,
-                            ragged=untiled)
+                _save_trial(result, seed, shapes, *fitting, f"{purpose}, {_inputs_purpose(name, fitting[0])}", variant)
                 return
-        _save_trial(result, seed, shapes, *_own_draw(alt, model, own_finite, seed, mode, device), purpose, variant,
-                    ragged=untiled)
+        _save_trial(result, seed, shapes, *_own_draw(alt, model, own_finite, seed, mode, device), purpose, variant)
         return
 
 
@@ -688,11 +685,11 @@ def _time_model(model, problem, device: str, settings: dict, fresh_seed: int) ->
 
 def _save_trial(
     result: _Result, seed: int, overrides: dict, draw: _Draw, outputs: list, purpose: str, variant: int,
-    again_of: int | None = None, ragged: bool = False,
+    again_of: int | None = None,
 ) -> None:
     send_outputs(len(result.data["trials"]), outputs)
     result.data["trials"].append({"seed": seed, "overrides": overrides, "purpose": purpose, "variant": variant,
-                                  "again_of": again_of, "ragged": ragged, **asdict(draw)})
+                                  "again_of": again_of, **asdict(draw)})
     result.save()
 
 

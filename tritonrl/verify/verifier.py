@@ -47,7 +47,7 @@ from tritonrl.verify.shrink import DEFAULT_BUDGET
 from tritonrl.verify.speed_of_light import Bound, GpuPeaks, Work, bound, light_reason, sol_fraction
 from tritonrl.verify.static import check_static
 from tritonrl.verify.timing import CHECKS
-from tritonrl.verify.trials import SHAPE_PLANS, constant_output
+from tritonrl.verify.trials import SHAPE_PLANS, constant_output, ragged
 
 # A candidate runs the reference's trials once more, plus a call on the same inputs and a timed loop:
 # four times the reference's own time leaves room for a kernel at half the speed of the PyTorch reference.
@@ -127,7 +127,6 @@ class ReferenceTrial:
     variant: int = 0  # how its model is drawn (draws.VARIANTS)
     positive: bool = False  # the distribution's magnitudes only (draws.draw_inputs)
     again_of: int | None = None  # a second call right after this trial, in its very tensors refilled
-    ragged: bool = False  # at other shapes, none a multiple of 4 (trials.ragged)
     weights: float = 1.0  # the model's weights times this, in place, for the call (draws.scaled_weights)
 
 
@@ -220,13 +219,13 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
     for variant in sorted({t["variant"] for t in trials}):
         mine = [t for t in trials if t["variant"] == variant]
         primary = [t for t in mine if reference.trials[t["label"]].shapes == reference.shapes]
-        ragged = [t for t in mine if t not in primary and reference.trials[t["label"]].ragged]
-        other = [t for t in mine if t not in primary and t not in ragged]
-        for group in (primary, ragged, other):
+        untiled = [t for t in mine if t not in primary and ragged(reference.trials[t["label"]].shapes)]
+        other = [t for t in mine if t not in primary and t not in untiled]
+        for group in (primary, untiled, other):
             chance.shuffle(group)
         # the rest join a pair: no instance of one kind of shapes only
-        pairs = max(1, min(len(primary), len(ragged) or len(other)))
-        for group in (primary, ragged + other):
+        pairs = max(1, min(len(primary), len(untiled) or len(other)))
+        for group in (primary, untiled + other):
             for index, trial in enumerate(group):
                 trial["instance"] = instance + index % pairs
         instance += pairs
@@ -361,8 +360,7 @@ class Verifier:
                     run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"],
                                                      tuple(trial["kept"]), trial["scalars"], trial["purpose"],
                                                      int(trial["variant"]), bool(trial.get("positive")),
-                                                     trial.get("again_of"), bool(trial.get("ragged")),
-                                                     float(trial.get("weights", 1.0))))
+                                                     trial.get("again_of"), float(trial.get("weights", 1.0))))
                 # the first known sets whose outputs fit the reference job's budget (at least one)
                 seeds = [seed for n, seed in enumerate(job["timed_seeds"] or []) if f"timed {n}" in received]
                 if seeds and all(f"timed {n}" in received for n in range(len(seeds))):
