@@ -354,6 +354,32 @@ def test_a_registry_lookup_from_another_directory_follows_mlflow_tracking_uri_an
     assert load_config("tiny", overrides=[f"tracking.tracking_uri={store}"])[0].tracking_uri == store
 
 
+def test_a_lookup_in_a_file_store_that_is_not_there_or_a_server_that_does_not_answer_is_one_error_creating_nothing(
+        tritonrl_home, tmp_path, monkeypatch):
+    """MLFLOW_TRACKING_URI may name any MLflow store: a missing file store was created by the lookup, a file store MLflow
+    refuses gave a traceback, and a stopped server (the stack's, still exported) hung for minutes of retries."""
+    from tritonrl.stack import free_port
+
+    monkeypatch.setenv("MLFLOW_HTTP_REQUEST_MAX_RETRIES", "0")  # without the check: MLflow's error at once, not minutes
+    missing = tmp_path / "nowhere" / "mlruns"
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # as a user of an old file store would have it
+    for uri in (missing.as_uri(), str(missing)):
+        monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
+        with pytest.raises(tracking.TrackingError, match=rf"no MLflow store at {missing} .*MLFLOW_TRACKING_URI"):
+            tracking.resolve_model_uri(load_config("tiny")[0], "models:/tritonrl-coder@champion")
+        assert not (tmp_path / "nowhere").exists()
+    missing.mkdir(parents=True)
+    monkeypatch.delenv("MLFLOW_ALLOW_FILE_STORE")
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", missing.as_uri())
+    with pytest.raises(tracking.TrackingError, match=rf"MLflow cannot open {missing.as_uri()}: .*file"):
+        tracking.resolve_model_uri(load_config("tiny")[0], "models:/tritonrl-coder@champion")
+    stopped = f"http://127.0.0.1:{free_port()}"
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", stopped)
+    with pytest.raises(tracking.TrackingError, match=rf"no MLflow server answers at {stopped} .*tritonrl stack up"):
+        tracking.resolve_model_uri(load_config("tiny")[0], "models:/tritonrl-coder@champion")
+    assert not tritonrl_home.exists()
+
+
 @pytest.mark.slow
 def test_the_generate_command_finds_the_champion_from_another_directory_through_mlflow_tracking_uri(
         config, tiny_model, tmp_path):

@@ -40,9 +40,10 @@ Storage: `tracking.tracking_uri`, else MLflow's own `MLFLOW_TRACKING_URI`
 (and `MLFLOW_REGISTRY_URI` for the registry), else the embedded SQLite store
 (`sqlite:///$TRITONRL_HOME/mlflow.db`; MLflow ≥ 3.13 rejects the file store);
 a registry lookup (`resolve_model_uri`, `registry_aliases`) never creates a
-database. A newly created experiment keeps
-its artifacts under `<artifact_root>/mlflow` (on S3 when the artifact root
-is); against an MLflow server, the server's artifact proxy decides.
+store, and a server that does not answer fails at once (`_check_store`). A
+newly created experiment keeps its artifacts under `<artifact_root>/mlflow`
+(on S3 when the artifact root is); against an MLflow server, the server's
+artifact proxy decides.
 
 Test: tests/test_tracking.py (a real SQLite store, the tiny model; its slow test loads the registered
 model through MLflow in a fresh process).
@@ -101,24 +102,67 @@ def _mlflow_env(config: Config) -> None:
 def _client(config: Config, lookup: bool = False):
     """A client on the config's tracking store and registry (Config.tracking_uri, Config.registry_uri).
 
-    `lookup`: only to read the registry, so a SQLite registry that does not exist is not created (MLflow would make an
+    `lookup`: only to read the registry, so a local store that does not exist is not created (MLflow would make an
     empty one): TrackingError says where it looked and what to do. Its client's tracking store is the registry too:
     MLflow opens (and creates) a client's tracking store at once, and a registry lookup needs none.
     """
     from mlflow import MlflowClient
+    from mlflow.exceptions import MlflowException
 
     _mlflow_env(config)
     for uri in [config.registry_uri] if lookup else {config.tracking_uri, config.registry_uri}:
-        if not uri.startswith("sqlite:///"):
-            continue
-        path = Path(uri[len("sqlite:///"):])
-        if lookup and not path.is_file():
-            raise TrackingError(
-                f"no MLflow database at {path} (the store {uri}): nothing was tracked there; run the pipeline first "
-                "(tritonrl run), or set MLFLOW_TRACKING_URI (or --set tracking.tracking_uri) to the tracking URI it printed")
-        if not lookup:
-            path.parent.mkdir(parents=True, exist_ok=True)
-    return MlflowClient(tracking_uri=config.registry_uri if lookup else config.tracking_uri, registry_uri=config.registry_uri)
+        _check_store(uri, lookup)
+    uri = config.registry_uri if lookup else config.tracking_uri
+    try:
+        return MlflowClient(tracking_uri=uri, registry_uri=config.registry_uri)
+    except MlflowException as exc:  # e.g. a file store, which MLflow >= 3.13 refuses
+        raise TrackingError(f"MLflow cannot open {uri}: {exc.message}") from exc
+
+
+def _check_store(uri: str, lookup: bool) -> None:
+    """Say what is wrong before MLflow hides it: a server that does not answer (MLflow retries silently for minutes),
+    or, for a lookup, a local store that is not there (MLflow would create an empty one)."""
+    import socket
+    import urllib.error
+    import urllib.request
+
+    if uri.startswith(("http://", "https://")):
+        try:
+            urllib.request.urlopen(f"{uri.rstrip('/')}/health", timeout=10).close()
+        except urllib.error.HTTPError:
+            pass  # it answered (a proxy may refuse /health); MLflow's own calls say more
+        except (urllib.error.URLError, TimeoutError) as exc:
+            reason = getattr(exc, "reason", exc)
+            if isinstance(reason, (ConnectionError, TimeoutError, socket.gaierror)):  # not TLS: MLflow may be set for it
+                raise TrackingError(
+                    f"no MLflow server answers at {uri} ({reason}): start it (`tritonrl stack up` for the local stack) "
+                    "or set MLFLOW_TRACKING_URI (or --set tracking.tracking_uri) to one that runs") from exc
+        return
+    path = _local_store(uri)
+    if path is None:
+        return
+    sqlite = uri.startswith("sqlite:")
+    if lookup and not (path.is_file() if sqlite else path.is_dir()):
+        raise TrackingError(
+            f"no MLflow {'database' if sqlite else 'store'} at {path} (the store {uri}): nothing was tracked there; run "
+            "the pipeline first (tritonrl run), or set MLFLOW_TRACKING_URI (or --set tracking.tracking_uri) to the "
+            "tracking URI it printed")
+    if not lookup and sqlite:
+        path.parent.mkdir(parents=True, exist_ok=True)  # SQLite creates the file, not its directory
+
+
+def _local_store(uri: str) -> Path | None:
+    """Where a store on this machine lives: a SQLite database's file, a file store's directory (file:// or a plain
+    path, as MLflow reads them); None for a server or a database elsewhere."""
+    import urllib.parse
+    import urllib.request
+
+    if uri.startswith("sqlite:///"):
+        return Path(uri[len("sqlite:///"):])
+    parsed = urllib.parse.urlparse(uri)
+    if parsed.scheme == "file":
+        return Path(urllib.request.url2pathname(parsed.path))
+    return Path(uri) if not parsed.scheme else None
 
 
 @functools.cache
