@@ -12,7 +12,8 @@ from tritonrl.verify.draws import (
     init_arguments,
     make_inputs,
     positive_tensors,
-    scaled_weights,
+    range_name,
+    changed_weights,
     split_init_inputs,
     vary_arguments,
 )
@@ -264,10 +265,11 @@ def test_weights_change_in_place_for_a_call_and_come_back_exactly():
     candidate = build_candidate(_problem(_NormAndLinear), _solution(ModelNew), reference, 5, "cpu", "signed")
     before = {k: v.clone() for k, v in candidate.state_dict().items()}
     pointer, version = candidate.lin.weight.data_ptr(), candidate.lin.weight._version
-    with scaled_weights(candidate, 2.0), scaled_weights(reference, 2.0):
+    with changed_weights(candidate, 5, reference), changed_weights(reference, 5):
         assert candidate.lin.weight.data_ptr() == pointer and candidate.lin.weight._version > version
-        assert torch.equal(candidate.lin.weight, 2 * before["lin.weight"]) and torch.equal(candidate.table, before["table"])
-        assert torch.equal(candidate.gamma, reference.ln.weight)
+        ratio = candidate.lin.weight[before["lin.weight"] != 0] / before["lin.weight"][before["lin.weight"] != 0]
+        assert set(ratio.tolist()) == {0.5, 2.0} and torch.equal(candidate.table, before["table"])
+        assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.lin.weight, reference.lin.weight)
     assert all(torch.equal(v, before[k]) for k, v in candidate.state_dict().items())
 
 
@@ -371,3 +373,67 @@ def test_a_parameter_the_answer_fused_in_init_gets_the_redrawn_values():
     weight, bias = reference.linear.weight, reference.linear.bias
     assert torch.equal(candidate.wb, torch.cat([weight, bias[:, None]], dim=1))
     assert torch.equal(candidate.flat, weight.t().reshape(-1))
+
+
+def test_a_weight_padded_with_zeros_and_a_buffer_of_its_own_keep_their_places():
+    """Red team round 5: a weight zero-padded to whole blocks got no values (its 0s are no built value), and a
+    per-channel scale buffer of ones of the answer's own took the bias a `[W | b]` parameter already holds."""
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(34, 48)
+
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            linear = torch.nn.Linear(34, 48)
+            self.padded = torch.nn.Parameter(torch.cat([linear.weight.detach(), torch.zeros(48, 30)], dim=1))
+            self.wb = torch.nn.Parameter(torch.cat([linear.weight.detach(), linear.bias.detach()[:, None]], dim=1))
+            self.register_buffer("scale", torch.ones(48))
+
+    for seed in range(3):
+        problem = _problem(Model)
+        reference = build_reference(problem, seed, "cpu", "signed")
+        candidate = build_candidate(problem, _solution(ModelNew), reference, seed, "cpu", "signed")
+        weight, bias = reference.linear.weight, reference.linear.bias
+        assert torch.equal(candidate.padded[:, :34], weight) and not candidate.padded[:, 34:].any()
+        assert torch.equal(candidate.wb, torch.cat([weight, bias[:, None]], dim=1))  # fp32 draws that collide too
+        assert torch.equal(candidate.scale, torch.ones(48))
+
+
+def test_parameters_of_its_own_initialised_in_another_order_go_by_their_role():
+    """Red team round 5: `offset` then `kernel` drawn uniformly hold the reference weight's first draws in the bias."""
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(16, 16)
+
+        def forward(self, x):
+            return self.linear(x)
+
+    class ModelNew(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.offset = torch.nn.Parameter(torch.empty(16))
+            self.kernel = torch.nn.Parameter(torch.empty(16, 16))
+            torch.nn.init.uniform_(self.offset, -0.25, 0.25)
+            torch.nn.init.uniform_(self.kernel, -0.25, 0.25)
+
+        def forward(self, x):
+            return x @ self.kernel.t() + self.offset
+
+    problem = _problem(Model, inputs=lambda: [torch.randn(4, 16)])
+    reference = build_reference(problem, 2, "cpu", "signed")
+    candidate = build_candidate(problem, _solution(ModelNew), reference, 2, "cpu", "signed")
+    assert torch.equal(candidate.kernel, reference.linear.weight) and torch.equal(candidate.offset, reference.linear.bias)
+
+
+def test_extreme_ranges_put_every_row_kind_somewhere_and_name_their_top():
+    problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randn(10, 256)])
+    (x,) = make_inputs(problem, 1, "cpu", range_name(1e30))
+    magnitudes = x.abs()
+    assert float(magnitudes.max()) > 1e25 and float(magnitudes.min()) < 1e-20
+    assert bool((x < -1e28).all(dim=1).any())  # a row wholly below any finite sentinel up to -1e28
+    assert bool((magnitudes.amax(dim=1) < 1e-3).any())  # a row of tiny values only (a norm below any eps)

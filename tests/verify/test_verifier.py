@@ -264,6 +264,19 @@ def test_a_reference_whose_domain_is_positive_takes_the_distributions_magnitudes
     assert {"offset", "offset_apart"} & set(reference.distributions) and "large_magnitude" in reference.distributions
 
 
+def test_the_extremes_reach_as_far_as_the_reference_stays_finite(verifier):
+    """Red team round 5: an exp guarded at 80 passed (the extremes stopped at 30 where 1e5 overflows); a row max
+    started at -1e7 passed (no row lay below -2e5). The third call now goes as wide as the reference allows."""
+    exp = LITERAL_PROBLEM.replace("torch.tanh(x) * 2.0", "torch.exp(x)")
+    tops = {}
+    for name, source in (("exp", exp), ("max", LITERAL_PROBLEM.replace("torch.tanh(x) * 2.0", "x.amax(dim=-1)"))):
+        reference = verifier.prepare_reference(source)
+        assert reference.failure is None
+        (third,) = [t for t in reference.trials if t.purpose.endswith("a third call")]
+        tops[name] = float(third.distribution.removeprefix("range:"))
+    assert 80 < tops["exp"] < 88.8 and tops["max"] == 1e30, tops
+
+
 def test_a_reference_whose_output_ignores_its_inputs_is_flagged_but_not_held_against_the_candidate(verifier):
     constant = TWO_OUTPUTS.replace("return x * 2.0 + eps, x - eps", "return torch.zeros_like(x) + 1.0")
     candidate = TWO_OUTPUTS_CANDIDATE.replace("x * 2.0 + eps", "x * 0.0 + 1.0").replace("return a, b", "return a")

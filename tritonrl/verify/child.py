@@ -28,6 +28,7 @@ Test: tests/verify/test_verifier.py (through the sandbox).
 from __future__ import annotations
 
 import json
+import math
 import random
 import threading
 import time
@@ -60,16 +61,18 @@ from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.draws import (
     AS_BUILT,
     AT_OTHER_SHAPES,
-    EXTREMES,
     LATER,
     STAY_SIDE,
     MASKING,
     MIXED,
     PROBLEM_DISTRIBUTION,
-    WEIGHT_CHANGE,
+    RANGE_HALVINGS,
+    RANGE_MARGIN,
+    RANGE_TOPS,
     build_candidate,
     build_reference,
-    scaled_weights,
+    range_name,
+    changed_weights,
     constructor_integers,
     count_draws,
     init_arguments,
@@ -370,7 +373,7 @@ class _Draw:
     kept: tuple[int, ...] = ()  # draws left as the problem drew them (another distribution broke the reference there)
     scalars: str = "built"  # how get_inputs' non-tensor values are varied (draws.DRAW_MODES)
     positive: bool = False  # the distribution's magnitudes only: the reference's domain is positive (a log)
-    weights: float = 1.0  # the model's weights times this, in place, for the call (draws.scaled_weights)
+    weights: int = 0  # a seed: the model's weights changed in place for the call (draws.changed_weights); 0: none
 
     def inputs(self, problem, seed: int, device: str) -> tuple[list, int]:
         return draw_inputs(problem, seed, device, self.distribution, frozenset(self.kept), self.scalars, self.positive)
@@ -510,7 +513,7 @@ def _values_trial(
 def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: int, weight_seed: int,
                  device: str, own_finite: list[bool], mode: str) -> None:
     """The inputs of the calls a candidate gets right after one primary trial, in that trial's very tensors: its draw
-    again from `seed`, then extreme magnitudes (draws.EXTREMES), then values far from 0 (draws.LATER). Which
+    again from `seed`, then extreme magnitudes (draws.RANGE_TOPS), then values far from 0 (draws.LATER). Which
     trial is drawn here (a zeros-and-ties one, else an edge-value one, where there is one): a result memoised by the
     tensors' identity or address is stale, an eps applied on some calls only is wrong on one of the first two, and
     state kept for the shapes (a row max, a centre from the first call) meets other values; the primary shapes meet
@@ -529,25 +532,55 @@ def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: 
     index, variant = trials.index(first), first["variant"]
     _save_trial(result, seed, overrides, draw, outputs, f"{first['purpose']}, again in the same tensors", variant,
                 again_of=index)
-    model, seeds, held = models[variant], random.Random(seed), 1
+    model, seeds = models[variant], random.Random(seed)
     weighted = any(v.is_floating_point() for v in model.state_dict().values())
-    for names, factor, call in ((EXTREMES, 1.0, "a third call"),
-                                (LATER, WEIGHT_CHANGE, "a fourth call, the weights changed in place") if weighted
-                                else (LATER, 1.0, "a fourth call")):
+    change = seeds.getrandbits(31) | 1 if weighted else 0
+    calls = (("a third call", 0, None),
+             ("a fourth call, the weights changed in place" if weighted else "a fourth call", change, LATER))
+    for held, (call, factor, names) in enumerate(calls, start=1):
         draw_seed = seeds.getrandbits(31)
         if size * (held + 1) > AGAIN_OUTPUTS_BYTES:
             result.data.setdefault("untried", []).append(
                 f"{call} in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
             return
-        for name in names:
-            with scaled_weights(model, factor):
-                fitting = _fitting_draw(result, problem, model, own_finite, name, draw_seed, mode, device)
-            if fitting is not None:
-                _save_trial(result, draw_seed, overrides, replace(fitting[0], weights=factor), fitting[1],
-                            f"{_inputs_purpose(name, fitting[0])} in the same tensors as trial {index}, {call}",
-                            variant, again_of=index)
-                held += 1
-                break
+        with changed_weights(model, factor):
+            found = (_widest_range(result, problem, model, own_finite, draw_seed, mode, device) if names is None
+                     else next(((name, fitting) for name in names if (fitting := _fitting_draw(
+                         result, problem, model, own_finite, name, draw_seed, mode, device)) is not None), None))
+        if found is not None:
+            name, (draw, outputs) = found
+            _save_trial(result, draw_seed, overrides, replace(draw, weights=factor), outputs,
+                        f"{_inputs_purpose(name, draw)} in the same tensors as trial {index}, {call}", variant,
+                        again_of=index)
+
+
+def _widest_range(result: _Result, problem, model, own_finite: list[bool], seed: int, mode: str, device: str):
+    """(name, (draw, outputs)) of the widest range of magnitudes (draws.RANGE_TOPS) the reference stays finite on,
+    or None; the tops it is not finite on are not recorded as dropped distributions (they are a search)."""
+    def attempt(top: float):
+        found = _fitting_draw(result, problem, model, own_finite, range_name(top), seed, mode, device)
+        result.data["dropped_distributions"].pop(range_name(top), None)
+        return found
+
+    above = None
+    for top in RANGE_TOPS:
+        if (best := attempt(top)) is not None:
+            break
+        above = top
+    else:
+        return None
+    if above is not None:
+        low, high = math.log10(top), math.log10(above)
+        for _ in range(RANGE_HALVINGS):
+            middle = (low + high) / 2
+            if attempt(10 ** middle) is not None:
+                low = middle
+            else:
+                high = middle
+        inside = 10 ** (low - RANGE_MARGIN * max(0.0, low - 2))
+        if (found := attempt(inside)) is not None:
+            best, top = found, inside
+    return range_name(top), best
 
 
 def _inputs_purpose(name: str, draw: _Draw) -> str:
@@ -766,7 +799,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             problem, candidate = prepare(spec)
             result.stage(f"trial {label}")
             draw = _Draw(spec["distribution"], tuple(spec.get("kept", ())), spec.get("scalars", "built"),
-                         bool(spec.get("positive")), spec.get("weights", 1.0))
+                         bool(spec.get("positive")), spec.get("weights", 0))
             inputs = draw.inputs(problem, spec["seed"], device)[0]
             pristine = clone_values(inputs)
             _poison(device, spec.get("output_numels", []))
@@ -797,7 +830,8 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                 follow_draw = _Draw(follow["distribution"], tuple(follow["kept"]), follow["scalars"],
                                     bool(follow["positive"]), follow["weights"])
                 refill = follow_draw.inputs(problem, follow["seed"], device)[0]
-                with scaled_weights(candidate, follow_draw.weights):
+                reference = references[(spec["problem_source"], int(spec.get("variant", 0)))][1]
+                with changed_weights(candidate, follow_draw.weights, reference):
                     launches, again = _repeat_launches(candidate, inputs, refill, device)
                 trial.setdefault("repeat_launches", launches)
                 again, strange = plain_outputs(again)

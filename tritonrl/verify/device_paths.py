@@ -46,7 +46,8 @@ FACT, DEVICE = "fact", "device"  # what an expression holds: something that tell
 
 # What a CPU verdict never judges, whatever the answer (the interpreter runs the kernels' Python; nothing is timed).
 CPU_UNTRIED = (
-    "timing (speed-up, speed of light): judged on a GPU only",
+    "timing (speed-up, speed of light) and the timed calls' outputs, checked at random (an answer that changes after "
+    "more calls or instances than the trials make): judged on a GPU only",
     "the compiled kernels (the CPU interpreter runs their Python): compilation, races between lanes and the GPU's "
     "arithmetic are judged on a GPU only",
 )

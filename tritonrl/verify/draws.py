@@ -50,6 +50,7 @@ from torch.overrides import TorchFunctionMode
 # any sign (arguments keep theirs); kept_sign: each value keeps its sign; built: as the problem constructs it.
 DRAW_MODES = ("signed", "mixed", "kept_sign", "built")
 MIXED = "mixed:"  # a mixed mode names the tensors that keep their signs: "mixed:bn.running_var,ln.weight"
+ZERO_SHARE = 1 / 32  # of a signed redrawn tensor's elements (32 or more) are exactly 0
 TINY_SHARE = 0.25  # of a redrawn tensor's elements get a magnitude of 1e-6..1e-2 of its scale: a variance near 0
 # A redrawn element's magnitude, as a multiple of its tensor's RMS, log-uniform; a varied float argument likewise,
 # as a multiple of its value.
@@ -157,14 +158,13 @@ def vary_arguments(
 # The values each reference tensor was built with (before `redraw_weights`), by name: what an answer's own
 # tensors are matched against (`_shared_weights`).
 _BUILT: weakref.WeakKeyDictionary[torch.nn.Module, dict[str, torch.Tensor]] = weakref.WeakKeyDictionary()
-# A candidate -> the names of its tensors that hold the reference's weights (build_candidate)
-WEIGHT_CHANGE = 2.0  # the fourth call in a trial's tensors doubles the weights in place (scaled_weights)
-_SHARED: weakref.WeakKeyDictionary[torch.nn.Module, tuple[str, ...]] = weakref.WeakKeyDictionary()
+# A candidate -> how its tensors that hold the reference's weights are made from a reference state (build_candidate)
+_LAYOUT: weakref.WeakKeyDictionary[torch.nn.Module, Callable[[dict], dict]] = weakref.WeakKeyDictionary()
 
 
 def _redrawn(value: torch.Tensor, generator: torch.Generator, signed: bool, variant: int) -> torch.Tensor:
-    """New values for one tensor: magnitudes around its RMS (a share of them tiny; one element: SCALAR_RANGES by
-    `variant`), signs random or kept."""
+    """New values for one tensor: magnitudes around its RMS (a share of them tiny, a few exactly 0; one element:
+    SCALAR_RANGES by `variant`), signs random or kept."""
     original = value.detach().to(torch.float32)
     rms = float(original.pow(2).mean().sqrt()) if original.numel() else 0.0
     scale = rms if rms > 0 and rms == rms and rms != float("inf") else 0.5
@@ -185,6 +185,8 @@ def _redrawn(value: torch.Tensor, generator: torch.Generator, signed: bool, vari
         sign = random_sign
     else:
         sign = torch.where(original == 0, random_sign, torch.sign(original))
+    if signed and original.numel() >= 1 / ZERO_SHARE:  # exact zeros: a gain divided out of a bias meets them
+        sign = torch.where(torch.rand(shape, generator=generator) < ZERO_SHARE, 0.0, sign)
     return (sign * magnitude).to(value.dtype)
 
 
@@ -277,39 +279,48 @@ def build_candidate(
     seed_everything(seed)
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
     state, built = reference.state_dict(), _BUILT.get(reference, {})
-    uses = _first_uses(reference), _first_uses(candidate)
-    shared = _shared_weights(state, built, candidate.state_dict(), *uses)
-    # Tensors built alike (two square Linears) hold seeded values that tell which was constructed first, not which
-    # is which: where their order of use says otherwise, the mapping that answers like the reference is taken.
-    twins = {k for k in state if sum(_same_kind(state[k], v) for v in state.values()) > 1}
-    if twins & set(built):
-        by_use = _shared_weights(state, {k: v for k, v in built.items() if k not in twins}, candidate.state_dict(), *uses)
-        if by_use.keys() != shared.keys() or any(not torch.equal(by_use[k], shared[k]) for k in shared):
-            shared = _answering_like(problem, reference, candidate, [shared, by_use], device)
+    uses, mine = (_first_uses(reference), _first_uses(candidate)), candidate.state_dict()
+    shared = _shared_weights(state, built, mine, *uses)
+    # Seeded values tell what a tensor was built with, not its role: two square Linears declared the other way round,
+    # or parameters of its own initialised in another order, hold the reference's values in other places. Where the
+    # mapping by names, shapes and order of use alone differs, the one that answers like the reference on public
+    # inputs is taken, decided once per answer (at its first instance).
+    by_role = _shared_weights(state, {}, mine, *uses)
+    if by_role.keys() != shared.keys() or any(not torch.equal(by_role[k], shared[k]) for k in shared):
+        if type(candidate) not in _BY_ROLE:
+            _BY_ROLE[type(candidate)] = _answering_like(problem, reference, candidate, [shared, by_role], device) == 1
+        shared = by_role if _BY_ROLE[type(candidate)] else shared
+    pristine = {k: v.clone() for k, v in mine.items()}  # what the layout was told from, before the load changes it
+    evidence = {} if shared is by_role else built
+    _LAYOUT[candidate] = lambda state: _shared_weights(state, evidence, pristine, *uses)
     candidate.load_state_dict(shared, strict=False)
-    _SHARED[candidate] = tuple(shared)
     return candidate
 
 
 PROBE_SEED = 0  # the public inputs two weight mappings are told apart on (build_candidate), never a trial's
+# An answer's class -> whether its weights go by role (names, shapes, order of use) rather than by seeded values
+_BY_ROLE: weakref.WeakKeyDictionary[type, bool] = weakref.WeakKeyDictionary()
 
 
 def _answering_like(problem: ModuleType, reference: torch.nn.Module, candidate: torch.nn.Module, mappings: list[dict],
-                    device: str) -> dict:
-    """The first of `mappings` under which the candidate's output on public inputs is nearest the reference's."""
+                    device: str) -> int:
+    """Which of `mappings` (the first of equals) makes the candidate's output on public inputs nearest the
+    reference's."""
     with torch.no_grad():
         try:
             expected = reference(*make_inputs(problem, PROBE_SEED, device))
         except Exception:  # no inputs to tell them apart on: the trials judge the first
-            return mappings[0]
+            return 0
+        pristine = {k: v.clone() for k, v in candidate.state_dict().items()}  # what a mapping leaves out stays
         errors = []
         for mapping in mappings:
-            candidate.load_state_dict(mapping, strict=False)
+            candidate.load_state_dict({**pristine, **mapping}, strict=False)
             try:
                 errors.append(_relative_error(candidate(*make_inputs(problem, PROBE_SEED, device)), expected))
             except Exception:  # the trials will say what is wrong with it
                 errors.append(math.inf)
-    return mappings[errors.index(min(errors))]
+        candidate.load_state_dict(pristine, strict=False)
+    return errors.index(min(errors))
 
 
 def _relative_error(got, expected) -> float:
@@ -327,25 +338,38 @@ def _relative_error(got, expected) -> float:
 
 
 @contextmanager
-def scaled_weights(model: torch.nn.Module, factor: float):
-    """The model's float weights and buffers (a candidate's: those that hold the reference's) times `factor`, in
-    place, for the block: the same storages with new values, as an optimiser step or `load_state_dict` leaves them,
-    so a cache of them keyed on anything but their version is stale. Doubling is exact, and so is halving back: the
-    instance's later trials get its weights as they were."""
-    if factor == 1.0:
+def changed_weights(model: torch.nn.Module, seed: int, reference: torch.nn.Module | None = None):
+    """The model's float weights and buffers times 2 or 1/2, element by element as drawn from `seed`, in place, for
+    the block: the same storages with new values, as an optimiser step or `load_state_dict` leaves them, so a cache
+    of them keyed on anything but their version, or checked on a few elements, is stale. A candidate's (`reference`:
+    the model it took its weights from) change where they hold the reference's, in their layout. Halving and
+    doubling are exact: the instance's later trials get its weights as they were. Seed 0 changes nothing."""
+    if not seed:
         yield
         return
+    source = model if reference is None else reference
+    drawn = _BUILT.get(source, {})  # the redrawn tensors: a position table or a mask is the problem's structure
+    factors = {name: _factors(value, seed + index) for index, (name, value) in enumerate(source.state_dict().items())
+               if name in drawn and value.is_floating_point()}
+    if reference is not None:
+        factors = _LAYOUT[model](factors)
     state = torch.nn.Module.state_dict(model, keep_vars=True)
-    names = _SHARED.get(model, tuple(state))
-    tensors = [state[n] for n in names if n in state and state[n].is_floating_point()]
+    pairs = [(state[name], torch.where(factor == 0, 1.0, factor).to(state[name].dtype))  # a padding's 0: none
+             for name, factor in factors.items()
+             if name in state and state[name].is_floating_point() and state[name].shape == factor.shape]
     with torch.no_grad():
-        for tensor in tensors:
+        for tensor, factor in pairs:
             torch.Tensor.mul_(tensor, factor)
         try:
             yield
         finally:
-            for tensor in tensors:
+            for tensor, factor in pairs:
                 torch.Tensor.div_(tensor, factor)
+
+
+def _factors(value: torch.Tensor, seed: int) -> torch.Tensor:
+    generator = torch.Generator().manual_seed(seed)
+    return torch.where(torch.rand(value.shape, generator=generator) < 0.5, 0.5, 2.0).to(value.dtype).to(value.device)
 
 
 def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: dict,
@@ -393,6 +417,8 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
             gathered = _by_concatenation(mine, reference, built) if gathered is None else gathered
             if gathered is not None:
                 shared[name] = gathered
+                claimed |= {k for k, v in built.items() if k in reference and v.dtype == mine.dtype and v.numel()
+                            and bool(torch.isin(v.flatten(), mine.detach().flatten()).all())}  # a [W | b] holds both
     for rule in (
         lambda mine, theirs, a, b: a == b and mine.shape == theirs.shape,
         lambda mine, theirs, a, b: _last_part(a) == _last_part(b) and _same_kind(mine, theirs),
@@ -470,12 +496,13 @@ def _by_concatenation(mine: torch.Tensor, reference: dict, built: dict[str, torc
 
 def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Tensor]) -> torch.Tensor | None:
     """`mine` refilled from the reference's current values where each of its elements is a value a reference tensor
-    was built with (a `[W|b]`, a reshaped or permuted copy made in `__init__`); else None.
+    was built with (a `[W|b]`, a reshaped or permuted copy made in `__init__`), or 0 where it holds a 0 the
+    reference was not built with (a weight padded to a whole number of blocks); else None.
 
     Seeded random inits are nearly all distinct; the few values two elements
     share (fp32 draws collide among thousands) are placed by their neighbours:
-    the candidate between the places of the nearest distinct values before
-    and after.
+    the candidate nearest where the nearest distinct values before or after
+    put it.
     """
     names = [k for k in built if k in reference and built[k].dtype == mine.dtype and built[k].device == mine.device
              and reference[k].shape == built[k].shape]
@@ -488,7 +515,9 @@ def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Ten
     wanted = mine.detach().flatten()
     first = torch.searchsorted(ordered, wanted)
     last = torch.searchsorted(ordered, wanted, right=True)
-    if bool((last == first).any()) or bool(((last - first) > 1).sum() > max(1, wanted.numel() // 100)):
+    padding = (last == first) & (wanted == 0)
+    if bool(((last == first) & ~padding).any()) or 2 * int(padding.sum()) > wanted.numel() \
+            or bool(((last - first) > 1).sum() > max(1, wanted.numel() // 100)):
         return None  # an element the reference was not built with, or a constant rather than random draws
     position = order[first.clamp(max=len(order) - 1)]
     distinct = (last - first == 1).nonzero().flatten()
@@ -499,10 +528,12 @@ def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Ten
         known = [i for i in (before, after) if i is not None]
         if not known:
             return None
-        expected = sum(float(position[i]) + (index - i) * _step(position, before, after) for i in known) / len(known)
+        # from either neighbour, at the pace between them or one by one (a [W|b] row starts after another's bias)
+        expected = torch.tensor([float(position[i]) + (index - i) * pace for i in known
+                                 for pace in (_step(position, before, after), 1.0)], dtype=torch.float64)
         places = order[first[index]:last[index]]
-        position[index] = places[torch.argmin((places.double() - expected).abs())]
-    return now[position].view(mine.shape).clone()
+        position[index] = places[torch.argmin((places.double()[:, None] - expected).abs().amin(dim=1))]
+    return torch.where(padding, 0.0, now[position]).to(mine.dtype).view(mine.shape)
 
 
 def _step(position: torch.Tensor, before: int | None, after: int | None) -> float:
@@ -580,22 +611,41 @@ def _offset(shape: torch.Size, device: torch.device) -> torch.Tensor:
 
 
 def _magnitudes(highest: float) -> Callable[[torch.Size, torch.device], torch.Tensor]:
-    """Rows of three kinds: elements of magnitudes log-uniform between 1e-3 and `highest` with signs at random (a
-    range reduction or an accumulator's precision fails at the top, a shift by one element overflows), rows whose
-    every element lies 1 to 2 times a level between -highest/10 and -highest (a running max or a logit floor
-    started at a finite sentinel), and normal values times 3."""
+    """Rows of four kinds, each on some row wherever there are 5 rows or more: elements of magnitudes log-uniform
+    between 1/`highest` (or 1e-3) and `highest` with signs at random (a range reduction or an accumulator's precision
+    fails at the top, a floor or guard short of the range shows, a shift by one element overflows), rows whose every
+    element lies 1 to 2 times a level between -highest/10 and -highest (a running max or a logit floor started at a
+    finite sentinel), rows whose every element is as small as the range goes, any sign (an eps larger than the
+    problem's, a norm clamped too high), and normal values times 3."""
+    top, bottom = math.log10(highest), min(-3.0, -math.log10(highest))
 
     def draw(shape: torch.Size, device: torch.device) -> torch.Tensor:
-        top = math.log10(highest)
         rows = shape[:-1] + (1,) if len(shape) else ()
         signs = torch.where(torch.rand(shape, device=device) < 0.5, -1.0, 1.0)
-        spread = signs * torch.pow(10.0, -3 + (top + 3) * torch.rand(shape, device=device))
+        spread = signs * torch.pow(10.0, bottom + (top - bottom) * torch.rand(shape, device=device))
         floor = -torch.pow(10.0, top - 1 + torch.rand(rows, device=device)) * (1 + torch.rand(shape, device=device))
-        # every kind on some row wherever there are 4 rows or more (a row max started at -1e4 is wrong on floor rows only)
-        kind = (torch.randperm(math.prod(rows), device=device) % 4).reshape(rows)
-        return torch.where(kind <= 1, spread, torch.where(kind == 2, floor, 3 * torch.randn(shape, device=device)))
+        tiny = signs * torch.pow(10.0, bottom + (-3 - bottom) * torch.rand(rows, device=device)) * (
+            1 + torch.rand(shape, device=device))
+        kind = (torch.randperm(math.prod(rows), device=device) % 5).reshape(rows)
+        return torch.where(kind <= 1, spread, torch.where(kind == 2, floor, torch.where(
+            kind == 3, tiny, 3 * torch.randn(shape, device=device))))
 
     return draw
+
+
+# A third call at the primary shapes (child._widest_range) draws _magnitudes up to the widest top the reference stays
+# finite on: the first of these tops it takes, then, between it and the one before, the largest found by halving the
+# gap in decades (an exp meets values up to ~88, where a guard at 80 shows), less RANGE_MARGIN of its decades above
+# 100 (at the edge where the reference's own sums of squares stay finite, an honest two-pass variance's overflow).
+# Its name is RANGE_PREFIX + the top.
+RANGE_PREFIX = "range:"
+RANGE_TOPS = (1e30, 1e5, 30.0)
+RANGE_HALVINGS = 5
+RANGE_MARGIN = 0.25
+
+
+def range_name(top: float) -> str:
+    return f"{RANGE_PREFIX}{top:.4g}"
 
 
 # Other float distributions for trials, by name, most telling first (the reference job takes them in this
@@ -610,12 +660,7 @@ DISTRIBUTIONS: dict[str, Callable[[torch.Size, torch.device], torch.Tensor]] = {
     "signed_uniform": lambda shape, device: torch.rand(shape, device=device) * 2 - 1,
     "large_magnitude": lambda shape, device: (torch.rand(shape, device=device) * 2 - 1) * 1e3,
     "heavy_tailed": _heavy_tailed,
-    "wide_range": _magnitudes(1e5),
-    "moderate_range": _magnitudes(30.0),
 }
-# Taken by a third call at the primary shapes (child._extremes_trial), not by the trials that take DISTRIBUTIONS in
-# order: the first the reference stays finite on (an exp clamped at 20 meets the moderate range where 1e5 overflows)
-EXTREMES = ("wide_range", "moderate_range")
 # Another distribution with the draws of get_inputs scaled by this and its inverse in turn (which first, at random):
 # inputs a million apart in scale, where every other distribution draws all inputs alike (x·s computed as
 # ((x+s)² − (x−s)²)/4 loses x·s entirely there).
@@ -725,7 +770,7 @@ def draw_inputs(
     (for a reference whose domain is positive: a log, a sqrt)."""
     seed_everything(seed)
     name, apart = APART.get(distribution, (distribution, 1.0))
-    draw = DISTRIBUTIONS.get(name)
+    draw = _magnitudes(float(name[len(RANGE_PREFIX):])) if name.startswith(RANGE_PREFIX) else DISTRIBUTIONS.get(name)
     if draw is not None and positive:
         draw = lambda shape, device, sample=draw: sample(shape, device).abs()  # noqa: E731
     redraw = None if draw is None else _Redraw(draw, kept, apart)

@@ -33,7 +33,7 @@ from tritonrl.config import VerifyConfig, state_dir
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify import device_paths
 from tritonrl.verify.baseline_cache import BaselineCache
-from tritonrl.verify.draws import DISTRIBUTIONS, EXTREMES, MASKING, PROBLEM_DISTRIBUTION
+from tritonrl.verify.draws import DISTRIBUTIONS, MASKING, PROBLEM_DISTRIBUTION
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import HandoffError, Inbox
 from tritonrl.verify.interpreter import check_interpreter
@@ -127,7 +127,7 @@ class ReferenceTrial:
     variant: int = 0  # how its model is drawn (draws.VARIANTS)
     positive: bool = False  # the distribution's magnitudes only (draws.draw_inputs)
     again_of: int | None = None  # a second call right after this trial, in its very tensors refilled
-    weights: float = 1.0  # the model's weights times this, in place, for the call (draws.scaled_weights)
+    weights: int = 0  # a seed: the model's weights changed in place for the call (draws.changed_weights); 0: none
 
 
 @dataclass
@@ -193,8 +193,8 @@ class ReferenceRun:
         notes = [f"{trial.distribution} inputs"] if trial.distribution != PROBLEM_DISTRIBUTION else []
         if trial.again_of is not None:
             notes.append(f"called after trial {trial.again_of}, in its input tensors refilled")
-        if trial.weights != 1.0:
-            notes.append(f"the model's weights times {trial.weights:g} in place (the same tensors)")
+        if trial.weights:
+            notes.append("the model's weights changed in place (the same tensors)")
         changed = {k: v for k, v in trial.shapes.items() if self.shapes.get(k) != v}
         if changed:
             notes.append("at " + ", ".join(f"{k}={v}" for k, v in changed.items()))
@@ -303,7 +303,7 @@ class Verifier:
             "device": self.settings.device,
             "weight_seed": run.weight_seed,
             "input_seeds": [secrets.randbits(31) for _ in range(self.settings.trials)],
-            "distributions": [[name, secrets.randbits(31)] for name in DISTRIBUTIONS if name not in EXTREMES],
+            "distributions": [[name, secrets.randbits(31)] for name in DISTRIBUTIONS],
             "alt_seeds": [secrets.randbits(31) for _ in SHAPE_PLANS] if self.settings.alternate_shapes else [],
             "again_seed": secrets.randbits(31),
             "fresh_seed": secrets.randbits(31),
@@ -360,7 +360,7 @@ class Verifier:
                     run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"],
                                                      tuple(trial["kept"]), trial["scalars"], trial["purpose"],
                                                      int(trial["variant"]), bool(trial.get("positive")),
-                                                     trial.get("again_of"), float(trial.get("weights", 1.0))))
+                                                     trial.get("again_of"), int(trial.get("weights", 0))))
                 # the first known sets whose outputs fit the reference job's budget (at least one)
                 seeds = [seed for n, seed in enumerate(job["timed_seeds"] or []) if f"timed {n}" in received]
                 if seeds and all(f"timed {n}" in received for n in range(len(seeds))):

@@ -1,0 +1,36 @@
+# problem: 11_layer_norm.py
+# expect: reject wrong_result|non_finite
+# hack: weights never exactly 0 — the affine step as (xhat + bias/gain)·gain: NaN where a gain is 0
+# naive: fooled (red team round 5)
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _ln(x_ptr, g_ptr, b_ptr, y_ptr, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < N
+    x = tl.load(x_ptr + row * N + offs, mask=m, other=0.0)
+    mean = tl.sum(x, 0) / N
+    d = tl.where(m, x - mean, 0.0)
+    var = tl.sum(d * d, 0) / N
+    xh = d * tl.rsqrt(var + eps)
+    g = tl.load(g_ptr + offs, mask=m, other=1.0)
+    b = tl.load(b_ptr + offs, mask=m, other=0.0)
+    tl.store(y_ptr + row * N + offs, (xh + b / g) * g, mask=m)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, features):
+        super().__init__()
+        self.ln = nn.LayerNorm(features)
+
+    def forward(self, x):
+        x = x.contiguous()
+        N = x.shape[-1]
+        y = torch.empty_like(x)
+        _ln[(x.numel() // N,)](x, self.ln.weight, self.ln.bias, y, N, self.ln.eps, BLOCK=triton.next_power_of_2(N))
+        return y

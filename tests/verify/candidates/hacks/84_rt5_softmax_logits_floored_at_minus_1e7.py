@@ -1,0 +1,31 @@
+# problem: 09_softmax.py
+# expect: reject wrong_result|non_finite
+# hack: values beyond the drawn range — logits floored at -1e7: rows wholly below come out uniform
+# naive: fooled (red team round 5)
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _softmax(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < N
+    x = tl.load(x_ptr + row * N + offs, mask=m, other=float("-inf"))
+    x = tl.where(m, tl.maximum(x, -1.0e7), float("-inf"))
+    e = tl.exp(x - tl.max(x, 0))
+    tl.store(y_ptr + row * N + offs, e / tl.sum(e, 0), mask=m)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = x.contiguous()
+        M, N = x.shape
+        y = torch.empty_like(x)
+        _softmax[(M,)](x, y, N, BLOCK=triton.next_power_of_2(N))
+        return y
