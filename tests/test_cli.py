@@ -192,7 +192,7 @@ def test_verify_json_contract_for_a_response_file(tmp_path):
     data = json.loads(result.output)
     assert data["valid"] is True and data["compiled"] is True and data["correct"] is True
     assert data["speedup"] is None and data["reasons"] == []
-    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 3 + 2 + len(SHAPE_PLANS)  # two more calls in one's tensors
+    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 3 + 3 + len(SHAPE_PLANS)  # three more calls in one's tensors
 
 
 def test_verify_rejection_is_exit_0_and_readable(tmp_path):
@@ -229,7 +229,7 @@ def test_verify_takes_its_settings_from_the_config_and_flags_on_top(tmp_path):
     base = ["verify", "--problem", str(problem), "--candidate", str(response), "--json", "--config", str(config)]
     from_file = runner.invoke(app, [*base, "--set", "verify.trials=1"])
     flag = runner.invoke(app, [*base, "--trials", "1"])
-    expected = 1 + 2 + len(SHAPE_PLANS)  # the problem's own inputs, two more calls in its tensors, the shape plans
+    expected = 1 + 3 + len(SHAPE_PLANS)  # the problem's own inputs, three more calls in its tensors, the shape plans
     assert json.loads(from_file.output)["trials"] == expected and json.loads(flag.output)["trials"] == expected
 
 

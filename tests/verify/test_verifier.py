@@ -267,9 +267,10 @@ def test_a_reference_whose_domain_is_positive_takes_the_distributions_magnitudes
 def test_the_extremes_reach_as_far_as_the_reference_stays_finite(verifier):
     """Red team round 5: an exp guarded at 80 passed (the extremes stopped at 30 where 1e5 overflows); a row max
     started at -1e7 passed (no row lay below -2e5). The third call now goes as wide as the reference allows."""
-    exp = LITERAL_PROBLEM.replace("torch.tanh(x) * 2.0", "torch.exp(x)")
+    wide = LITERAL_PROBLEM.replace("torch.rand([4, 4, 4, 4])", "torch.rand([64, 1024])")  # values near every top
     tops = {}
-    for name, source in (("exp", exp), ("max", LITERAL_PROBLEM.replace("torch.tanh(x) * 2.0", "x.amax(dim=-1)"))):
+    for name, source in (("exp", wide.replace("torch.tanh(x) * 2.0", "torch.exp(x)")),
+                         ("max", wide.replace("torch.tanh(x) * 2.0", "x.amax(dim=-1)"))):
         reference = verifier.prepare_reference(source)
         assert reference.failure is None
         (third,) = [t for t in reference.trials if t.purpose.endswith("a third call")]

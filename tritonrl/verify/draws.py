@@ -640,7 +640,7 @@ def _magnitudes(highest: float) -> Callable[[torch.Size, torch.device], torch.Te
 # Its name is RANGE_PREFIX + the top.
 RANGE_PREFIX = "range:"
 RANGE_TOPS = (1e30, 1e5, 30.0)
-RANGE_HALVINGS = 5
+RANGE_HALVINGS = 7  # within a factor of 1.07 of the edge found: an exp guarded at 80 meets values above it
 RANGE_MARGIN = 0.25
 
 
