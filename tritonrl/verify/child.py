@@ -513,7 +513,8 @@ def _values_trial(
 def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: int, weight_seed: int,
                  device: str, own_finite: list[bool], mode: str) -> None:
     """The inputs of the calls a candidate gets right after one primary trial, in that trial's very tensors: its draw
-    again from `seed`, then extreme magnitudes (draws.RANGE_TOPS), then values far from 0 (draws.LATER). Which
+    again from `seed` with the weights changed in place, then extreme magnitudes (draws.RANGE_TOPS), then values far
+    from 0 (draws.LATER). Which
     trial is drawn here (a zeros-and-ties one, else an edge-value one, where there is one): a result memoised by the
     tensors' identity or address is stale, an eps applied on some calls only is wrong on one of the first two, and
     state kept for the shapes (a row max, a centre from the first call) meets other values; the primary shapes meet
@@ -522,34 +523,34 @@ def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: 
     ties = [t for t in trials if t["distribution"] == "zeros_and_ties"]  # a ReLU of two offsets may be 0 twice
     edges = [t for t in trials if t["distribution"] in MASKING]
     first = random.Random(weight_seed ^ seed).choice(ties or edges or trials)
-    draw = _Draw(first["distribution"], tuple(first["kept"]), first["scalars"], first["positive"])
-    outputs = _reference_outputs(models[first["variant"]], draw.inputs(problem, seed, device)[0], device)
+    index, variant = trials.index(first), first["variant"]
+    model, seeds = models[variant], random.Random(seed)
+    weighted = any(v.is_floating_point() for v in model.state_dict().values())
+    # the weights change on the first trial's kind of values, not at an offset (where doubled gains took an honest
+    # LayerNorm past the tolerance)
+    change = seeds.getrandbits(31) | 1 if weighted else 0
+    draw = _Draw(first["distribution"], tuple(first["kept"]), first["scalars"], first["positive"], change)
+    with changed_weights(model, change):
+        outputs = _reference_outputs(model, draw.inputs(problem, seed, device)[0], device)
     size = sum(o.numel() * o.element_size() for o in outputs)
     if size > AGAIN_OUTPUTS_BYTES:
         result.data.setdefault("untried", []).append(
             "a second call in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
         return
-    index, variant = trials.index(first), first["variant"]
-    _save_trial(result, seed, overrides, draw, outputs, f"{first['purpose']}, again in the same tensors", variant,
-                again_of=index)
-    model, seeds = models[variant], random.Random(seed)
-    weighted = any(v.is_floating_point() for v in model.state_dict().values())
-    change = seeds.getrandbits(31) | 1 if weighted else 0
-    calls = (("a third call", 0, None),
-             ("a fourth call, the weights changed in place" if weighted else "a fourth call", change, LATER))
-    for held, (call, factor, names) in enumerate(calls, start=1):
+    _save_trial(result, seed, overrides, draw, outputs, f"{first['purpose']}, again in the same tensors"
+                + (", the weights changed in place" if weighted else ""), variant, again_of=index)
+    for held, (call, names) in enumerate((("a third call", None), ("a fourth call", LATER)), start=1):
         draw_seed = seeds.getrandbits(31)
         if size * (held + 1) > AGAIN_OUTPUTS_BYTES:
             result.data.setdefault("untried", []).append(
                 f"{call} in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
             return
-        with changed_weights(model, factor):
-            found = (_widest_range(result, problem, model, own_finite, draw_seed, mode, device) if names is None
-                     else next(((name, fitting) for name in names if (fitting := _fitting_draw(
-                         result, problem, model, own_finite, name, draw_seed, mode, device)) is not None), None))
+        found = (_widest_range(result, problem, model, own_finite, draw_seed, mode, device) if names is None
+                 else next(((name, fitting) for name in names if (fitting := _fitting_draw(
+                     result, problem, model, own_finite, name, draw_seed, mode, device)) is not None), None))
         if found is not None:
             name, (draw, outputs) = found
-            _save_trial(result, draw_seed, overrides, replace(draw, weights=factor), outputs,
+            _save_trial(result, draw_seed, overrides, draw, outputs,
                         f"{_inputs_purpose(name, draw)} in the same tensors as trial {index}, {call}", variant,
                         again_of=index)
 
