@@ -286,11 +286,12 @@ def build_candidate(
     # mapping by names, shapes and order of use alone differs, the one that answers like the reference on public
     # inputs is taken, decided once per answer (at its first instance).
     by_role = _shared_weights(state, {}, mine, *uses)
+    pristine = {k: v.clone() for k, v in mine.items()}  # as built: what the layout is told from, and the probe's base
     if by_role.keys() != shared.keys() or any(not torch.equal(by_role[k], shared[k]) for k in shared):
         if type(candidate) not in _BY_ROLE:
-            _BY_ROLE[type(candidate)] = _answering_like(problem, reference, candidate, [shared, by_role], device) == 1
+            _BY_ROLE[type(candidate)] = _answering_like(problem, reference, candidate, pristine, [shared, by_role],
+                                                        device) == 1
         shared = by_role if _BY_ROLE[type(candidate)] else shared
-    pristine = {k: v.clone() for k, v in mine.items()}  # what the layout was told from, before the load changes it
     evidence = {} if shared is by_role else built
     _LAYOUT[candidate] = lambda state: _shared_weights(state, evidence, pristine, *uses)
     candidate.load_state_dict(shared, strict=False)
@@ -302,16 +303,15 @@ PROBE_SEED = 0  # the public inputs two weight mappings are told apart on (build
 _BY_ROLE: weakref.WeakKeyDictionary[type, bool] = weakref.WeakKeyDictionary()
 
 
-def _answering_like(problem: ModuleType, reference: torch.nn.Module, candidate: torch.nn.Module, mappings: list[dict],
-                    device: str) -> int:
+def _answering_like(problem: ModuleType, reference: torch.nn.Module, candidate: torch.nn.Module, pristine: dict,
+                    mappings: list[dict], device: str) -> int:
     """Which of `mappings` (the first of equals) makes the candidate's output on public inputs nearest the
-    reference's."""
+    reference's; what a mapping leaves out keeps its `pristine` (as built) value, as the candidate is left."""
     with torch.no_grad():
         try:
             expected = reference(*make_inputs(problem, PROBE_SEED, device))
         except Exception:  # no inputs to tell them apart on: the trials judge the first
             return 0
-        pristine = {k: v.clone() for k, v in candidate.state_dict().items()}  # what a mapping leaves out stays
         errors = []
         for mapping in mappings:
             candidate.load_state_dict({**pristine, **mapping}, strict=False)
