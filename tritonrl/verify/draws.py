@@ -610,23 +610,33 @@ def _offset(shape: torch.Size, device: torch.device) -> torch.Tensor:
     return centre + spread * torch.randn(shape, device=device)
 
 
+# The lowest level of _magnitudes' tiny rows: the square root of float32's smallest normal, below which a row's sum
+# of squares underflows in the reference as in the answer, so lower rows would tell nothing apart.
+TINY_BOTTOM = math.log10(math.sqrt(torch.finfo(torch.float32).tiny))
+
+
 def _magnitudes(highest: float) -> Callable[[torch.Size, torch.device], torch.Tensor]:
     """Rows of four kinds, each on some row wherever there are 5 rows or more: elements of magnitudes log-uniform
     between 1/`highest` (or 1e-3) and `highest` with signs at random (a range reduction or an accumulator's precision
     fails at the top, a floor or guard short of the range shows, a shift by one element overflows), rows whose every
     element lies 1 to 2 times a level between -highest/10 and -highest (a running max or a logit floor started at a
-    finite sentinel), rows whose every element is as small as the range goes, any sign (an eps larger than the
-    problem's, a norm clamped too high), and normal values times 3."""
+    finite sentinel), rows whose every element is tiny, any sign (an eps larger than the
+    problem's, a norm clamped too high: their levels are spread evenly over the decades from TINY_BOTTOM to 1e-3,
+    one stratum per tiny row, so a clamp a few decades too high always meets a row between the two), and normal
+    values times 3."""
     top, bottom = math.log10(highest), min(-3.0, -math.log10(highest))
+    lowest = max(bottom, TINY_BOTTOM)
 
     def draw(shape: torch.Size, device: torch.device) -> torch.Tensor:
         rows = shape[:-1] + (1,) if len(shape) else ()
         signs = torch.where(torch.rand(shape, device=device) < 0.5, -1.0, 1.0)
         spread = signs * torch.pow(10.0, bottom + (top - bottom) * torch.rand(shape, device=device))
         floor = -torch.pow(10.0, top - 1 + torch.rand(rows, device=device)) * (1 + torch.rand(shape, device=device))
-        tiny = signs * torch.pow(10.0, bottom + (-3 - bottom) * torch.rand(rows, device=device)) * (
-            1 + torch.rand(shape, device=device))
         kind = (torch.randperm(math.prod(rows), device=device) % 5).reshape(rows)
+        stratum = (torch.cumsum((kind == 3).flatten(), 0) - 1).reshape(rows)
+        strata = max(int((kind == 3).sum()), 1)
+        level = lowest + (-3 - lowest) * (stratum + torch.rand(rows, device=device)) / strata
+        tiny = signs * torch.pow(10.0, level) * (1 + torch.rand(shape, device=device))
         return torch.where(kind <= 1, spread, torch.where(kind == 2, floor, torch.where(
             kind == 3, tiny, 3 * torch.randn(shape, device=device))))
 
