@@ -70,7 +70,7 @@ import json  # noqa: E402
 
 from tritonrl.problems.shapes import shape_sites  # noqa: E402
 
-from tests.support.paths import FIXTURES  # noqa: E402
+from tests.support.paths import CANDIDATE_PROBLEMS, FIXTURES  # noqa: E402
 
 
 def _kernelbook_sources() -> list[str]:
@@ -122,7 +122,9 @@ def get_init_inputs():
 
 
 def test_positional_size_literals_are_sites_in_source_order():
-    assert shape_sites(VARIADIC) == {"batch": 16, "get_inputs:0": 16, "get_inputs:1": 64, "get_inputs:2": 32}
+    # the constructor's literal 64 is a site too; Model(n) names only its first position
+    sites = {"batch": 16, "get_inputs:0": 16, "get_inputs:1": 64, "get_inputs:2": 32, "get_init_inputs:1": 64}
+    assert shape_sites(VARIADIC) == sites
     assert shape_constants(VARIADIC) == {"batch": 16}  # unchanged contract
 
 
@@ -176,7 +178,8 @@ def get_inputs():
 def get_init_inputs():
     return [torch.rand(5, 5), 64]
 """
-    assert list(shape_sites(src).values()) == [24, 40, 12, 3, 48, 10, 11, 16, 64]
+    assert list(shape_sites(src).values()) == [24, 40, 12, 3, 48, 10, 11, 16, 64, 64]  # the last: get_init_inputs'
+    assert list(shape_sites(src))[-1] == "get_init_inputs:1"  # no Model to name the position; the rand(5, 5) is none
     out = with_shapes(src, {"get_inputs:4": 50, "get_inputs:5": 13, "get_inputs:8": 65})
     assert "th.empty(50).uniform_(0, 10)" in out and "z([13, 11])" in out and "torch.randn(16, 65)[:, 10:20]" in out
 
@@ -188,8 +191,153 @@ def test_several_literals_on_one_line_and_multiline_calls():
 
 
 def test_unknown_literal_site_is_rejected_with_the_known_ones():
-    known = r"\['batch', 'get_inputs:0', 'get_inputs:1', 'get_inputs:2'\]"
+    known = r"\['batch', 'get_inputs:0', 'get_inputs:1', 'get_inputs:2', 'get_init_inputs:1'\]"
     with pytest.raises(ShapeError, match=r"\['get_inputs:7'\] are not defined.*" + known):
         with_shapes(VARIADIC, {"get_inputs:7": 3})
     with pytest.raises(ShapeError, match=r"\['N'\] are not defined"):
         with_shapes(_kernelbook_4x4(), {"N": 3})
+
+
+# --- get_inputs locals and get_init_inputs arguments (followed by dataflow) -----
+
+from tritonrl.problems.shapes import site_spans  # noqa: E402
+
+
+def _built(source: str):
+    """(input shapes, constructor arguments) of a problem source, run as written."""
+    namespace: dict = {}
+    exec(compile(source, "<problem>", "exec"), namespace)  # noqa: S102 - test sources only
+    return [tuple(t.shape) for t in namespace["get_inputs"]()], namespace["get_init_inputs"]()
+
+
+LOCALS = """import torch
+batch = 4
+input_shape = (8, 3)
+
+def get_inputs():
+    rows, cols = 16, 4096  # sizes bound to locals
+    n = 64
+    side = n * 2  # a chain: n is the site, the factor 2 no size
+    shape = (rows, 5)
+    a, b = input_shape  # the module's tuple: its own sites
+    high = 1000  # randint's high: no size
+    return [torch.randn(rows, cols), torch.rand(side, side), torch.zeros(size=(shape[0], cols)),
+            torch.randn(batch, *shape), torch.randint(0, high, (a, b))]
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_get_inputs_locals_that_reach_a_size_are_sites_named_by_the_local():
+    assert shape_sites(LOCALS) == {"batch": 4, "input_shape:0": 8, "input_shape:1": 3, "get_inputs:rows": 16,
+                                   "get_inputs:cols": 4096, "get_inputs:n": 64, "get_inputs:shape:1": 5}
+    assert input_dimension_sites(LOCALS) == {"batch", "input_shape:0", "input_shape:1"}
+    out = with_shapes(LOCALS, {"get_inputs:rows": 5, "get_inputs:cols": 33, "get_inputs:n": 7, "get_inputs:shape:1": 2})
+    assert "    rows, cols = 5, 33  # sizes bound to locals\n" in out and "    n = 7\n" in out
+    assert "side = n * 2" in out and "shape = (rows, 2)" in out
+    assert _built(out)[0] == [(5, 33), (14, 14), (5, 33), (4, 5, 2), (8, 3)]
+    assert with_shapes(out, shape_sites(LOCALS)) == LOCALS
+
+
+def test_softmax_sized_by_get_inputs_locals_moves():  # red team round 5: no site, no shape trial, 16 x 4096 accepted
+    src = (CANDIDATE_PROBLEMS / "rt5_softmax_local_size.py").read_text()
+    assert shape_sites(src) == {"get_inputs:rows": 16, "get_inputs:cols": 4096}
+    assert _built(with_shapes(src, {"get_inputs:rows": 21, "get_inputs:cols": 5121}))[0] == [(21, 5121)]
+
+
+def test_a_name_without_a_single_value_is_not_followed():
+    src = """import torch
+N = 1024
+height = width = 2048
+height, width = 32, 32  # the module's last binding is what get_inputs reads
+
+def get_inputs(k=3, q=5, *shape):
+    m = 16
+    m = 24  # bound twice: which one reaches the size depends on the path
+    for i in range(2):
+        j = 7 + i
+    N = 12  # a local shadows the module's N
+    q = q + 1
+    return [torch.rand(m, j, k, q, N, *shape), torch.rand(height, width)]
+"""
+    # a default is the parameter's value (get_inputs() is called without arguments), unless the body rebinds it
+    assert shape_sites(src) == {"N": 1024, "height": 32, "width": 32, "get_inputs:k": 3, "get_inputs:N": 12}
+    assert input_dimension_sites(src) == {"height", "width"}  # not the module's N: get_inputs reads its own
+
+
+INIT_LITERAL = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, features, kernel_size=(3, 3), *rest):
+        super().__init__()
+        self.ln = nn.LayerNorm(features)
+
+    def forward(self, x):
+        return self.ln(x)
+
+def get_inputs():
+    return [torch.randn(16, 256)]
+
+def get_init_inputs():
+    hidden = 8
+    return [256, (3, 5), hidden * 4, True, 0.5, torch.ones(2).numel()]
+"""
+
+
+def test_get_init_inputs_integers_are_sites_named_by_the_parameter_they_bind():
+    sites = shape_sites(INIT_LITERAL)
+    assert sites == {"get_inputs:0": 16, "get_inputs:1": 256, "get_init_inputs:features": 256,
+                     "get_init_inputs:kernel_size:0": 3, "get_init_inputs:kernel_size:1": 5,
+                     "get_init_inputs:hidden": 8}  # `*rest` names no position; a bool, a float, a call: no sites
+    out = with_shapes(INIT_LITERAL, {"get_inputs:1": 321, "get_init_inputs:features": 321,
+                                     "get_init_inputs:kernel_size:1": 7, "get_init_inputs:hidden": 2})
+    assert "return [321, (3, 7), hidden * 4, True, 0.5, torch.ones(2).numel()]" in out and "hidden = 2\n" in out
+    inputs, arguments = _built(out)
+    assert inputs == [(16, 321)] and arguments == [321, (3, 7), 8, True, 0.5, 2]
+    line, start, end_line, end = site_spans(INIT_LITERAL)["get_init_inputs:features"]
+    assert line == end_line and INIT_LITERAL.splitlines()[line - 1][start:end] == "256"
+
+
+def test_kernelbook_keyword_and_positional_arguments_are_sites():
+    src = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.fc = nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        return self.fc(x)
+
+def get_inputs():
+    return [torch.rand([4, 4, 4, 4])]
+
+def get_init_inputs():
+    return [[4], {'out_features': 4}]
+"""
+    assert shape_sites(src) == {**{f"get_inputs:{k}": 4 for k in range(4)}, "get_init_inputs:in_features": 4,
+                                "get_init_inputs:out_features": 4}
+    moved = with_shapes(src, dict.fromkeys(shape_sites(src), 5))
+    assert _built(moved) == ([(5, 5, 5, 5)], [[5], {"out_features": 5}])
+
+
+def test_constants_passed_to_the_constructor_stay_sites_by_their_own_name():
+    src = """import torch
+features = 64
+def get_inputs():
+    return [torch.randn(2, features)]
+def get_init_inputs():
+    width = features
+    return [features, width, 2 * features]
+"""
+    assert shape_sites(src) == {"features": 64, "get_inputs:0": 2}  # `2 * features` is the constant's, moved with it
+
+
+def test_layer_norm_width_written_as_literals_moves_in_the_constructor_too():  # red team round 5: frozen at 256
+    src = (CANDIDATE_PROBLEMS / "rt5_layer_norm_literal_sizes.py").read_text()
+    assert shape_sites(src) == {"get_inputs:0": 16, "get_inputs:1": 256, "get_init_inputs:features": 256}
+    out = with_shapes(src, {"get_inputs:1": 100, "get_init_inputs:features": 100})
+    assert _built(out) == ([(16, 100)], [100])

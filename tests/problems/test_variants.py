@@ -455,3 +455,108 @@ def test_kernelbench_small_batch_of_a_4d_tensor_moves(tmp_path):
     variants = make_variants(small, count=3, max_elements=SMALL, scaling=Scaling(every_group=True, small_sizes=True))
     assert variants and all(v["b"] != 8 for v in variants)  # b = 8 in torch.rand(b, i, j, l)
     assert _failures(small, variants, tmp_path) == []
+
+
+# --- sizes in get_inputs' locals and get_init_inputs' arguments (shapes.py follows them) ---
+
+from tritonrl.problems.variants import unmoved_sizes  # noqa: E402
+
+from tests.support.paths import CANDIDATE_PROBLEMS  # noqa: E402
+
+# the verifier's widest plan (trials._EVERY) and its one-by-one plan (trials._ONE_BY_ONE)
+EVERY = Scaling(odd_probability=1.0, every_group=True, small_sizes=True, structural=True)
+ONE_BY_ONE = Scaling(small_sizes=True, parity="two_adic", split=True, keep_share=1 / 3)
+
+
+def _moved(source: str, scaling: Scaling, seeds: int = 3) -> list[dict[str, int]]:
+    original = shape_sites(source)
+    return [{**original, **v} for seed in range(seeds) for v in make_variants(source, 2, seed, None, scaling)]
+
+
+def test_sizes_bound_to_get_inputs_locals_move(tmp_path):  # red team round 5: 16 x 4096 hard-coded was accepted
+    src = (CANDIDATE_PROBLEMS / "rt5_softmax_local_size.py").read_text()
+    for scaling in (Scaling(), EVERY, ONE_BY_ONE):
+        variants = make_variants(src, count=4, seed=1, scaling=scaling)
+        assert variants and all(set(v) <= {"get_inputs:rows", "get_inputs:cols"} for v in variants)
+        assert _failures(src, variants, tmp_path) == []
+    assert all(v["get_inputs:rows"] != 16 and v["get_inputs:cols"] != 4096 for v in _moved(src, EVERY))
+
+
+@pytest.mark.parametrize("name", ["rt5_layer_norm_literal_sizes.py", "rt5_layer_norm_init_literal.py"])
+def test_a_constructor_literal_moves_with_the_input_size_of_its_value(name, tmp_path):
+    # red team round 5: get_init_inputs' [256] was model wiring, froze the LayerNorm width and 256 hard-coded passed
+    src = (CANDIDATE_PROBLEMS / name).read_text()
+    width = "get_inputs:1" if "get_inputs:1" in shape_sites(src) else "dim"
+    assert shape_sites(src)["get_init_inputs:features"] == shape_sites(src)[width] == 256
+    for scaling in (Scaling(), EVERY, ONE_BY_ONE):  # the one-by-one plan splits no constructor size off its input's
+        moved = _moved(src, scaling)
+        assert moved and all(v["get_init_inputs:features"] == v[width] for v in moved)
+        assert any(v[width] != 256 for v in moved)
+        assert _failures(src, [{k: v for k, v in m.items() if v != shape_sites(src)[k]} for m in moved], tmp_path) == []
+
+
+def test_kernelbook_constructor_keywords_move_with_the_small_input_sizes(tmp_path):
+    src = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.fc = nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        return self.fc(x)
+
+def get_inputs():
+    return [torch.rand([4, 4, 4, 4])]
+
+def get_init_inputs():
+    return [[], {'in_features': 4, 'out_features': 4}]
+"""
+    assert make_variants(src) == []  # augmentation: every size ≤ MIN_VALUE, as before
+    variants = make_variants(src, count=3, scaling=EVERY)
+    assert variants and all(len(set(v.values())) == 1 and len(v) == 6 for v in variants)  # all six 4s move as one
+    assert _failures(src, variants, tmp_path) == []
+
+
+def test_structural_constructor_literals_step_and_bound_the_sizes(tmp_path):
+    src = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, kernel_size, stride):
+        super().__init__()
+        self.pool = nn.MaxPool1d(kernel_size=kernel_size, stride=stride)
+
+    def forward(self, x):
+        return self.pool(x)
+
+def get_inputs():
+    return [torch.randn(8, 16, 128)]
+
+def get_init_inputs():
+    return [11, 1]
+"""
+    assert all("get_init_inputs:kernel_size" not in v for v in make_variants(src))  # augmentation: the operation stays
+    variants = make_variants(src, count=4, scaling=EVERY)
+    assert variants and all(v["get_init_inputs:kernel_size"] in (10, 12) and v["get_init_inputs:stride"] == 2
+                            for v in variants)
+    assert all(v.get("get_inputs:2", 128) >= 11 for seed in range(4) for v in make_variants(src, 5, seed))
+    assert _failures(src, variants, tmp_path) == []
+
+
+def test_unmoved_sizes_says_why_no_trial_runs_at_other_shapes():
+    none = "import torch\ndef get_inputs():\n    return [torch.randn(SIZE)]\ndef get_init_inputs():\n    return []\n"
+    assert "has no size the verifier can move" in unmoved_sizes(none)
+    frozen = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x.view(1, 1)
+
+def get_inputs():
+    return [torch.randn(1, 1)]
+"""
+    assert "none of its sizes may move (get_inputs:0=1, get_inputs:1=1" in unmoved_sizes(frozen)
+    assert "the reference ran at none of the shapes proposed" in unmoved_sizes(MATMUL)

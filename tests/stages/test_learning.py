@@ -21,6 +21,7 @@ REDUCED = ["problems.limit=3", "teacher.samples_per_task=1", "verify.trials=1", 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # ~5 min alone on 2 cores; a loaded machine made 120 steps take over 10 (2026-12-06)
 def test_sft_model_solves_held_out_problems_the_base_model_cannot(tritonrl_home):
     config, _ = load_config("tiny", overrides=REDUCED)
     assert config.evaluate.shapes == "held_out" and config.evaluate.temperature == 0

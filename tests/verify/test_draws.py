@@ -209,14 +209,24 @@ def test_float_arguments_vary_and_sizes_do_not():
     assert signs == {True, False}
 
 
+def test_forward_integers_move_near_and_far_zero_and_one_included():
+    """Red team round 5: tril's diagonal 1 hard-coded (0/1 were never moved), an exponent of 3 read through three
+    bits (moved by one only, it stayed below 8)."""
+    moved = {value: {vary_arguments([value], {}, seed, "kept_sign", ints=True)[0][0] for seed in range(32)}
+             for value in (0, 1, 3)}
+    assert all(value not in seen for value, seen in moved.items())
+    assert moved[0] >= {-1, 1, 3} and moved[1] >= {0, 2, 5} and moved[3] >= {2, 4, 9}
+    assert vary_arguments([3], {}, 5, "kept_sign")[0] == [3]  # the constructor's integers are sizes: not here
+
+
 def test_forward_scalars_vary_with_their_trial_and_tensors_stay():
     problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randn(4), 3, 0.5, True])
     x, exponent, scale, flag = make_inputs(problem, 1, "cpu", scalars="signed")
-    assert exponent in (2, 4) and scale != 0.5 and flag is True
+    assert exponent in (2, 4, 9) and scale != 0.5 and flag is True
     assert torch.equal(x, make_inputs(problem, 1, "cpu")[0])
     assert make_inputs(problem, 1, "cpu")[1:] == [3, 0.5, True]
     shift = make_inputs(_problem(torch.nn.Identity, inputs=lambda: [torch.randn(4), 16]), 1, "cpu", scalars="signed")[1]
-    assert shift in (15, 17)  # a roll's shift of 16, not only small exponents (red team round 1)
+    assert shift in (15, 17, 35)  # a roll's shift of 16, not only small exponents (red team round 1)
 
 
 def test_floats_made_from_integer_draws_get_values_between_the_integers():
@@ -252,7 +262,10 @@ def test_offsets_apart_draw_each_input_a_million_apart_in_scale():
         assert float((x - x.mean()).abs().mean()) < 0.01 * float(x.abs().mean())  # an offset still, at its scale
 
 
-def test_weights_change_in_place_for_a_call_and_come_back_exactly():
+def test_weights_change_in_place_in_two_complementary_parts_and_come_back_exactly():
+    """A seed changes some of the weights and its negative the others (red team round 5: a Wᵀ and bias cache keyed on
+    the weight's version alone passed while every tensor changed together)."""
+
     class ModelNew(torch.nn.Module):
         def __init__(self):
             super().__init__()
@@ -264,13 +277,21 @@ def test_weights_change_in_place_for_a_call_and_come_back_exactly():
     reference = build_reference(_problem(_NormAndLinear), 5, "cpu", "signed")
     candidate = build_candidate(_problem(_NormAndLinear), _solution(ModelNew), reference, 5, "cpu", "signed")
     before = {k: v.clone() for k, v in candidate.state_dict().items()}
-    pointer, version = candidate.lin.weight.data_ptr(), candidate.lin.weight._version
-    with changed_weights(candidate, 5, reference), changed_weights(reference, 5):
-        assert candidate.lin.weight.data_ptr() == pointer and candidate.lin.weight._version > version
-        ratio = candidate.lin.weight[before["lin.weight"] != 0] / before["lin.weight"][before["lin.weight"] != 0]
-        assert set(ratio.tolist()) == {0.5, 2.0} and torch.equal(candidate.table, before["table"])
-        assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.lin.weight, reference.lin.weight)
-    assert all(torch.equal(v, before[k]) for k, v in candidate.state_dict().items())
+    pointers = {k: v.data_ptr() for k, v in candidate.state_dict().items()}
+    changed = {}
+    for seed in (5, -5):
+        with changed_weights(candidate, seed, reference), changed_weights(reference, seed):
+            state = candidate.state_dict()
+            assert {k: v.data_ptr() for k, v in state.items()} == pointers
+            changed[seed] = {k for k, v in state.items() if not torch.equal(v, before[k])}
+            for name in changed[seed]:
+                ratio = state[name][before[name] != 0] / before[name][before[name] != 0]
+                assert set(ratio.tolist()) <= {0.5, 2.0}
+            assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.lin.weight, reference.lin.weight)
+            assert torch.equal(candidate.beta, reference.ln.bias) and torch.equal(candidate.lin.bias, reference.lin.bias)
+        assert all(torch.equal(v, before[k]) for k, v in candidate.state_dict().items())
+    assert changed[5] and changed[-5] and not changed[5] & changed[-5]
+    assert changed[5] | changed[-5] == {"gamma", "beta", "lin.weight", "lin.bias"}  # the table is the answer's own
 
 
 def test_structural_buffers_stay_as_built_and_statistics_are_redrawn():

@@ -37,9 +37,9 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     assert data["distributions"][:3] == ["problem", "zeros_and_ties", "normal"]  # offsets come in a fourth call
     # a softmax's constant rows stay O(1) (an offset of wide spread makes it peaked: measured per draw), so the
     # trials at other shapes take them too
-    assert data["trial_purposes"][data["other_shape_trials"][0]].endswith("zeros_and_ties inputs")
-    assert data["trial_purposes"][3].endswith("again in the same tensors")
-    assert data["trial_purposes"][5] == "offset_apart inputs in the same tensors as trial 1, a fourth call"
+    assert "zeros_and_ties inputs" in data["trial_purposes"][data["other_shape_trials"][0]]
+    assert "again in the same tensors" in data["trial_purposes"][3]
+    assert data["trial_purposes"][5].startswith("offset_apart inputs in the same tensors as trial 1, a fourth call")
     assert len(data["trial_purposes"]) == data["trials"] and data["draw_mode"] == "signed"
     assert data["constant_reference"] is False
     stages = data["stage_seconds"]  # where the time went, for throughput work
@@ -181,6 +181,14 @@ def test_a_literal_size_problem_is_tried_at_other_sizes(verifier):
     specialised = verifier.verify(LITERAL_PROBLEM, TANH_CANDIDATE.replace("NUMEL", "256"))  # 4 × 4 × 4 × 4
     # wrong at the other sizes, or (writing past smaller tensors in the interpreter) crashed, failed or hung there
     assert not specialised.correct
+
+
+
+def test_a_problem_with_no_size_to_move_says_so_in_the_verdict(verifier):
+    unmovable = LITERAL_PROBLEM.replace("torch.rand([4, 4, 4, 4])", "torch.rand([16] * 2)")
+    verdict = verifier.verify(unmovable, TANH_CANDIDATE.replace("NUMEL", "x.numel()"))
+    assert verdict.correct, verdict.reasons
+    assert not verdict.alt_shapes and any("no size the verifier can move" in u for u in verdict.untried)
 
 
 TWO_OUTPUTS = """import torch

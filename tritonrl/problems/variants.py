@@ -2,8 +2,10 @@
 
 TritonRL turns each task into several tasks with other input shapes. This
 module only *proposes* override dicts for `with_shapes` (module-level
-constants and `get_inputs:<k>` size literals, see shapes.py); whether the
-reference really runs on a variant is checked later by the caller.
+constants, `get_inputs:<k>` size literals and `get_inputs:<local>` locals,
+`get_init_inputs:<parameter>` constructor arguments, see shapes.py);
+whether the reference really runs on a variant is checked later by the
+caller.
 
 Rules (the constraint inference is static, from the AST, and deliberately
 simple; a wrong guess costs the caller one failed reference run):
@@ -16,11 +18,13 @@ simple; a wrong guess costs the caller one failed reference run):
   (a square matrix's N, `in_features` equal to the input's last dim).
 * A group is frozen when its value is wired into the model: it appears as
   an integer literal in a class or function other than `get_inputs`
-  (`nn.Linear(64, 32)`, KernelBook's `{'in_features': 64}`), or as the
-  default of a `Model.__init__` parameter that `get_init_inputs` does not
-  pass (`image_size=32`).
+  (`nn.Linear(64, 32)`), or as the default of a `Model.__init__` parameter
+  that `get_init_inputs` does not pass (`image_size=32`). An argument
+  `get_init_inputs` returns (KernelBook's `{'in_features': 64}`, `[256]`)
+  is no wiring but a site, judged like a constant of its parameter's name
+  (seen by the model): it moves with the input sizes of its value.
 * When a problem names its sizes as module-level constants (KernelBench),
-  size literals left in `get_inputs` are deliberate and stay: in
+  size literals left in `get_inputs` (not its locals) are deliberate and stay: in
   KernelBench they are exactly the 224x224 / 32x32 images of CNNs whose
   classifier input is hard-coded. Problems without constants (KernelBook)
   vary their literals.
@@ -62,7 +66,9 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tritonrl.problems.shapes import LITERAL_PREFIX, input_dimension_sites, shape_sites, with_shapes
+from tritonrl.problems.shapes import (
+    INIT_PREFIX, LITERAL_PREFIX, input_dimension_sites, shape_sites, site_spans, with_shapes,
+)
 from tritonrl.verify.shrink import MIN_VALUE, element_count
 
 FACTORS = (0.5, 0.75, 1.25, 1.5, 2.0)  # within 2x of the original: same regime of the problem, new tiling/masking
@@ -138,11 +144,11 @@ def make_variants(
     sites = shape_sites(source)
     tree = ast.parse(source)
     groups = _groups(tree, sites, input_dimension_sites(source), scaling.small_sizes, scaling.structural,
-                     scaling.collided_only)
+                     scaling.collided_only, set(site_spans(source).values()))
     changeable = [value for value, g in groups.items() if g.changeable]
     if not changeable:
         return []
-    floor = _window_floor(tree)
+    floor = _window_floor(tree, sites)
     rng = random.Random(seed)
     seen = {tuple(sorted(sites.items()))}
     variants: list[dict[str, int]] = []
@@ -165,6 +171,26 @@ def make_variants(
                 continue
             variants.append(overrides)
     return variants
+
+
+def unmoved_sizes(source: str) -> str:
+    """Why no trial can run at other shapes than the problem's own, for a verdict's `untried`: it has no shape site
+    (shapes.py), or none that may move even under the verifier's widest scaling (small sizes and structural
+    constants too), or the reference ran at none of the shapes proposed. Call it where no trial at other shapes ran."""
+    what = "the problem's sizes other than its own"
+    sites = shape_sites(source)
+    if not sites:
+        return (f"{what}: it has no size the verifier can move (no module-level integer constant, no size literal or "
+                "local of get_inputs' tensor factories, no integer argument of get_init_inputs), so every trial ran "
+                "at its own sizes and an answer hard-coding them is not caught")
+    groups = _groups(ast.parse(source), sites, input_dimension_sites(source), small_sizes=True, structural=True,
+                     spans=set(site_spans(source).values()))
+    if not any(g.changeable for g in groups.values()):
+        listed = ", ".join(f"{name}={value}" for name, value in sites.items())
+        return (f"{what}: none of its sizes may move ({listed}: each too small to be a size, wired into the model "
+                "by a literal or an unpassed default, or a get_inputs literal beside named constants), so every trial "
+                "ran at its own sizes")
+    return f"{what}: the reference ran at none of the shapes proposed, so every trial ran at its own sizes"
 
 
 def _fits(source: str, overrides: dict[str, int], max_elements: int, workdir: Path) -> bool:
@@ -218,10 +244,16 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
 def _split(assignment: dict[str, int], groups: dict[int, _Group], changeable: list[int], floor: int,
            rng: random.Random, scaling: Scaling) -> None:
     """Give the other sites of each group of several sites values of their own, at least one differing from the
-    first site's (a square problem turns oblong whether or not the first site kept its value)."""
+    first site's (a square problem turns oblong whether or not the first site kept its value). A constructor
+    argument keeps the first site's value where that is no constructor argument: it is the size of an input
+    dimension of its value (a LayerNorm's width), which split from it breaks the reference."""
     moving = replace(scaling, keep_share=0.0)
     for value in changeable:
         first, *others = groups[value].names
+        if not first.startswith(INIT_PREFIX):
+            others = [name for name in others if not name.startswith(INIT_PREFIX)]
+        if not others:
+            continue
         for _ in range(ATTEMPTS_PER_VARIANT):
             drawn = {name: _draw(groups, floor, rng, moving).get(value, value) for name in others}
             if any(v != assignment[first] for v in drawn.values()):
@@ -241,27 +273,30 @@ def _ragged(size: int, rng: random.Random, parity: str, original: int) -> int:
 
 def _groups(
     tree: ast.Module, sites: dict[str, int], dimensions: set[str], small_sizes: bool = False, structural: bool = False,
-    collided_only: bool = False,
+    collided_only: bool = False, spans: set[tuple[int, int, int, int]] = frozenset(),
 ) -> dict[int, _Group]:
     """Sites grouped by original value, with frozen groups and divisibility links filled in.
 
     With `small_sizes`, a group of sizes may be as small as 2 (1 is a
     broadcast dimension), and the model's small integer literals then wire
     sizes too (KernelBook's `nn.Linear(4, 4)` for a 4×4×4×4 input). Sizes:
-    get_inputs literals, constants named like sizes (SIZE_NAME) and, whatever
+    get_inputs literals and locals, constants and constructor arguments named
+    like sizes (SIZE_NAME) and, whatever
     their name, the `dimensions` (constant sites that size a get_inputs
     tensor: `b = 8` of `torch.rand(b, i, j, l)` is the batch an answer could
     hard-code). A small constant that only reaches the model stays: a group
     count or dim index, not a size.
     With `structural`, groups holding a structural constant are changeable; with `collided_only`, only the groups
-    of sizes the model's literals alone freeze are.
+    of sizes the model's literals alone freeze are. `spans`: where the sites' values are written (a constructor
+    argument that is a site is no literal of the model's).
     """
     smallest_size = 2 if small_sizes else MIN_VALUE + 1
-    literals, fixed_divisors = _model_wiring(tree, smallest_size)
+    literals, fixed_divisors = _model_wiring(tree, smallest_size, spans)
+    parameters = {_parameter(n) for n in sites if n.startswith(INIT_PREFIX)}
     operation = {value for name, value in sites.items() if STRUCTURAL_NAME.search(name)}
     frozen = set() if structural else set(operation)  # frozen whatever the model's literals
-    if any(not name.startswith(LITERAL_PREFIX) for name in sites):
-        frozen |= {value for name, value in sites.items() if name.startswith(LITERAL_PREFIX)}
+    if any(not name.startswith((LITERAL_PREFIX, INIT_PREFIX)) for name in sites):
+        frozen |= {value for name, value in sites.items() if _input_literal(name)}
     wired = literals | frozen
     visible = _model_visible_names(tree)
     modulo_names = _modulo_names(tree)
@@ -283,8 +318,9 @@ def _groups(
         groups[value] = _Group(value, names, changeable=value >= smallest and free, smallest=smallest)
     for group in groups.values():
         # a tuple constant's element is seen (`input_shape:0`) where the tuple is
-        seen_by_model = [n.split(":")[0] for n in group.names if not n.startswith(LITERAL_PREFIX)]
-        seen_by_model = [n for n in seen_by_model if n in visible]
+        seen_by_model = [_parameter(n) for n in group.names if n.startswith(INIT_PREFIX)]  # passed to the model
+        seen_by_model += [n.split(":")[0] for n in group.names if not n.startswith((LITERAL_PREFIX, INIT_PREFIX))]
+        seen_by_model = [n for n in seen_by_model if n in visible or n in parameters]
         # a changing size the model sees may be divided by; a fixed one only when it looks like a divisor
         group.divisor = not group.structural and group.value > 1 and any(
             (group.changeable or DIVISOR_NAME.search(n) or n in modulo_names) for n in seen_by_model
@@ -309,9 +345,17 @@ def _groups(
     return groups
 
 
-def _window_floor(tree: ast.Module) -> int:
-    """Receptive field of the largest module-level kernel-like constant (ints or tuples of ints); 0 if none."""
+def _window_floor(tree: ast.Module, sites: dict[str, int]) -> int:
+    """Receptive field of the largest kernel-like constant or constructor argument (ints or tuples of ints); 0 if
+    none."""
     kernels, dilations = [0], [1]
+    for name, value in sites.items():
+        if name.startswith(INIT_PREFIX):
+            parameter = _parameter(name)
+            if KERNEL_NAME.search(parameter):
+                kernels.append(value)
+            elif DILATION_NAME.search(parameter):
+                dilations.append(value)
     for node in tree.body:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
             continue
@@ -329,14 +373,18 @@ def _is_int(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int
 
 
-def _model_wiring(tree: ast.Module, smallest: int = MIN_VALUE + 1) -> tuple[set[int], set[int]]:
+def _model_wiring(
+    tree: ast.Module, smallest: int = MIN_VALUE + 1, sites: set[tuple[int, int, int, int]] = frozenset(),
+) -> tuple[set[int], set[int]]:
     """(values wired into the model, fixed divisors the model imposes).
 
     Wired: integer literals ≥ `smallest` in classes and in functions other
     than get_inputs (module-level statements such as the shape constants or
     `depth, height, width = ...` are test configuration, not wiring), and
     the defaults of Model.__init__ parameters that get_init_inputs does not
-    pass. Parameter defaults otherwise are overridden, so they do not count.
+    pass. Parameter defaults otherwise are overridden, so they do not count,
+    nor do the values of `sites` (spans of shapes.site_spans): the arguments
+    get_init_inputs returns are sites that move.
     Fixed divisors: literals d > 1 in the model's `x % d`, and unpassed
     defaults of parameters named like groups/heads.
     """
@@ -345,6 +393,8 @@ def _model_wiring(tree: ast.Module, smallest: int = MIN_VALUE + 1) -> tuple[set[
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.arguments):
+            return
+        if isinstance(node, ast.expr) and (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset) in sites:
             return
         if _is_int(node) and node.value >= smallest:
             wired.add(node.value)
@@ -435,3 +485,13 @@ def _model_visible_names(tree: ast.Module) -> set[str]:
         if isinstance(node, ast.ClassDef) or (isinstance(node, ast.FunctionDef) and node.name == "get_init_inputs"):
             names.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
     return names
+
+
+def _input_literal(name: str) -> bool:
+    """A `get_inputs:<k>` size literal (not a local of get_inputs)."""
+    return name.startswith(LITERAL_PREFIX) and name[len(LITERAL_PREFIX):].isdigit()
+
+
+def _parameter(name: str) -> str:
+    """The constructor parameter (or keyword, or position) a `get_init_inputs:...` site binds."""
+    return name[len(INIT_PREFIX):].split(":")[0]

@@ -27,6 +27,7 @@ Test: tests/verify/test_verifier.py (through the sandbox).
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -43,6 +44,7 @@ from typing import Any
 import torch
 
 from tritonrl.problems.shapes import ShapeError, shape_sites, with_shapes
+from tritonrl.problems.variants import unmoved_sizes
 from tritonrl.verify.child_patches import (
     combine_whole_blocks_in_interpreter,
     count_loops_as_compiled_triton,
@@ -73,6 +75,7 @@ from tritonrl.verify.draws import (
     build_reference,
     range_name,
     changed_weights,
+    changes_weights,
     constructor_integers,
     count_draws,
     init_arguments,
@@ -207,6 +210,19 @@ def _reference_outputs(model, inputs: list, device: str) -> list[torch.Tensor]:
     return [o.detach() for o in outputs]
 
 
+def _training_agrees(model, inputs: list, outputs: list[torch.Tensor], device: str) -> bool:
+    """Whether a copy of the reference in training mode (as nn.Module builds it and KernelBench's harness calls it)
+    gives `outputs`, its outputs in eval mode, exactly: then the candidate may be called in either mode, and is in
+    some trials; a BatchNorm's or a Dropout's problem is judged in eval mode only."""
+    try:
+        trained = _reference_outputs(copy.deepcopy(model).train(), clone_values(inputs), device)
+    except Exception:  # a model that cannot be copied or does not run in training mode: eval mode only
+        return False
+    return len(trained) == len(outputs) and all(
+        a.shape == b.shape and a.dtype == b.dtype and torch.equal(a.nan_to_num(), b.nan_to_num())
+        for a, b in zip(trained, outputs))
+
+
 def _aten_ops(model, inputs: list) -> dict[str, int]:
     """The aten ops one call of the reference dispatches: the verifier tells from them a problem whose answer is a
     layout or cast op (a transpose, `x.to(torch.float16)`), where the candidate's copies and casts are the computation."""
@@ -303,6 +319,7 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             result.data["moves_data"] = _moves_data_only(model, inputs, device)
             result.data["contiguous_outputs"] = [o.is_contiguous() for o in outputs]
             result.data["model_dtypes"] = sorted({str(v.dtype).removeprefix("torch.") for v in model.state_dict().values()})
+            result.data["training_agrees"] = _training_agrees(model, inputs, outputs, device)
             integers = _varied_integers(problem, job["weight_seed"], device, mode, inputs, own_finite)
             result.data["varied_integers"] = integers
             models = _variant_models(problem, job["weight_seed"], device, mode, model, inputs, own_finite, integers)
@@ -363,6 +380,8 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             result.stage("alternate shapes")
             _shapes_trial(job, job_dir, result, original, overrides, own_finite, at_other_shapes, plan, seed, mode,
                           integers, variants[index % len(variants)])
+    if job.get("alt_seeds") and all(trial["overrides"] == overrides for trial in result.data["trials"]):
+        result.data.setdefault("untried", []).append(unmoved_sizes(original))
 
 
 @dataclass(frozen=True)
@@ -525,10 +544,11 @@ def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: 
     first = random.Random(weight_seed ^ seed).choice(ties or edges or trials)
     index, variant = trials.index(first), first["variant"]
     model, seeds = models[variant], random.Random(seed)
-    weighted = any(v.is_floating_point() for v in model.state_dict().values())
     # the weights change on the first trial's kind of values, not at an offset (where doubled gains took an honest
     # LayerNorm past the tolerance)
-    change = seeds.getrandbits(31) | 1 if weighted else 0
+    change = seeds.getrandbits(31) | 1
+    weighted = changes_weights(model, change)
+    change = change if weighted else 0
     draw = _Draw(first["distribution"], tuple(first["kept"]), first["scalars"], first["positive"], change)
     with changed_weights(model, change):
         outputs = _reference_outputs(model, draw.inputs(problem, seed, device)[0], device)
@@ -539,20 +559,24 @@ def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: 
         return
     _save_trial(result, seed, overrides, draw, outputs, f"{first['purpose']}, again in the same tensors"
                 + (", the weights changed in place" if weighted else ""), variant, again_of=index)
-    for held, (call, names) in enumerate((("a third call", None), ("a fourth call", LATER)), start=1):
+    # the third call changes the weights the second left as they were (draws.changed_weights)
+    others = -change if changes_weights(model, -change) else 0
+    for held, (call, names, weights) in enumerate((("a third call", None, others), ("a fourth call", LATER, 0)),
+                                                  start=1):
         draw_seed = seeds.getrandbits(31)
         if size * (held + 1) > AGAIN_OUTPUTS_BYTES:
             result.data.setdefault("untried", []).append(
                 f"{call} in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
             return
-        found = (_widest_range(result, problem, model, own_finite, draw_seed, mode, device) if names is None
-                 else next(((name, fitting) for name in names if (fitting := _fitting_draw(
-                     result, problem, model, own_finite, name, draw_seed, mode, device)) is not None), None))
+        with changed_weights(model, weights):
+            found = (_widest_range(result, problem, model, own_finite, draw_seed, mode, device) if names is None
+                     else next(((name, fitting) for name in names if (fitting := _fitting_draw(
+                         result, problem, model, own_finite, name, draw_seed, mode, device)) is not None), None))
         if found is not None:
             name, (draw, outputs) = found
-            _save_trial(result, draw_seed, overrides, draw, outputs,
-                        f"{_inputs_purpose(name, draw)} in the same tensors as trial {index}, {call}", variant,
-                        again_of=index)
+            _save_trial(result, draw_seed, overrides, replace(draw, weights=weights), outputs,
+                        f"{_inputs_purpose(name, draw)} in the same tensors as trial {index}, {call}"
+                        + (", the other weights changed in place" if weights else ""), variant, again_of=index)
 
 
 def _widest_range(result: _Result, problem, model, own_finite: list[bool], seed: int, mode: str, device: str):
@@ -592,7 +616,12 @@ def _own_draw(problem, model, own_finite: list[bool], seed: int, mode: str, devi
     """The problem's own distribution with its scalars varied where the reference stays finite on them."""
     for scalars in dict.fromkeys((mode, "built")):
         draw = _Draw(scalars=scalars)
-        outputs = _reference_outputs(model, draw.inputs(problem, seed, device)[0], device)
+        try:
+            outputs = _reference_outputs(model, draw.inputs(problem, seed, device)[0], device)
+        except Exception:  # an integer moved out of the reference's range (a dim): the problem's own scalars
+            if scalars == "built":
+                raise
+            continue
         if scalars == "built" or unfit_distribution(own_finite, outputs) is None:
             return draw, outputs
     raise AssertionError("the problem's own draw is always taken")
@@ -798,6 +827,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         for spec in job["trials"]:  # in a secret order the verifier drew
             label = spec["label"]
             problem, candidate = prepare(spec)
+            torch.nn.Module.train(candidate, bool(spec.get("training")))  # not its own train(): ours
             result.stage(f"trial {label}")
             draw = _Draw(spec["distribution"], tuple(spec.get("kept", ())), spec.get("scalars", "built"),
                          bool(spec.get("positive")), spec.get("weights", 0))
@@ -827,6 +857,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                 except Exception as exc:
                     raise _classify(exc, ReasonCode.CRASHED) from exc
             trial["unwritten_outputs"] = writes.unwritten_outputs(outputs)
+            held = [outputs]  # every output this trial's calls returned stays alive: no honest allocation reuses it
             for follow in spec.get("again", []):
                 follow_draw = _Draw(follow["distribution"], tuple(follow["kept"]), follow["scalars"],
                                     bool(follow["positive"]), follow["weights"])
@@ -836,17 +867,23 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                     launches, again = _repeat_launches(candidate, inputs, refill, device)
                 trial.setdefault("repeat_launches", launches)
                 again, strange = plain_outputs(again)
+                earlier = _storages([o for outputs_before in held for o in outputs_before])
+                if any(start < end_before and start_before < end
+                       for start, end in _storages(again) for start_before, end_before in earlier):
+                    trial.setdefault("reused_outputs", []).append(f"call {len(held) + 1}")
+                held.append(again)
                 if not foreign and not strange:
                     send_outputs(follow["label"], again)
             result.data["trials"].append(trial)
             result.save()
-            del inputs, pristine, outputs  # a 6.4 GB trial's tensors go before the next trial's are made
+            del inputs, pristine, outputs, held  # a 6.4 GB trial's tensors go before the next trial's are made
         if device == "cuda":
             torch.cuda.empty_cache()  # while this job waits for the GPU alone, others may use the memory
 
     if timed and result.data["trials"] and not any(t["non_tensor_outputs"] for t in result.data["trials"]):
         spec = next(t for t in job["trials"] if t["label"] == 0)  # the problem's own inputs, at the primary shapes
         problem, candidate = prepare(spec)
+        torch.nn.Module.train(candidate, False)
         kernels = {name for t in result.data["trials"] for name in t["kernels"]}
         result.stage("wait for the GPU alone")
         with lock.exclusive():

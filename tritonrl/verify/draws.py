@@ -70,7 +70,7 @@ STATISTICS_PREFIX = "running_"
 # as written (the first trial: a slope or eps of the problem's own, between the other variants' values).
 STAY_SIDE, AS_BUILT = 3, 2
 VARIANTS = (0, 1, STAY_SIDE, AS_BUILT)
-SMALL_INT = 2  # integer arguments from this up are hyper-parameters: an exponent, a shift, a group count (0/1: flags)
+SMALL_INT = 2  # constructor integers from this up may be hyper-parameters: a divisor, a group count (0/1: flags)
 AXIS_NAME = re.compile(r"dim|axis", re.IGNORECASE)  # a constructor integer naming an axis: another is another problem
 
 
@@ -108,8 +108,9 @@ def _log_uniform(rng: random.Random, low: float, high: float) -> float:
 
 def _varied_number(value, rng: random.Random, mode: str, flip: bool, cross: bool = False):
     """A float argument scaled (0.0 made a small value) and, in signed mode, negated at random, then all negated with
-    `flip`; with `cross`, one between 0 and 1 made one above 1 of its own sign; an int from SMALL_INT up moved by one; tuples
-    and lists element by element; else as is."""
+    `flip`; with `cross`, one between 0 and 1 made one above 1 of its own sign; an int (forward's only) moved by one
+    or to 2n + 3 (0 and 1 too: a diagonal, a shift; far, so an exponent kept in three bits shows); tuples and lists
+    element by element; else as is."""
     if type(value) in (tuple, list):
         return type(value)(_varied_number(v, rng, mode, flip, cross) for v in value)
     if type(value) is float:
@@ -121,8 +122,8 @@ def _varied_number(value, rng: random.Random, mode: str, flip: bool, cross: bool
         if cross and abs(value) < 1:  # a slope of 0.01 tried above 1 too, its sign kept: max(x, a·x) is LeakyReLU
             return math.copysign(_log_uniform(rng, *SCALAR_RANGES[1]), value)  # only for a ≤ 1, negative ones too
         return sign * value * scale
-    if type(value) is int and value >= SMALL_INT and mode != "built":
-        return value + rng.choice((-1, 1))
+    if type(value) is int and mode != "built":
+        return 2 * value + 3 if rng.random() < 0.5 else value + rng.choice((-1, 1))
     return value
 
 
@@ -339,24 +340,29 @@ def _relative_error(got, expected) -> float:
 
 @contextmanager
 def changed_weights(model: torch.nn.Module, seed: int, reference: torch.nn.Module | None = None):
-    """The model's float weights and buffers times 2 or 1/2, element by element as drawn from `seed`, in place, for
-    the block: the same storages with new values, as an optimiser step or `load_state_dict` leaves them, so a cache
-    of them keyed on anything but their version, or checked on a few elements, is stale. A candidate's (`reference`:
-    the model it took its weights from) change where they hold the reference's, in their layout. Halving and
-    doubling are exact: the instance's later trials get its weights as they were. Seed 0 changes nothing."""
+    """Some of the model's float weights and buffers times 2 or 1/2, element by element as drawn from `seed`, in
+    place, for the block: the same storages with new values, as an optimiser step or `load_state_dict` leaves them,
+    so a cache of them keyed on anything but their versions, or checked on a few elements, is stale. Where there
+    are several, a seed changes some but not all of them and its negative the others, so a cache keyed on one
+    tensor's version is stale on one of the two calls. A candidate's (`reference`: the model it took its weights
+    from) change where they hold the reference's, in their layout. Halving and doubling are exact: the instance's
+    later trials get its weights as they were. Seed 0 changes nothing."""
     if not seed:
         yield
         return
     source = model if reference is None else reference
-    drawn = _BUILT.get(source, {})  # the redrawn tensors: a position table or a mask is the problem's structure
-    factors = {name: _factors(value, seed + index) for index, (name, value) in enumerate(source.state_dict().items())
-               if name in drawn and value.is_floating_point()}
+    state = source.state_dict()
+    changed = dict((name, index) for index, name in _changed(source, seed))
+    # every drawn tensor has factors (1 where it stays), so the layout maps them as it maps the weights
+    factors = {name: _factors(state[name], abs(seed) + changed[name]) if name in changed else torch.ones_like(state[name])
+               for name in _BUILT.get(source, {}) if name in state and state[name].is_floating_point()}
     if reference is not None:
         factors = _LAYOUT[model](factors)
     state = torch.nn.Module.state_dict(model, keep_vars=True)
     pairs = [(state[name], torch.where(factor == 0, 1.0, factor).to(state[name].dtype))  # a padding's 0: none
              for name, factor in factors.items()
-             if name in state and state[name].is_floating_point() and state[name].shape == factor.shape]
+             if name in state and state[name].is_floating_point() and state[name].shape == factor.shape
+             and not bool((factor == 1).all())]
     with torch.no_grad():
         for tensor, factor in pairs:
             torch.Tensor.mul_(tensor, factor)
@@ -365,6 +371,32 @@ def changed_weights(model: torch.nn.Module, seed: int, reference: torch.nn.Modul
         finally:
             for tensor, factor in pairs:
                 torch.Tensor.div_(tensor, factor)
+
+
+def changes_weights(model: torch.nn.Module, seed: int) -> bool:
+    """Whether changed_weights(model, seed) changes any of the model's weights."""
+    return bool(_changed(model, seed))
+
+
+def _changed(model: torch.nn.Module, seed: int) -> list[tuple[int, str]]:
+    """(index, name) of the redrawn float tensors a weights seed changes: a position table or a mask is the
+    problem's structure."""
+    drawn = _BUILT.get(model, {})
+    names = [name for name, value in model.state_dict().items() if name in drawn and value.is_floating_point()]
+    chosen = _changed_part(len(names), abs(seed)) if seed else [False] * len(names)
+    return [(index, name) for index, name in enumerate(names) if chosen[index] == (seed > 0)]
+
+
+def _changed_part(count: int, seed: int) -> list[bool]:
+    """Which of `count` tensors a positive weights seed changes: each at random, never none, and never all of two
+    or more (its negative changes the rest)."""
+    chance = random.Random(seed)
+    chosen = [chance.random() < 0.5 for _ in range(count)]
+    if count > 1 and all(chosen):
+        chosen[chance.randrange(count)] = False
+    if count and not any(chosen):
+        chosen[chance.randrange(count)] = True
+    return chosen
 
 
 def _factors(value: torch.Tensor, seed: int) -> torch.Tensor:

@@ -30,6 +30,7 @@ HINTS: dict[ReasonCode, str] = {
     ReasonCode.NO_KERNEL_OUTPUT: "allocate each output, pass it to your kernel and store every element there; do not let PyTorch make it from the inputs",
     ReasonCode.INPUT_MUTATED: "write results to a new tensor; leave the inputs untouched",
     ReasonCode.OUTPUT_ALIASES_INPUT: "return a freshly allocated output, not an input or a view of one",
+    ReasonCode.OUTPUT_REUSED: "allocate each call's outputs afresh: a later call must not return or overwrite what an earlier one returned",
     ReasonCode.OUTPUT_NOT_TENSOR: "return plain torch.Tensor objects",
     ReasonCode.THREAD_LEFT_RUNNING: "finish all work before forward returns",
     ReasonCode.TIMED_OUTPUT_WRONG: "compute every call from its inputs; do not reuse results across calls",

@@ -57,6 +57,7 @@ class ReasonCode(str, Enum):
     NO_KERNEL_OUTPUT = "no_kernel_output"  # output elements no kernel of the call wrote (kernel_writes.py)
     INPUT_MUTATED = "input_mutated"
     OUTPUT_ALIASES_INPUT = "output_aliases_input"
+    OUTPUT_REUSED = "output_reused"  # a later call returned (or wrote into) memory an earlier call returned
     OUTPUT_NOT_TENSOR = "output_not_tensor"
     THREAD_LEFT_RUNNING = "thread_left_running"
     TIMED_OUTPUT_WRONG = "timed_output_wrong"
@@ -119,6 +120,7 @@ _LAYERS: dict[ReasonCode, Layer] = {
             ReasonCode.NO_KERNEL_OUTPUT,
             ReasonCode.INPUT_MUTATED,
             ReasonCode.OUTPUT_ALIASES_INPUT,
+            ReasonCode.OUTPUT_REUSED,
             ReasonCode.OUTPUT_NOT_TENSOR,
             ReasonCode.THREAD_LEFT_RUNNING,
             ReasonCode.TIMED_OUTPUT_WRONG,

@@ -165,6 +165,7 @@ class ReferenceRun:
     moves_data: bool = False  # every output element is an input element or 0, at places not chosen by value
     contiguous_outputs: list[bool] = field(default_factory=list)  # per output of the first trial
     model_dtypes: list[str] = field(default_factory=list)  # the reference's parameter and buffer dtypes (precision.py)
+    training_agrees: bool = False  # the reference computes the same in training mode (child._training_agrees)
 
     @property
     def only_glue(self) -> bool:
@@ -229,6 +230,11 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
             for index, trial in enumerate(group):
                 trial["instance"] = instance + index % pairs
         instance += pairs
+    if reference.training_agrees:  # some trials, at least one, with the candidate in training mode
+        training = [chance.random() < 0.5 for _ in trials]
+        training[chance.randrange(len(trials))] = True
+        for trial, train in zip(trials, training):
+            trial["training"] = train
     chance.shuffle(trials)
     return trials
 
@@ -340,6 +346,7 @@ class Verifier:
             run.moves_data = bool(result.get("moves_data"))
             run.contiguous_outputs = [bool(c) for c in result.get("contiguous_outputs", [])]
             run.model_dtypes = [str(d) for d in result.get("model_dtypes", [])]
+            run.training_agrees = bool(result.get("training_agrees"))
             run.draw_mode = str(result.get("draw_mode", "built"))
             run.varied_integers = {str(k): int(v) for k, v in result.get("varied_integers", {}).items()}
             run.untried = [str(u) for u in result.get("untried", [])]
@@ -516,6 +523,10 @@ class Verifier:
 
         largest = max((sum(o.numel() * o.element_size() for o in t.outputs) for t in reference.trials), default=0)
         timeout_s = self.candidate_timeout(reference)
+        for trial in job["trials"]:
+            if trial.get("training"):
+                for label in [trial["label"], *(follow["label"] for follow in trial.get("again", []))]:
+                    verdict.trial_purposes[label] += ", ModelNew in training mode"
         job_dir, outcome, result, inbox = self._run_job(job, judge, limit=4 * largest + (64 << 20), timeout_s=timeout_s)
         verdict.ran = True
         verdict.sandbox = {k: bool(v) for k, v in dict(result.get("isolation", {})).items()}
@@ -646,6 +657,9 @@ class Verifier:
                 note(ReasonCode.INPUT_MUTATED, f"trial {index}: inputs {t['mutated_inputs']} were modified in place")
             if t["aliased_outputs"]:
                 note(ReasonCode.OUTPUT_ALIASES_INPUT, f"trial {index}: outputs {t['aliased_outputs']} share memory with an input")
+            if t.get("reused_outputs"):
+                note(ReasonCode.OUTPUT_REUSED, f"trial {index}: the call(s) right after it, in its tensors refilled, "
+                     f"returned memory of outputs returned before and still held ({t['reused_outputs']})")
             if t["non_tensor_outputs"]:
                 note(ReasonCode.OUTPUT_NOT_TENSOR, f"trial {index}: outputs are {t['non_tensor_outputs']}, not plain torch.Tensor")
             if t["wrong_device"]:
