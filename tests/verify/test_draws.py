@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from tritonrl.verify.draws import (
+    INDEX_PROBE,
     build_candidate,
     build_reference,
     constructor_integers,
@@ -229,14 +230,18 @@ def test_forward_scalars_vary_with_their_trial_and_tensors_stay():
     assert shift in (15, 17, 35)  # a roll's shift of 16, not only small exponents (red team round 1)
 
 
-def test_floats_made_from_integer_draws_get_values_between_the_integers():
+def test_floats_made_from_integer_draws_get_values_between_the_integers_and_integer_inputs_are_redrawn():
     problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randint(0, 2, (64, 64)).float(), torch.randint(0, 10, (16,))])
     own_targets, _ = make_inputs(problem, 2, "cpu")
     assert set(own_targets.unique().tolist()) == {0.0, 1.0}
     targets, labels = make_inputs(problem, 2, "cpu", "normal")
     assert 0.0 <= float(targets.min()) and float(targets.max()) <= 1.0
     assert ((targets > 0) & (targets < 1)).float().mean() > 0.9  # BCE with one log term is wrong on these
-    assert labels.dtype == torch.int64 and 0 <= int(labels.min()) and int(labels.max()) < 10  # integers used as integers stay
+    # integer inputs are redrawn last, any sign and large, one element past any index range
+    assert labels.dtype == torch.int64 and int(labels.min()) < 0 and int(labels.max()) == INDEX_PROBE
+    assert count_draws(problem, 2, "cpu") == 2  # the targets' float refill, then the labels
+    (_, kept), _ = draw_inputs(problem, 2, "cpu", "normal", kept=frozenset({1}))  # where a reference indexes with them
+    assert 0 <= int(kept.min()) and int(kept.max()) < 10
 
 
 def test_a_kept_draw_stays_as_the_problem_drew_it():
@@ -285,13 +290,33 @@ def test_weights_change_in_place_in_two_complementary_parts_and_come_back_exactl
             assert {k: v.data_ptr() for k, v in state.items()} == pointers
             changed[seed] = {k for k, v in state.items() if not torch.equal(v, before[k])}
             for name in changed[seed]:
-                ratio = state[name][before[name] != 0] / before[name][before[name] != 0]
-                assert set(ratio.tolist()) <= {0.5, 2.0}
+                ratio = (state[name][before[name] != 0] / before[name][before[name] != 0]).abs()
+                assert bool(((0.5 <= ratio) & (ratio <= 2)).all())
             assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.lin.weight, reference.lin.weight)
             assert torch.equal(candidate.beta, reference.ln.bias) and torch.equal(candidate.lin.bias, reference.lin.bias)
         assert all(torch.equal(v, before[k]) for k, v in candidate.state_dict().items())
     assert changed[5] and changed[-5] and not changed[5] & changed[-5]
     assert changed[5] | changed[-5] == {"gamma", "beta", "lin.weight", "lin.bias"}  # the table is the answer's own
+
+
+def test_changed_weights_flip_signs_fill_zeros_and_change_mantissas():
+    """Red team round 6: a Linear caching which weights are 0, a channel scale caching its signs, an RMSNorm caching
+    sign and mantissa (reading only the exponent live) all passed while weights were only doubled or halved."""
+    reference = build_reference(_problem(_NormAndLinear), 5, "cpu", "signed")
+    weight = reference.lin.weight
+    with torch.no_grad():
+        weight[0, :3] = 0.0
+    before = weight.clone()
+    for seed in (7, -7):  # one of the two changes the weight
+        with changed_weights(reference, seed):
+            if not torch.equal(weight, before):
+                now = weight.clone()
+    assert torch.equal(weight, before)  # exactly as it was after the block
+    assert bool((now[0, :3] != 0).all())  # zeros became values
+    nonzero = before != 0
+    assert bool((torch.sign(now[nonzero]) != torch.sign(before[nonzero])).any())  # signs flipped
+    ratio = (now[nonzero] / before[nonzero]).abs()
+    assert len(set(torch.log2(ratio).frac().tolist())) > 8  # not powers of two: mantissas change
 
 
 def test_structural_buffers_stay_as_built_and_statistics_are_redrawn():

@@ -9,7 +9,7 @@ import torch
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.problems.variants import STRUCTURAL_NAME
-from tritonrl.verify.draws import DISTRIBUTIONS, make_inputs
+from tritonrl.verify.draws import DISTRIBUTIONS, INDEX_PROBE, make_inputs
 from tritonrl.verify.runtime import import_source
 from tritonrl.verify.shrink import DEFAULT_BUDGET, element_count
 from tritonrl.verify.trials import (
@@ -120,7 +120,7 @@ def test_other_distributions_replace_the_random_draws_and_keep_what_is_built_fro
     assert a.dtype == torch.float32 and a.shape == (16, 32) and ((a < 0) | (a > 1)).any()  # torch.rand: [0, 1) only
     assert torch.equal(sym, sym.T)
     assert torch.allclose(probs.sum(-1), torch.ones(4))
-    assert labels.dtype == torch.int64 and labels.min() >= 0 and labels.max() < 10
+    assert labels.dtype == torch.int64 and labels.min() < 0 and labels.max() == INDEX_PROBE  # integers redrawn too
     assert scalar == 0.5
     assert torch.equal(make_inputs(inputs_problem, 5, "cpu", name)[0], a)  # the seed decides
 

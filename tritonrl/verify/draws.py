@@ -281,27 +281,34 @@ def build_candidate(
     candidate = solution.ModelNew(*args, **kwargs).to(device).eval()
     state, built = reference.state_dict(), _BUILT.get(reference, {})
     uses, mine = (_first_uses(reference), _first_uses(candidate)), candidate.state_dict()
-    shared = _shared_weights(state, built, mine, *uses)
     # Seeded values tell what a tensor was built with, not its role: two square Linears declared the other way round,
-    # or parameters of its own initialised in another order, hold the reference's values in other places. Where the
-    # mapping by names, shapes and order of use alone differs, the one that answers like the reference on public
-    # inputs is taken, decided once per answer (at its first instance).
-    by_role = _shared_weights(state, {}, mine, *uses)
+    # or parameters of its own initialised in another order, hold the reference's values in other places; two
+    # LayerNorms built alike (ones, zeros) used in one fused kernel have no order of use to tell them apart. Where the
+    # mappings by values, by names, shapes and order of use alone, and by values with such ties given the other way
+    # round differ, the one that answers like the reference on public inputs is taken, decided once per answer (at
+    # its first instance).
+    mappings = [_shared_weights(state, evidence, mine, *uses, reverse_ties=reverse) for evidence, reverse in
+                ((built, False), ({}, False), (built, True))]
     pristine = {k: v.clone() for k, v in mine.items()}  # as built: what the layout is told from, and the probe's base
-    if by_role.keys() != shared.keys() or any(not torch.equal(by_role[k], shared[k]) for k in shared):
-        if type(candidate) not in _BY_ROLE:
-            _BY_ROLE[type(candidate)] = _answering_like(problem, reference, candidate, pristine, [shared, by_role],
-                                                        device) == 1
-        shared = by_role if _BY_ROLE[type(candidate)] else shared
-    evidence = {} if shared is by_role else built
-    _LAYOUT[candidate] = lambda state: _shared_weights(state, evidence, pristine, *uses)
-    candidate.load_state_dict(shared, strict=False)
+    distinct = [i for i, mapping in enumerate(mappings) if not any(_same_mapping(mapping, mappings[j]) for j in range(i))]
+    if len(distinct) > 1 and type(candidate) not in _MAPPING:
+        _MAPPING[type(candidate)] = distinct[_answering_like(problem, reference, candidate, pristine,
+                                                             [mappings[i] for i in distinct], device)]
+    chosen = _MAPPING.get(type(candidate), 0) if len(distinct) > 1 else 0
+    evidence, reverse = {} if chosen == 1 else built, chosen == 2
+    _LAYOUT[candidate] = lambda state: _shared_weights(state, evidence, pristine, *uses, reverse_ties=reverse)
+    candidate.load_state_dict(mappings[chosen], strict=False)
     return candidate
 
 
+def _same_mapping(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
 PROBE_SEED = 0  # the public inputs two weight mappings are told apart on (build_candidate), never a trial's
-# An answer's class -> whether its weights go by role (names, shapes, order of use) rather than by seeded values
-_BY_ROLE: weakref.WeakKeyDictionary[type, bool] = weakref.WeakKeyDictionary()
+# An answer's class -> the weight mapping it takes (build_candidate): 0 by seeded values, 1 by role (names, shapes,
+# order of use), 2 by seeded values with tied tensors given the other way round
+_MAPPING: weakref.WeakKeyDictionary[type, int] = weakref.WeakKeyDictionary()
 
 
 def _answering_like(problem: ModuleType, reference: torch.nn.Module, candidate: torch.nn.Module, pristine: dict,
@@ -340,37 +347,56 @@ def _relative_error(got, expected) -> float:
 
 @contextmanager
 def changed_weights(model: torch.nn.Module, seed: int, reference: torch.nn.Module | None = None):
-    """Some of the model's float weights and buffers times 2 or 1/2, element by element as drawn from `seed`, in
-    place, for the block: the same storages with new values, as an optimiser step or `load_state_dict` leaves them,
-    so a cache of them keyed on anything but their versions, or checked on a few elements, is stale. Where there
-    are several, a seed changes some but not all of them and its negative the others, so a cache keyed on one
-    tensor's version is stale on one of the two calls. A candidate's (`reference`: the model it took its weights
-    from) change where they hold the reference's, in their layout. Halving and doubling are exact: the instance's
-    later trials get its weights as they were. Seed 0 changes nothing."""
+    """Some of the model's float weights and buffers given new values in place for the block, as drawn from `seed`:
+    each element times a factor log-uniform between 1/2 and 2, of either sign where the tensor holds both, and its
+    zeros made values of the tensor's size — the same storages with new values, as an optimiser step or
+    `load_state_dict` leaves them, so a cache of them keyed on anything but their versions, checked on a few elements
+    or keeping their signs, zeros or exponents only, is stale. Where there are several, a seed changes some but not
+    all of them and its negative the others, so a cache keyed on one tensor's version is stale on one of the two
+    calls. A candidate's (`reference`: the model it took its weights from) change where they hold the reference's,
+    in their layout. They are copied back after the block: the instance's later trials get its weights exactly as
+    they were. Seed 0 changes nothing."""
     if not seed:
         yield
         return
     source = model if reference is None else reference
     state = source.state_dict()
     changed = dict((name, index) for index, name in _changed(source, seed))
-    # every drawn tensor has factors (1 where it stays), so the layout maps them as it maps the weights
-    factors = {name: _factors(state[name], abs(seed) + changed[name]) if name in changed else torch.ones_like(state[name])
+    # every drawn tensor has a change (none where it stays), so the layout maps them as it maps the weights
+    changes = {name: _change(state[name], abs(seed) + changed[name]) if name in changed
+               else (torch.ones_like(state[name]), torch.zeros_like(state[name]))
                for name in _BUILT.get(source, {}) if name in state and state[name].is_floating_point()}
+    factors, fills = ({name: change[part] for name, change in changes.items()} for part in (0, 1))
     if reference is not None:
-        factors = _LAYOUT[model](factors)
+        factors, fills = _LAYOUT[model](factors), _LAYOUT[model](fills)
     state = torch.nn.Module.state_dict(model, keep_vars=True)
-    pairs = [(state[name], torch.where(factor == 0, 1.0, factor).to(state[name].dtype))  # a padding's 0: none
-             for name, factor in factors.items()
-             if name in state and state[name].is_floating_point() and state[name].shape == factor.shape
-             and not bool((factor == 1).all())]
+    targets = [(state[name], torch.where(factor == 0, 1.0, factor).to(state[name].dtype),  # a padding's 0: none
+                fills[name].to(state[name].dtype))
+               for name, factor in factors.items()
+               if name in state and state[name].is_floating_point() and state[name].shape == factor.shape
+               and not (bool((factor == 1).all()) and not bool(fills[name].any()))]
     with torch.no_grad():
-        for tensor, factor in pairs:
-            torch.Tensor.mul_(tensor, factor)
+        kept = [tensor.clone() for tensor, _, _ in targets]
+        for tensor, factor, fill in targets:
+            torch.Tensor.add_(torch.Tensor.mul_(tensor, factor), fill)
         try:
             yield
         finally:
-            for tensor, factor in pairs:
-                torch.Tensor.div_(tensor, factor)
+            for (tensor, _, _), before in zip(targets, kept):
+                torch.Tensor.copy_(tensor, before)
+
+
+def _change(value: torch.Tensor, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(factors, fills) of one tensor's change: new = value × factor + fill, the fill nonzero only where it is 0."""
+    generator = torch.Generator().manual_seed(seed)
+    magnitude = torch.pow(2.0, 2 * torch.rand(value.shape, generator=generator) - 1).to(value.dtype).to(value.device)
+    flip = torch.rand(value.shape, generator=generator).to(value.device) < 0.5
+    both_signs = bool((value > 0).any()) and bool((value < 0).any())
+    factor = torch.where(flip, -magnitude, magnitude) if both_signs else magnitude
+    size = value.abs()[value != 0].mean() if bool((value != 0).any()) else torch.ones((), dtype=value.dtype)
+    side = -1.0 if bool((value <= 0).all()) and bool((value < 0).any()) else 1.0
+    fill = torch.where(value == 0, (factor if both_signs else side * magnitude) * size.to(value.device), 0.0)
+    return factor, fill.to(value.dtype)
 
 
 def changes_weights(model: torch.nn.Module, seed: int) -> bool:
@@ -399,14 +425,9 @@ def _changed_part(count: int, seed: int) -> list[bool]:
     return chosen
 
 
-def _factors(value: torch.Tensor, seed: int) -> torch.Tensor:
-    generator = torch.Generator().manual_seed(seed)
-    return torch.where(torch.rand(value.shape, generator=generator) < 0.5, 0.5, 2.0).to(value.dtype).to(value.device)
-
-
 def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: dict,
                     reference_uses: dict[str, tuple] | None = None, candidate_uses: dict[str, tuple] | None = None,
-                    ) -> dict:
+                    reverse_ties: bool = False) -> dict:
     """The reference's weights under the candidate's names, each reference tensor given out once.
 
     First to a candidate tensor that holds what a reference tensor was built
@@ -417,7 +438,7 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
     last name part (`weight` for `ln.weight`; `gamma`, `scale` too), then the
     order of first use in `forward` where both forwards use their weights in as
     many steps (`_first_uses`: two LayerNorms built alike, declared in either
-    order), then declaration order. Then a tensor whose every element is one a
+    order), then declaration order (the last first with `reverse_ties`). Then a tensor whose every element is one a
     reference tensor was built with (`_by_elements`: `[W|b]`, a reshaped or
     permuted copy) gets the reference's values at those places, and one that is
     several reference tensors as built, one after another (`_by_concatenation`:
@@ -432,12 +453,13 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
     if len(set(reference_uses.values())) != len(set(candidate_uses.values())):
         reference_uses = candidate_uses = {}  # used in other steps (a fused kernel): their order tells nothing
     candidate = dict(sorted(candidate.items(), key=lambda item: candidate_uses.get(item[0], unused)))
+    declared = {k: -i if reverse_ties else i for i, k in enumerate(reference)}
 
     def give(name: str, pick) -> None:
         found = {k: value for k in reference if k not in claimed and (value := pick(k)) is not None}
         if found:
             best = min(found, key=lambda k: (k != name, _last_part(k) != _last_part(name),
-                                             reference_uses.get(k, unused)))
+                                             reference_uses.get(k, unused), declared[k]))
             claimed.add(best)
             shared[name] = found[best]
 
@@ -729,6 +751,27 @@ _SELECTING = frozenset({torch.where, torch.Tensor.where, torch.Tensor.masked_fil
                         torch.Tensor.__getitem__, torch.index_select, torch.gather, torch.take})
 
 
+# Integer inputs of another distribution than the problem's own: magnitudes log-uniform from 1 to INTEGER_TOP, any
+# sign, whole rows negative (a row max started at 0, a floor division that truncates, sums past 2^24 accumulated in fp32 or products past
+# 2^31 in int32), and one element INDEX_PROBE, past any index range, so a reference that indexes with them raises and
+# keeps the problem's draw there (child._fitting_draw): negative indices, which wrap silently, never reach it.
+INTEGER_TOP = 1e6
+INDEX_PROBE = 2 ** 21
+_WIDE_INTEGERS = (torch.int32, torch.int64)
+
+
+def _integer_values(like: torch.Tensor, positive: bool) -> torch.Tensor:
+    """Signs at random, except in a third of the rows, all negative (a max started at 0)."""
+    device = like.device
+    magnitudes = torch.pow(10.0, math.log10(INTEGER_TOP) * torch.rand(like.shape, device=device)).round()
+    rows = like.shape[:-1] + (1,) if like.dim() else ()
+    negative = torch.rand(rows, device=device) < 1 / 3
+    signs = 1.0 if positive else torch.where(negative | (torch.rand(like.shape, device=device) < 0.5), -1.0, 1.0)
+    values = (signs * magnitudes).to(like.dtype)
+    values.view(-1)[torch.randint(values.numel(), (1,), device=like.device)] = INDEX_PROBE
+    return values
+
+
 def _is_bool(value) -> bool:
     """A bool tensor (`(torch.rand(n) > 0.5)`): made a float, it is 0/1 data like randint's."""
     return isinstance(value, torch.Tensor) and value.dtype == torch.bool
@@ -749,8 +792,10 @@ class _Redraw(TorchFunctionMode):
 
     Replacing the draws, not the finished inputs, keeps what get_inputs builds
     from them (symmetric or triangular matrices, softmaxed probabilities, 0/1
-    targets become probabilities), and leaves integer, bool and index inputs
-    alone. `kept` names the draws (by order) left as the problem drew them.
+    targets become probabilities), and leaves bool inputs alone; integer inputs
+    are refilled last (`refill_integers`), and where the reference indexes with
+    them it raises, so the problem's draw stays there. `kept` names the draws
+    (by order) left as the problem drew them.
     """
 
     def __init__(self, draw: Callable[[torch.Size, torch.device], torch.Tensor], kept: frozenset[int] = frozenset(),
@@ -778,6 +823,12 @@ class _Redraw(TorchFunctionMode):
             if high > low:
                 self._refill(out, lambda: low + (high - low) * torch.rand(out.shape, device=out.device))
         return out
+
+    def refill_integers(self, values: list, positive: bool) -> None:
+        """Refill get_inputs' integer input tensors drawn by randint (`_integer_values`), after its other draws."""
+        for value in values:
+            if isinstance(value, torch.Tensor) and id(value) in self._integers and value.dtype in _WIDE_INTEGERS:
+                self._refill(value, lambda like=value: _integer_values(like, positive))
 
     def _scale(self, index: int) -> float:
         if self.apart == 1.0:
@@ -818,6 +869,8 @@ def draw_inputs(
     redraw = None if draw is None else _Redraw(draw, kept, apart)
     with torch.device(device), redraw or nullcontext():
         values = problem.get_inputs()
+    if redraw is not None:
+        redraw.refill_integers(list(values), positive)
     values = vary_scalars(list(values), seed, scalars)
     return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values], redraw.replaced if redraw else 0
 
@@ -827,7 +880,8 @@ def count_draws(problem: ModuleType, seed: int, device: str) -> int:
     seed_everything(seed)
     redraw = _Redraw(DISTRIBUTIONS["normal"])
     with torch.device(device), redraw:
-        problem.get_inputs()
+        values = problem.get_inputs()
+    redraw.refill_integers(list(values), False)
     return redraw.draws
 
 
