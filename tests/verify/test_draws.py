@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from tritonrl.verify.draws import (
+    _by_elements,
     INDEX_PROBE,
     build_candidate,
     build_reference,
@@ -242,6 +243,29 @@ def test_floats_made_from_integer_draws_get_values_between_the_integers_and_inte
     assert count_draws(problem, 2, "cpu") == 2  # the targets' float refill, then the labels
     (_, kept), _ = draw_inputs(problem, 2, "cpu", "normal", kept=frozenset({1}))  # where a reference indexes with them
     assert 0 <= int(kept.min()) and int(kept.max()) < 10
+
+
+def test_other_samplers_are_refilled_and_bernoulli_draws_become_values_between_0_and_1():
+    """Red team round 6: a ReLU as a copy passed on `exponential_()` inputs, an MSE with t² as t on bernoulli targets."""
+    problem = _problem(torch.nn.Identity, inputs=lambda: [
+        torch.empty(64, 64).exponential_(), torch.bernoulli(torch.full((64, 64), 0.5)), torch.empty(64).log_normal_()])
+    own = make_inputs(problem, 3, "cpu")
+    assert all(bool((x >= 0).all()) for x in own) and set(own[1].unique().tolist()) == {0.0, 1.0}
+    x, targets, scales = make_inputs(problem, 3, "cpu", "normal")
+    assert bool((x < 0).any()) and bool((scales < 0).any())
+    assert bool(((targets > 0) & (targets < 1)).float().mean() > 0.9)
+
+
+def test_a_packed_bias_that_shares_its_value_with_a_far_weight_keeps_its_own_place():
+    """CI, 2026-12-06: an honest [W | b] answer was refused at one of its shapes in a few verdicts: a bias value equal
+    to a weight value (fp32 draws collide among thousands) took that weight's place, its neighbours being weights."""
+    torch.manual_seed(0)
+    weight, bias = torch.randn(40, 5), torch.randn(40)
+    bias[0] = weight[39, 2]
+    packed = torch.cat([weight, bias[:, None]], 1)
+    now = {"weight": torch.randn(40, 5), "bias": torch.randn(40)}
+    refilled = _by_elements(packed, now, {"weight": weight, "bias": bias})
+    assert torch.equal(refilled, torch.cat([now["weight"], now["bias"][:, None]], 1))
 
 
 def test_a_kept_draw_stays_as_the_problem_drew_it():

@@ -575,6 +575,8 @@ def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Ten
         return None  # an element the reference was not built with, or a constant rather than random draws
     position = order[first.clamp(max=len(order) - 1)]
     distinct = (last - first == 1).nonzero().flatten()
+    taken = set(position[distinct].tolist())
+    choices = []  # (how far from where its neighbours put it, element, place) for every element that collides
     for index in (last - first > 1).nonzero().flatten().tolist():
         at = int(torch.searchsorted(distinct, index))
         before = int(distinct[at - 1]) if at > 0 else None
@@ -586,7 +588,16 @@ def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Ten
         expected = torch.tensor([float(position[i]) + (index - i) * pace for i in known
                                  for pace in (_step(position, before, after), 1.0)], dtype=torch.float64)
         places = order[first[index]:last[index]]
-        position[index] = places[torch.argmin((places.double()[:, None] - expected).abs().amin(dim=1))]
+        distance = (places.double()[:, None] - expected).abs().amin(dim=1)
+        choices += [(float(d), index, int(place)) for d, place in zip(distance, places)]
+    # nearest first, each place once: a [W|b]'s bias sharing a value with a weight lies far from both its
+    # neighbours, which are weights, and gets the place the weight that lies right beside its own leaves
+    placed: set[int] = set()
+    for _, index, place in sorted(choices):
+        if index not in placed and place not in taken:
+            position[index] = place
+            placed.add(index)
+            taken.add(place)
     return torch.where(padding, 0.0, now[position]).to(mine.dtype).view(mine.shape)
 
 
@@ -742,8 +753,11 @@ MASKING = frozenset({"zeros_and_ties", "offset"})
 # shows only where it held the maximum), then large magnitudes (an exp that overflows, a log of an underflowed
 # softmax), outliers among ordinary values, offsets, signed uniform.
 AT_OTHER_SHAPES = ("zeros_and_ties", "normal", "large_magnitude", "heavy_tailed", "offset", "signed_uniform")
-_REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like, torch.normal,
-                      torch.Tensor.normal_, torch.Tensor.uniform_})  # in-place samplers fill their tensor too
+_REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like, torch.normal, torch.poisson,
+                      torch.Tensor.normal_, torch.Tensor.uniform_, torch.Tensor.exponential_,  # in-place samplers
+                      torch.Tensor.log_normal_, torch.Tensor.cauchy_, torch.Tensor.geometric_})  # fill their tensor
+# Draws of 0/1 floats: refilled, like floats made from randint, with values between the lowest and highest they took.
+_ZERO_ONE_DRAWS = frozenset({torch.bernoulli, torch.Tensor.bernoulli_})
 _INTEGER_DRAWS = frozenset({torch.randint, torch.randint_like})
 # Ops that pick among other tensors' values by an integer or bool tensor rather than compute floats from it: their
 # float results keep the values picked.
@@ -786,9 +800,9 @@ def _integer_range(func, args: tuple, kwargs: dict) -> tuple[int, int] | None:
 
 
 class _Redraw(TorchFunctionMode):
-    """Refills what torch.rand/randn(_like) return inside get_inputs() from another distribution, and floats made
-    from torch.randint draws or bool masks (by a cast or arithmetic: `.float()`, `* 2.0 - 1`) with values between
-    the lowest and highest they took.
+    """Refills what torch.rand/randn(_like) and the other float samplers (_REDRAWN) return inside get_inputs() from
+    another distribution, and floats made from torch.randint draws or bool masks (by a cast or arithmetic: `.float()`,
+    `* 2.0 - 1`) or drawn 0/1 (`torch.bernoulli`) with values between the lowest and highest they took.
 
     Replacing the draws, not the finished inputs, keeps what get_inputs builds
     from them (symmetric or triangular matrices, softmaxed probabilities, 0/1
@@ -817,8 +831,9 @@ class _Redraw(TorchFunctionMode):
             self._refill(out, lambda: scale * self.draw(out.shape, out.device))
         elif func in _INTEGER_DRAWS and isinstance(out, torch.Tensor) and _integer_range(func, args, kwargs):
             self._integers[id(out)] = out
-        elif func not in _SELECTING and args and isinstance(out, torch.Tensor) and out.is_floating_point() \
-                and out is not args[0] and (id(args[0]) in self._integers or _is_bool(args[0])) and out.numel():
+        elif func not in _SELECTING and args and isinstance(out, torch.Tensor) and out.is_floating_point() and (
+                func in _ZERO_ONE_DRAWS or out is not args[0] and (id(args[0]) in self._integers or _is_bool(args[0]))
+        ) and out.numel():
             low, high = float(out.min()), float(out.max())  # `.float()`, `* 2.0 - 1`: values between the integers
             if high > low:
                 self._refill(out, lambda: low + (high - low) * torch.rand(out.shape, device=out.device))
