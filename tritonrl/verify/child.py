@@ -60,6 +60,7 @@ from tritonrl.verify.handoff import send_outputs
 from tritonrl.verify.kernel_writes import KernelWrites
 from tritonrl.verify.precision import DotWatch
 from tritonrl.verify.result import ReasonCode
+from tritonrl.verify.rounding import reference_rounding
 from tritonrl.verify.draws import (
     AS_BUILT,
     AT_OTHER_SHAPES,
@@ -328,8 +329,8 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                                      key=lambda d: AT_OTHER_SHAPES.index(d[0]))
             # the first trial: the problem as written, its own inputs, weights and arguments (the timed calls too)
             result.stage("reference")
-            _save_trial(result, first, overrides, _Draw(), _reference_outputs(built, inputs, device),
-                        "the problem's own inputs", AS_BUILT)
+            _save_trial(result, problem, built, device, first, overrides, _Draw(),
+                        _reference_outputs(built, inputs, device), "the problem's own inputs", AS_BUILT)
             del inputs
             # the primary shapes meet the distributions that do not mask first: a row sum missing two columns is
             # within tolerance of sums in the thousands (rows of -0.5, an offset), as is a ReLU cut at -0.25; offsets
@@ -522,11 +523,13 @@ def _values_trial(
         for variant, model in choices:
             fitting = _fitting_draw(result, problem, model, own_finite, name, draw_seed, mode, device)
             if fitting is not None:
-                _save_trial(result, draw_seed, overrides, *fitting, _inputs_purpose(name, fitting[0]), variant)
+                _save_trial(result, problem, model, device, draw_seed, overrides, *fitting,
+                            _inputs_purpose(name, fitting[0]), variant)
                 return
     variant, model = choices[0]
-    _save_trial(result, seed, overrides, *_own_draw(problem, model, own_finite, seed, mode, device),
-                "the problem's own inputs, other scalars", variant)
+    _save_trial(result, problem, model, device, seed, overrides,
+                *_own_draw(problem, model, own_finite, seed, mode, device), "the problem's own inputs, other scalars",
+                variant)
 
 
 def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: int, weight_seed: int,
@@ -557,8 +560,9 @@ def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: 
         result.data.setdefault("untried", []).append(
             "a second call in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
         return
-    _save_trial(result, seed, overrides, draw, outputs, f"{first['purpose']}, again in the same tensors"
-                + (", the weights changed in place" if weighted else ""), variant, again_of=index)
+    _save_trial(result, problem, model, device, seed, overrides, draw, outputs,
+                f"{first['purpose']}, again in the same tensors" + (", the weights changed in place" if weighted else ""),
+                variant, again_of=index)
     # the third call changes the weights the second left as they were (draws.changed_weights)
     others = -change if changes_weights(model, -change) else 0
     for held, (call, names, weights) in enumerate((("a third call", None, others), ("a fourth call", LATER, 0)),
@@ -574,7 +578,7 @@ def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: 
                          result, problem, model, own_finite, name, draw_seed, mode, device)) is not None), None))
         if found is not None:
             name, (draw, outputs) = found
-            _save_trial(result, draw_seed, overrides, replace(draw, weights=weights), outputs,
+            _save_trial(result, problem, model, device, draw_seed, overrides, replace(draw, weights=weights), outputs,
                         f"{_inputs_purpose(name, draw)} in the same tensors as trial {index}, {call}"
                         + (", the other weights changed in place" if weights else ""), variant, again_of=index)
 
@@ -694,9 +698,11 @@ def _shapes_trial(
             name, _ = distributions.pop(0)
             fitting = _fitting_draw(result, alt, model, own_finite, name, seed, mode, device)
             if fitting is not None:
-                _save_trial(result, seed, shapes, *fitting, f"{purpose}, {_inputs_purpose(name, fitting[0])}", variant)
+                _save_trial(result, alt, model, device, seed, shapes, *fitting,
+                            f"{purpose}, {_inputs_purpose(name, fitting[0])}", variant)
                 return
-        _save_trial(result, seed, shapes, *_own_draw(alt, model, own_finite, seed, mode, device), purpose, variant)
+        _save_trial(result, alt, model, device, seed, shapes, *_own_draw(alt, model, own_finite, seed, mode, device),
+                    purpose, variant)
         return
 
 
@@ -747,12 +753,16 @@ def _time_model(model, problem, device: str, settings: dict, fresh_seed: int) ->
 
 
 def _save_trial(
-    result: _Result, seed: int, overrides: dict, draw: _Draw, outputs: list, purpose: str, variant: int,
-    again_of: int | None = None,
+    result: _Result, problem, model, device: str, seed: int, overrides: dict, draw: _Draw, outputs: list, purpose: str,
+    variant: int, again_of: int | None = None,
 ) -> None:
+    """Hand over a trial's reference outputs with how far the reference's own rounding moved them (its inputs drawn
+    again: the reference may have written into the ones it took)."""
     send_outputs(len(result.data["trials"]), outputs)
+    with changed_weights(model, draw.weights):
+        rounding = reference_rounding(model, draw.inputs(problem, seed, device)[0], outputs)
     result.data["trials"].append({"seed": seed, "overrides": overrides, "purpose": purpose, "variant": variant,
-                                  "again_of": again_of, **asdict(draw)})
+                                  "again_of": again_of, "rounding": rounding, **asdict(draw)})
     result.save()
 
 

@@ -635,8 +635,9 @@ def _heavy_tailed(shape: torch.Size, device: torch.device) -> torch.Tensor:
 
 def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
     """Values in {-1, -0.5, 0, 0.5, 1}; with two or more rows (last dimension) some rows are all 0, some all -0.5 and
-    some nearly constant (±1 with a relative spread of 1e-4..1e-2), and one zero slab across each leading dimension,
-    so lines along every dimension are constant somewhere.
+    some nearly constant (±1 with a relative spread of 1e-3..1e-2: finer, float32's own x − mean is off by near the
+    tolerance in the reference too), and one zero slab across each leading dimension, so lines along every dimension
+    are constant somewhere.
 
     Constant lines are what a missing eps (0/0 variance or norm, over
     whichever dimension it reduces) or a max started at 0 instead of -inf
@@ -661,7 +662,7 @@ def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
         rows[free[kind == 1]] = -0.5
         near = free[(kind == 2) | (kind == 3)]
         sign = torch.where(torch.rand((len(near), 1), device=device) < 0.5, -1.0, 1.0)
-        spread = torch.pow(10.0, -4 + 2 * torch.rand((len(near), 1), device=device))
+        spread = torch.pow(10.0, -3 + torch.rand((len(near), 1), device=device))
         rows[near] = sign * (1 + spread * torch.randn((len(near), rows.shape[1]), device=device))
     return values
 

@@ -128,6 +128,7 @@ class ReferenceTrial:
     positive: bool = False  # the distribution's magnitudes only (draws.draw_inputs)
     again_of: int | None = None  # a second call right after this trial, in its very tensors refilled
     weights: int = 0  # a seed: the model's weights changed in place for the call (draws.changed_weights); 0: none
+    rounding: tuple[float, ...] = ()  # per output, how far the reference's own rounding moved it (rounding.py)
 
 
 @dataclass
@@ -367,7 +368,8 @@ class Verifier:
                     run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"],
                                                      tuple(trial["kept"]), trial["scalars"], trial["purpose"],
                                                      int(trial["variant"]), bool(trial.get("positive")),
-                                                     trial.get("again_of"), int(trial.get("weights", 0))))
+                                                     trial.get("again_of"), int(trial.get("weights", 0)),
+                                                     tuple(float(r) for r in trial.get("rounding", ()))))
                 # the first known sets whose outputs fit the reference job's budget (at least one)
                 seeds = [seed for n, seed in enumerate(job["timed_seeds"] or []) if f"timed {n}" in received]
                 if seeds and all(f"timed {n}" in received for n in range(len(seeds))):
@@ -514,12 +516,13 @@ class Verifier:
             """Compare as the outputs arrive, so a 6.4 GB trial's memory is released before the next is made."""
             check, trial = _timed_check(label), label if type(label) is int else None
             if check is not None and check < len(reference.timed or []):
-                expected = reference.timed[check].outputs  # the reference's on the known inputs of checked timed call n
+                expected = reference.timed[check]  # the reference's on the known inputs of checked timed call n
             elif trial is not None and 0 <= trial < len(reference.trials):
-                expected = reference.trials[trial].outputs
+                expected = reference.trials[trial]
             else:
                 raise HandoffError(f"there is no trial {label!r}")
-            compared[label] = compare_outputs(expected, tensors, self.device, self.settings.precision)
+            compared[label] = compare_outputs(expected.outputs, tensors, self.device, self.settings.precision,
+                                              expected.rounding)
 
         largest = max((sum(o.numel() * o.element_size() for o in t.outputs) for t in reference.trials), default=0)
         timeout_s = self.candidate_timeout(reference)
