@@ -1,6 +1,6 @@
 import pytest
 
-from tritonrl.problems.shapes import ShapeError, input_dimension_sites, shape_constants, with_shapes
+from tritonrl.problems.shapes import ShapeError, batch_sites, input_dimension_sites, shape_constants, with_shapes
 
 SOURCE = """import torch
 N = 2048 * 2  # matrix side
@@ -50,6 +50,13 @@ def test_tuple_elements_and_unpacked_names_are_sites_rewritten_in_place():
     assert "depth, height, width = 16, 9, 32\n" in out
     back = with_shapes(out, {"input_shape:0": 16384, "kernel_size:1": 5, "height": 32})
     assert back.replace("16384", "8192 * 2") == TUPLES
+
+
+def test_the_batch_is_the_first_dimension_of_the_first_tensor_get_inputs_makes():
+    assert batch_sites(SOURCE) == {"batch_size"}
+    assert batch_sites(VARIADIC) == {"get_inputs:0"}  # a literal: torch.randn(16, 64)
+    assert batch_sites(LOCALS) == {"get_inputs:rows"}  # through a local
+    assert batch_sites(TUPLES) == set()  # `num` is no site
 
 
 def test_input_dimension_sites_are_the_constants_that_size_get_inputs_tensors():

@@ -1,6 +1,7 @@
 import json
 import math
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,40 @@ def get_inputs():
 def get_init_inputs():
     return []
 """
+
+
+LINEAR = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.fc = nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        return self.fc(x)
+
+batch_size = 24
+in_features = 96
+out_features = 80
+
+def get_inputs():
+    return [torch.randn(batch_size, in_features)]
+
+def get_init_inputs():
+    return [in_features, out_features]
+"""
+
+
+@pytest.mark.parametrize(("source", "batch"), [(MATMUL, "N"), (LINEAR, "batch_size")])
+def test_a_unit_plan_makes_the_batch_1_and_moves_the_other_sizes(source, batch):
+    """A GEMV path for M == 1 and a batch-of-one path that forgot the ReLU passed: no size was ever 1."""
+    scaling = Scaling(unit=True, every_group=True, small_sizes=True)
+    for seed in range(4):
+        for variant in make_variants(source, count=2, seed=seed, scaling=scaling):
+            assert variant[batch] == 1, variant
+            assert all(value > 1 for name, value in variant.items() if name != batch), variant
+    assert all(1 not in v.values() for v in make_variants(LINEAR, count=3, scaling=replace(scaling, unit=False)))
 
 
 def test_seed_changes_the_variants():

@@ -256,6 +256,39 @@ def test_other_samplers_are_refilled_and_bernoulli_draws_become_values_between_0
     assert bool(((targets > 0) & (targets < 1)).float().mean() > 0.9)
 
 
+class _Buffers(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.register_buffer("calib", torch.rand(n) + 0.5)  # drawn: data
+        self.register_buffer("mask", torch.tril(torch.ones(n, n)))  # structure
+        self.register_buffer("table", torch.sin(torch.arange(n) / 3.0))  # structure
+
+
+def test_buffers_the_seed_decides_are_redrawn_and_structure_stays():
+    """Red team round 6: a calibration buffer copied at construction, mean and std buffers folded into a scale at
+    construction passed: no buffer but running statistics was ever redrawn."""
+    problem = _problem(_Buffers, init=(8,))
+    built = build_reference(problem, 3, "cpu", "built")
+    drawn = build_reference(problem, 3, "cpu", "signed")
+    assert not torch.equal(drawn.calib, built.calib)
+    assert torch.equal(drawn.mask, built.mask) and torch.equal(drawn.table, built.table)
+
+
+def test_float_inputs_returned_as_a_constant_factory_made_them_are_refilled_and_structure_stays():
+    """Red team round 6: a 0-d torch.tensor gain, ones/zeros gain and bias inputs, a torch.full temperature and
+    linspace positions were the same in every trial, and hard-coding them passed."""
+    problem = _problem(torch.nn.Identity, inputs=lambda: [
+        torch.tensor(0.5), torch.ones(64), torch.full((16, 1), 2.0), torch.linspace(0, 1, 64),
+        torch.tril(torch.ones(8, 8)), torch.zeros(64) + 1])
+    own = make_inputs(problem, 3, "cpu")
+    assert float(own[0]) == 0.5 and bool((own[2] == 2.0).all())
+    assert count_draws(problem, 3, "cpu") == 4
+    alpha, gain, temperature, positions, mask, made = make_inputs(problem, 3, "cpu", "normal")
+    assert float(alpha) != 0.5 and gain.unique().numel() == 64 and temperature.unique().numel() == 16
+    assert not torch.equal(positions, own[3])
+    assert torch.equal(mask, own[4]) and torch.equal(made, own[5])  # made into something else first: structure
+
+
 def test_a_packed_bias_that_shares_its_value_with_a_far_weight_keeps_its_own_place():
     """CI, 2026-12-06: an honest [W | b] answer was refused at one of its shapes in a few verdicts: a bias value equal
     to a weight value (fp32 draws collide among thousands) took that weight's place, its neighbours being weights."""

@@ -23,7 +23,7 @@ from tritonrl.verify.trials import (
     unfit_distribution,
     untried_own_sizes,
 )
-from tritonrl.verify.verifier import ReferenceRun, ReferenceTrial, _secret_schedule
+from tritonrl.verify.verifier import ReferenceRun, ReferenceTrial, _call_states, _secret_schedule
 
 BUILTIN = {p.name: p.source for p in load_builtin()}
 CPU_LIMIT = int(ALT_ELEMENT_FACTOR * DEFAULT_BUDGET)
@@ -264,6 +264,23 @@ def test_every_instance_that_serves_the_primary_shapes_meets_ragged_sizes():
         for instance in {t["instance"] for t in schedule}:
             served = [trials[t["label"]] for t in schedule if t["instance"] == instance]
             assert any(ragged(t.shapes) for t in served), served
+
+
+def test_autograd_is_on_in_some_calls_and_off_in_others_and_the_calls_after_a_trial_take_turns():
+    """Red team round 6: a softmax wrong only with autograd on, a bias dropped for inputs requiring grad, an affine
+    skipped for frozen parameters and a weight snapshot taken under one state, trusted under the other, all passed:
+    every call ran under no_grad, on parameters requiring grad."""
+    trials = [ReferenceTrial("", 0, {"n": 1024}, [], variant=v) for v in (2, 0, 1, 0, 1)]
+    frozen = set()
+    for _ in range(40):
+        schedule = _schedule_of(trials)
+        assert {t["autograd"] for t in schedule} == {True, False}
+        frozen.update(t["frozen"] for t in schedule)
+    assert frozen == {True, False}
+    on = ", autograd on (inputs requiring grad)"
+    trial = {"label": 3, "autograd": True, "frozen": True, "again": [{"label": 4}, {"label": 5}]}
+    frozen_note = ", ModelNew's parameters frozen"
+    assert _call_states(trial) == [(3, on + frozen_note), (4, frozen_note), (5, on + frozen_note)]
 
 
 def test_a_padding_of_0_steps_to_1():

@@ -389,6 +389,19 @@ def input_dimension_sites(source: str) -> set[str]:
     return set(found) & set(_constant_nodes(source))
 
 
+def batch_sites(source: str) -> set[str]:
+    """The sites that size the first dimension of the first tensor `get_inputs` makes (a batch, a matmul's M): a size
+    of 1 there is a batch of one or a GEMV, where answers often take another path."""
+    tree = ast.parse(source)
+    inputs, dimensions = _function(tree, "get_inputs"), _input_dimensions(tree)
+    if inputs is None or not dimensions or not dimensions[0]:
+        return set()
+    first = dimensions[0][0]
+    found = _follow([first], _Scope(inputs.body, inputs.args), _Scope(tree.body, module=True), LITERAL_PREFIX)
+    found.update({name: node for name, node in _literal_nodes(tree).items() if node is first})  # `torch.rand(16, 64)`
+    return set(found) & set(shape_sites(source))
+
+
 def _torch_aliases(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
     """Names bound to the torch module, and bare names imported from it (`from torch import rand`)."""
     modules, functions = {"torch"}, {}

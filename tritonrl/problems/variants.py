@@ -51,7 +51,8 @@ simple; a wrong guess costs the caller one failed reference run):
   `b = 8` in `torch.rand(b, i, j, l)`), structural constants (kernel size,
   stride, ...) stepped by one, since the model takes them as arguments and a
   kernel must not hard-code them, other parities (a valuation drawn anew,
-  `two_adic`), and one size boosted several times while the others shrink.
+  `two_adic`), one size boosted several times while the others shrink, and
+  one size the model does not see (the batch where there is one) set to 1.
 
 Test: tests/problems/test_variants.py.
 """
@@ -67,7 +68,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tritonrl.problems.shapes import (
-    INIT_PREFIX, LITERAL_PREFIX, input_dimension_sites, shape_sites, site_spans, with_shapes,
+    INIT_PREFIX, LITERAL_PREFIX, batch_sites, input_dimension_sites, shape_sites, site_spans, with_shapes,
 )
 from tritonrl.verify.shrink import MIN_VALUE, element_count
 
@@ -108,6 +109,9 @@ class Scaling:
     # only the sizes the model's integer literals freeze move (a batch of 32 beside a group count of 32 in
     # `x.view(b, 32, -1)` is no group count): the reference decides whether the problem runs there
     collided_only: bool = False
+    # one size the model does not see is 1, the first input's first dimension where it is one (a batch, a matmul's
+    # M): a batch of one or a GEMV, where answers often take another path
+    unit: bool = False
 
 
 @dataclass
@@ -123,6 +127,7 @@ class _Group:
     pow2: bool = False  # only halved or doubled
     smallest: int = MIN_VALUE + 1  # the least value it may take
     structural: bool = False  # an operation parameter: stepped by one, never a divisor
+    batch: bool = False  # it sizes the first dimension of get_inputs' first tensor (shapes.batch_sites)
 
 
 def make_variants(
@@ -148,6 +153,9 @@ def make_variants(
     changeable = [value for value, g in groups.items() if g.changeable]
     if not changeable:
         return []
+    batch = batch_sites(source)
+    for group in groups.values():
+        group.batch = any(name in batch for name in group.names)
     floor = _window_floor(tree, sites)
     rng = random.Random(seed)
     seen = {tuple(sorted(sites.items()))}
@@ -206,11 +214,17 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
     directions = {f > 1 for f in scaling.factors}  # halve and/or double power-of-two divisors, as the factors go
     boostable = [v for v, g in sorted(groups.items()) if g.changeable and not g.structural and not g.pow2]
     boosted = rng.choice(boostable) if scaling.boost and boostable else None
+    unseen = [v for v in boostable if not groups[v].divisor and v != boosted]
+    unseen = [v for v in unseen if groups[v].batch] or unseen
+    unit = rng.choice(unseen) if scaling.unit and unseen else None
     for value in sorted(groups):  # ascending: divisors are drawn before their multiples
         group = groups[value]
         if not group.changeable or (scaling.keep_share and rng.random() < scaling.keep_share):
             continue
         factors = scaling.boost if value == boosted else scaling.factors
+        if value == unit:
+            new[value] = 1
+            continue
         if group.structural:
             new[value] = value + 1 if value <= 1 else value + rng.choice((-1, 1))
             continue

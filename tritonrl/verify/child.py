@@ -838,10 +838,14 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             label = spec["label"]
             problem, candidate = prepare(spec)
             torch.nn.Module.train(candidate, bool(spec.get("training")))  # not its own train(): ours
+            for parameter in torch.nn.Module.parameters(candidate):
+                if parameter.is_floating_point() or parameter.is_complex():  # an int8 one never requires grad
+                    torch.Tensor.requires_grad_(parameter, not spec.get("frozen"))
+            autograd = bool(spec.get("autograd"))
             result.stage(f"trial {label}")
             draw = _Draw(spec["distribution"], tuple(spec.get("kept", ())), spec.get("scalars", "built"),
                          bool(spec.get("positive")), spec.get("weights", 0))
-            inputs = draw.inputs(problem, spec["seed"], device)[0]
+            inputs = _requiring_grad(draw.inputs(problem, spec["seed"], device)[0], autograd)
             pristine = clone_values(inputs)
             _poison(device, spec.get("output_numels", []))
             threads_before = threading.active_count()
@@ -852,7 +856,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             try:
                 # The outputs are checked and synchronised inside the traced window, so whatever
                 # they still compute on access (or on the device) is seen as the candidate's work.
-                with torch.no_grad(), counter, trace, dots, writes:
+                with torch.set_grad_enabled(autograd), counter, trace, dots, writes:
                     outputs, foreign = plain_outputs(candidate(*inputs))
                     _sync(device)
             except BaseException as exc:
@@ -868,13 +872,13 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                     raise _classify(exc, ReasonCode.CRASHED) from exc
             trial["unwritten_outputs"] = writes.unwritten_outputs(outputs)
             held = [outputs]  # every output this trial's calls returned stays alive: no honest allocation reuses it
-            for follow in spec.get("again", []):
+            for call, follow in enumerate(spec.get("again", []), start=1):
                 follow_draw = _Draw(follow["distribution"], tuple(follow["kept"]), follow["scalars"],
                                     bool(follow["positive"]), follow["weights"])
                 refill = follow_draw.inputs(problem, follow["seed"], device)[0]
                 reference = references[(spec["problem_source"], int(spec.get("variant", 0)))][1]
                 with changed_weights(candidate, follow_draw.weights, reference):
-                    launches, again = _repeat_launches(candidate, inputs, refill, device)
+                    launches, again = _repeat_launches(candidate, inputs, refill, device, autograd != bool(call % 2))
                 trial.setdefault("repeat_launches", launches)
                 again, strange = plain_outputs(again)
                 earlier = _storages([o for outputs_before in held for o in outputs_before])
@@ -953,23 +957,33 @@ def _observe(
     }
 
 
-def _repeat_launches(candidate, inputs: list, refill: list, device: str) -> tuple[int, Any]:
+def _requiring_grad(inputs: list, autograd: bool) -> list:
+    """The inputs, their float tensors requiring grad where the call runs with autograd on (as in training)."""
+    for value in inputs:
+        if autograd and isinstance(value, torch.Tensor) and value.is_floating_point():
+            torch.Tensor.requires_grad_(value)
+    return inputs
+
+
+def _repeat_launches(candidate, inputs: list, refill: list, device: str, autograd: bool) -> tuple[int, Any]:
     """Kernel launches and output of a second call on the same input tensors, refilled with `refill`'s values (and
-    its other arguments): a memoising candidate launches none or answers the first call's inputs, and one that kept
-    state from the first call (an output zeroed once) answers otherwise.
+    its other arguments), with autograd on or off (`autograd`): a memoising candidate launches none or answers the
+    first call's inputs, and one that kept state from the first call (an output zeroed once, a snapshot of the
+    weights taken under the other autograd state) answers otherwise.
 
     The very same tensors, as a timing loop re-feeds them, so a cache keyed
     by address or tensor identity hits as well as one keyed by contents.
     """
     if [getattr(v, "shape", None) for v in inputs] != [getattr(v, "shape", None) for v in refill]:
         raise _Failed(ReasonCode.REFERENCE_FAILED, "get_inputs() drew other shapes from another seed")
-    for value, new in zip(inputs, refill):
-        if isinstance(value, torch.Tensor):
-            torch.Tensor.copy_(value, new)  # not value.copy_: the candidate may have set attributes on it
+    with torch.no_grad():  # a leaf requiring grad is refilled in place only so
+        for value, new in zip(inputs, refill):
+            if isinstance(value, torch.Tensor):
+                torch.Tensor.copy_(value, new)  # not value.copy_: the candidate may have set attributes on it
     arguments = [value if isinstance(value, torch.Tensor) else new for value, new in zip(inputs, refill)]
     counter = LaunchCounter()
     try:
-        with torch.no_grad(), counter:
+        with torch.set_grad_enabled(autograd), counter:
             output = candidate(*arguments)
         _sync(device)
     except BaseException as exc:

@@ -61,8 +61,9 @@ SCALE_RANGE = (0.1, 8.0)
 SCALAR_RANGES = ((0.05, 0.9), (1.25, 5.0))
 ARGUMENT_RANGE = (0.25, 4.0)
 ZERO_ARGUMENT = (0.05, 0.5)  # a float argument of 0.0 (a clamp bound) becomes a value in this range
-# Buffers the verifier redraws: a norm's running statistics. Other buffers are structure the problem built
-# (a causal mask, a sinusoidal table) and stay as built.
+# Buffers the verifier redraws: a norm's running statistics, and those the construction's seed decides (drawn in
+# `__init__`: a calibration scale, a mean and std). Other buffers are structure the problem built (a causal mask, a
+# sinusoidal table) and stay as built.
 STATISTICS_PREFIX = "running_"
 # What a trial's model is drawn as (`variant`): 0; 1, the odd one (signed draws negated, one-element weights above 1,
 # constructor integers changed, float arguments between 0 and 1 moved above 1); STAY_SIDE, as 1 with float
@@ -191,10 +192,12 @@ def _redrawn(value: torch.Tensor, generator: torch.Generator, signed: bool, vari
     return (sign * magnitude).to(value.dtype)
 
 
-def redraw_weights(model: torch.nn.Module, seed: int, mode: str, variant: int = 0) -> dict[str, torch.Tensor]:
-    """Redraw every floating parameter and buffer of `model` in place (unless `mode` is built); returns the values
-    they were built with, by name. An odd `variant` negates the signed draw: a one-element weight takes both signs
-    over the trials (max(x·g) is max(x)·g for one of them only), and magnitudes on both sides of 1."""
+def redraw_weights(model: torch.nn.Module, seed: int, mode: str, variant: int = 0,
+                   seeded: frozenset[str] = frozenset()) -> dict[str, torch.Tensor]:
+    """Redraw every floating parameter, running statistic and `seeded` buffer of `model` in place (unless `mode` is
+    built); returns the values they were built with, by name. An odd `variant` negates the signed draw: a
+    one-element weight takes both signs over the trials (max(x·g) is max(x)·g for one of them only), and magnitudes
+    on both sides of 1."""
     generator = torch.Generator().manual_seed(seed)
     flip = -1.0 if (mode == "signed" or mode.startswith(MIXED)) and variant % 2 else 1.0
     kept = set(mode.removeprefix(MIXED).split(",")) if mode.startswith(MIXED) else set()
@@ -202,7 +205,7 @@ def redraw_weights(model: torch.nn.Module, seed: int, mode: str, variant: int = 
     built = {}
     with torch.no_grad():
         for name, value in model.state_dict(keep_vars=True).items():
-            drawn = name in parameters or name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX)
+            drawn = name in parameters or name in seeded or name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX)
             if not value.is_floating_point() or not drawn:
                 continue
             built[name] = value.detach().clone()
@@ -247,9 +250,23 @@ def init_arguments(
 
 def positive_tensors(model: torch.nn.Module) -> list[str]:
     """Names of the tensors redraw_weights redraws that were built all positive: those a mixed mode may keep."""
-    parameters = {name for name, _ in model.named_parameters()}
+    parameters, drawn = {name for name, _ in model.named_parameters()}, _BUILT.get(model, {})
     return [name for name, value in model.state_dict().items() if value.is_floating_point() and bool((value > 0).all())
-            and (name in parameters or name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX))]
+            and (name in parameters or name in drawn or name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX))]
+
+
+def _seeded_buffers(problem: ModuleType, model: torch.nn.Module, args: list, kwargs: dict, seed: int) -> frozenset[str]:
+    """The float buffers of `model` (built from `seed`) other than running statistics that another seed builds
+    otherwise: drawn data, not structure (a causal mask or a position table comes out the same)."""
+    parameters = {name for name, _ in model.named_parameters()}
+    buffers = {name: value for name, value in model.state_dict().items() if value.is_floating_point()
+               and name not in parameters and not name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX)}
+    if not buffers:
+        return frozenset()
+    seed_everything(seed + 1)
+    other = problem.Model(*args, **kwargs).state_dict()
+    return frozenset(name for name, value in buffers.items()
+                     if name in other and not torch.equal(value, other[name].to(value.device)))
 
 
 def build_reference(
@@ -263,7 +280,8 @@ def build_reference(
     args, kwargs = init_arguments(problem, seed, mode, variant, integers)
     seed_everything(seed)
     model = problem.Model(*args, **kwargs)
-    built = redraw_weights(model, seed, mode, variant)
+    seeded = _seeded_buffers(problem, model, args, kwargs, seed)
+    built = redraw_weights(model, seed, mode, variant, seeded)
     model = model.to(device).eval()
     _BUILT[model] = {name: value.to(device) for name, value in built.items()}
     return model
@@ -760,6 +778,11 @@ _REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like
 # Draws of 0/1 floats: refilled, like floats made from randint, with values between the lowest and highest they took.
 _ZERO_ONE_DRAWS = frozenset({torch.bernoulli, torch.Tensor.bernoulli_})
 _INTEGER_DRAWS = frozenset({torch.randint, torch.randint_like})
+# Float tensors made without a sampler (a gain of ones, a temperature by `full`, positions by `linspace`, a 0-d
+# `torch.tensor` slope): refilled like a draw where get_inputs returns one as an input as it was made. Made into
+# something else first (`tril(ones)`, a one-hot), it is structure and stays.
+_CONSTANT_FLOATS = frozenset({torch.ones, torch.zeros, torch.full, torch.ones_like, torch.zeros_like, torch.full_like,
+                              torch.tensor, torch.as_tensor, torch.linspace, torch.logspace, torch.arange, torch.eye})
 # Ops that pick among other tensors' values by an integer or bool tensor rather than compute floats from it: their
 # float results keep the values picked.
 _SELECTING = frozenset({torch.where, torch.Tensor.where, torch.Tensor.masked_fill, torch.masked_fill,
@@ -808,9 +831,10 @@ class _Redraw(TorchFunctionMode):
     Replacing the draws, not the finished inputs, keeps what get_inputs builds
     from them (symmetric or triangular matrices, softmaxed probabilities, 0/1
     targets become probabilities), and leaves bool inputs alone; integer inputs
-    are refilled last (`refill_integers`), and where the reference indexes with
-    them it raises, so the problem's draw stays there. `kept` names the draws
-    (by order) left as the problem drew them.
+    are refilled last (`refill_returned`), and where the reference indexes with
+    them it raises, so the problem's draw stays there; before them, float
+    inputs returned as a constant factory made them (_CONSTANT_FLOATS). `kept`
+    names the draws (by order) left as the problem drew them.
     """
 
     def __init__(self, draw: Callable[[torch.Size, torch.device], torch.Tensor], kept: frozenset[int] = frozenset(),
@@ -823,6 +847,7 @@ class _Redraw(TorchFunctionMode):
         self.draws = 0  # draws seen, in order
         self.replaced = 0  # draws refilled: none when get_inputs draws with numpy or Python's random
         self._integers: dict[int, torch.Tensor] = {}  # id -> a randint result of more than one value (kept alive)
+        self._constants: dict[int, torch.Tensor] = {}  # id -> a float tensor a constant factory made (kept alive)
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -832,6 +857,8 @@ class _Redraw(TorchFunctionMode):
             self._refill(out, lambda: scale * self.draw(out.shape, out.device))
         elif func in _INTEGER_DRAWS and isinstance(out, torch.Tensor) and _integer_range(func, args, kwargs):
             self._integers[id(out)] = out
+        elif func in _CONSTANT_FLOATS and isinstance(out, torch.Tensor) and out.is_floating_point():
+            self._constants[id(out)] = out
         elif func not in _SELECTING and args and isinstance(out, torch.Tensor) and out.is_floating_point() and (
                 func in _ZERO_ONE_DRAWS or out is not args[0] and (id(args[0]) in self._integers or _is_bool(args[0]))
         ) and out.numel():
@@ -840,8 +867,13 @@ class _Redraw(TorchFunctionMode):
                 self._refill(out, lambda: low + (high - low) * torch.rand(out.shape, device=out.device))
         return out
 
-    def refill_integers(self, values: list, positive: bool) -> None:
-        """Refill get_inputs' integer input tensors drawn by randint (`_integer_values`), after its other draws."""
+    def refill_returned(self, values: list, positive: bool) -> None:
+        """After get_inputs' other draws, refill the float inputs it returns as a constant factory made them, then
+        its integer input tensors drawn by randint (`_integer_values`)."""
+        for value in values:
+            if isinstance(value, torch.Tensor) and id(value) in self._constants and value.numel():
+                scale = self._scale(self.draws)
+                self._refill(value, lambda like=value: scale * self.draw(like.shape, like.device).to(like.dtype))
         for value in values:
             if isinstance(value, torch.Tensor) and id(value) in self._integers and value.dtype in _WIDE_INTEGERS:
                 self._refill(value, lambda like=value: _integer_values(like, positive))
@@ -886,7 +918,7 @@ def draw_inputs(
     with torch.device(device), redraw or nullcontext():
         values = problem.get_inputs()
     if redraw is not None:
-        redraw.refill_integers(list(values), positive)
+        redraw.refill_returned(list(values), positive)
     values = vary_scalars(list(values), seed, scalars)
     return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values], redraw.replaced if redraw else 0
 
@@ -897,7 +929,7 @@ def count_draws(problem: ModuleType, seed: int, device: str) -> int:
     redraw = _Redraw(DISTRIBUTIONS["normal"])
     with torch.device(device), redraw:
         values = problem.get_inputs()
-    redraw.refill_integers(list(values), False)
+    redraw.refill_returned(list(values), False)
     return redraw.draws
 
 

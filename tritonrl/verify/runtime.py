@@ -236,7 +236,7 @@ def compare_outputs(
         if code is not None:
             atol, rtol = tolerance(e.dtype, precision)
             scale = output_scale(e, device)
-            own = f" + {ROUNDING_FACTOR:g} × the reference's own rounding {stray:.3g}" if stray else ""
+            own = f" + {ROUNDING_FACTOR:g} × the reference's own rounding {stray:.3g}" if stray > 1e-2 * atol * scale else ""
             return code, worst, (
                 f"{where}max abs error {worst:.3g} exceeds the tolerance "
                 f"(atol={atol} × output RMS {scale:.3g}{own}, rtol={rtol})"

@@ -11,6 +11,8 @@ CPU), one trial per `SHAPE_PLANS` entry runs at other shapes:
   random 3 to 8 times larger and the others smaller (a grid or loop capped
   a few times above a size is caught: the other plans stay within 2x of
   the primary sizes); where no such set fits, at ordinary factors;
+- every size moved, odd and smaller, one the model does not see (a batch,
+  a matmul's M) 1: a batch of one or a GEMV, where answers take another path;
 - sizes moved one by one (first, where the model has an integer literal
   of a size's value, that size alone and larger: a batch of 32 beside a
   group count of 32 is no group count): some keep the problem's own
@@ -61,8 +63,9 @@ _EVEN = Scaling(factors=FACTORS, every_group=True, small_sizes=True, parity="two
 # cap where the problem has more than one size to trade, but to no less than a quarter: at 2 rows a reduction that
 # drops a few columns is within tolerance on each row with a chance of ~1/5, so on both too often.
 _LOPSIDED = replace(_EVEN, factors=(0.25, 0.375, 0.5), boost=(4.0, 5.0, 6.0, 8.0))
-# A ragged trial that costs less than a primary one, for the variant whose other trial is the one-by-one plan
-_FEWER = replace(_SIZES, factors=(0.5, 0.75))
+# A ragged trial that costs less than a primary one, for the variant whose other trial is the one-by-one plan; one
+# size the model does not see is 1 (a batch of one, a GEMV)
+_FEWER = replace(_SIZES, factors=(0.5, 0.75), unit=True)
 _ONE_BY_ONE = Scaling(factors=FACTORS, small_sizes=True, parity="two_adic", split=True, keep_share=1 / 3)
 # Tried first where there are any: the sizes a literal of the model freezes move alone (a batch of 32 beside a group
 # count of 32 is no group count), larger (below it, a count hard-coded and masked is right), where the reference runs
@@ -123,7 +126,9 @@ class ShapePlan:
         # The others cost no more than a primary trial where they can; else as much as the first.
         caps = dict.fromkeys((min(limit, primary_elements or element_count(source, workdir)), limit))
         if self.name == "every size, fewer elements":
-            yield from _first_fitting(source, overrides, seed, list(caps)[:1], _FEWER, "every size moved, odd, smaller")
+            for shapes, purpose in _first_fitting(source, overrides, seed, list(caps)[:1], _FEWER,
+                                                  "every size moved, odd, smaller"):
+                yield shapes, purpose + (", one of them 1" if 1 in shapes.values() else "")
             return
         if self.name == "every size even":
             even = "every size moved, even but no multiple of 4"

@@ -33,7 +33,7 @@ from tritonrl.config import VerifyConfig, state_dir
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify import device_paths
 from tritonrl.verify.baseline_cache import BaselineCache
-from tritonrl.verify.draws import DISTRIBUTIONS, MASKING, PROBLEM_DISTRIBUTION
+from tritonrl.verify.draws import AS_BUILT, DISTRIBUTIONS, MASKING, PROBLEM_DISTRIBUTION
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import HandoffError, Inbox
 from tritonrl.verify.interpreter import check_interpreter
@@ -236,11 +236,42 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
         training[chance.randrange(len(trials))] = True
         for trial, train in zip(trials, training):
             trial["training"] = train
+    # autograd on (float inputs requiring grad) in some trials, off in others, each at the primary shapes and at
+    # others, and the calls right after a trial in the other state in turn; ModelNew's parameters frozen in some
+    # (FROZEN_SHARE), at least one: an answer computes the same in either state (a path for inference only, a
+    # snapshot taken under one state is seen)
+    autograd, frozen = ([chance.random() < share for _ in trials] for share in (0.5, FROZEN_SHARE))
+    primary = [i for i, t in enumerate(trials) if reference.trials[t["label"]].shapes == reference.shapes]
+    for group in (primary, [i for i in range(len(trials)) if i not in primary]):  # both at both kinds of shapes
+        if len(group) >= 2:
+            on, off = chance.sample(group, 2)
+            autograd[on], autograd[off] = True, False
+    drawn = [i for i, t in enumerate(trials) if t["variant"] != AS_BUILT] or list(range(len(trials)))
+    for states in (autograd, frozen):  # one in the state set on drawn weights (built ones may be the identity)
+        if not any(states[i] for i in drawn):
+            states[chance.choice(drawn)] = True
+        if all(states) and len(trials) > 1:
+            states[chance.choice([i for i in range(len(trials)) if i not in drawn] or drawn)] = False
+    for trial, grad, freeze in zip(trials, autograd, frozen):
+        trial["autograd"], trial["frozen"] = grad, freeze
     chance.shuffle(trials)
     return trials
 
 
 _DRAW_KEYS = ("label", "seed", "distribution", "kept", "scalars", "positive", "weights")  # a call's draw (child._Draw)
+FROZEN_SHARE = 0.25  # trials whose ModelNew has its parameters' requires_grad off (at least one)
+
+
+def _call_states(trial: dict) -> list[tuple[int, str]]:
+    """(label, what the harness set for it) for a scheduled trial's calls, for the purposes a verdict names."""
+    labels = [trial["label"], *(follow["label"] for follow in trial.get("again", []))]
+    states = []
+    for call, label in enumerate(labels):
+        state = [", ModelNew in training mode"] if trial.get("training") else []
+        state += [", autograd on (inputs requiring grad)"] if trial.get("autograd", False) != bool(call % 2) else []
+        state += [", ModelNew's parameters frozen"] if trial.get("frozen") else []
+        states.append((label, "".join(state)))
+    return states
 
 
 def _answered(reference: ReferenceRun, trials: list[dict]) -> set[int]:
@@ -527,9 +558,8 @@ class Verifier:
         largest = max((sum(o.numel() * o.element_size() for o in t.outputs) for t in reference.trials), default=0)
         timeout_s = self.candidate_timeout(reference)
         for trial in job["trials"]:
-            if trial.get("training"):
-                for label in [trial["label"], *(follow["label"] for follow in trial.get("again", []))]:
-                    verdict.trial_purposes[label] += ", ModelNew in training mode"
+            for label, state in _call_states(trial):
+                verdict.trial_purposes[label] += state
         job_dir, outcome, result, inbox = self._run_job(job, judge, limit=4 * largest + (64 << 20), timeout_s=timeout_s)
         verdict.ran = True
         verdict.sandbox = {k: bool(v) for k, v in dict(result.get("isolation", {})).items()}
