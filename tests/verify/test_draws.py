@@ -301,6 +301,18 @@ def test_a_packed_bias_that_shares_its_value_with_a_far_weight_keeps_its_own_pla
     assert torch.equal(refilled, torch.cat([now["weight"], now["bias"][:, None]], 1))
 
 
+def test_a_weight_padded_past_half_its_tile_is_still_refilled():
+    """Red team round 7: a 5 x 20 head copied into a zero-padded 16 x 32 tile was refused (padding capped at half)."""
+    torch.manual_seed(0)
+    weight, tile = torch.randn(5, 20), torch.zeros(16, 32)
+    tile[:5, :20] = weight
+    now = {"weight": torch.randn(5, 20)}
+    expected = torch.zeros(16, 32)
+    expected[:5, :20] = now["weight"]
+    assert torch.equal(_by_elements(tile, now, {"weight": weight}), expected)
+    assert _by_elements(torch.zeros(16, 32), now, {"weight": weight}) is None  # all padding: no copy of anything
+
+
 def test_a_kept_draw_stays_as_the_problem_drew_it():
     problem = _problem(torch.nn.Identity, inputs=lambda: [torch.rand(8, 8), torch.rand(8, 8)])
     assert count_draws(problem, 4, "cpu") == 2
