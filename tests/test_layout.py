@@ -63,9 +63,10 @@ def test_training_workers_import_without_the_orchestration_stack():
 # evaluation and generation, which sit on artifacts, problems and the verifier; nothing below imports above.
 ROOM_IMPORTS = {
     "config": set(),
+    "syntax": set(),
     "prompts": {"verify"},  # the feedback turn is made from a verdict
-    "verify": {"config", "problems"},
-    "problems": {"verify"},
+    "verify": {"config", "problems", "syntax"},
+    "problems": {"syntax", "verify"},
     "artifacts": {"config"},
     "evaluation": {"artifacts"},
     "generation": {"config", "problems", "prompts"},

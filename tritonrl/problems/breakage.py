@@ -22,6 +22,7 @@ import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from tritonrl import syntax
 from tritonrl.verify.response import parse_response
 
 _REDUCTIONS = {"sum", "max", "min", "cumsum", "cumprod", "argmax", "argmin", "reduce", "xor_sum"}
@@ -120,7 +121,7 @@ def wrong_axis(code: _Code, problem_source: str) -> list[Edit]:
 def torch_op_in_forward(code: _Code, problem_source: str) -> list[Edit]:
     """`ModelNew.forward` launches its kernel but returns the problem's PyTorch expression, the torch fallback models write."""
     forward = code.forward()
-    reference = _method(ast.parse(problem_source), "Model", "forward")
+    reference = _method(syntax.parse(problem_source), "Model", "forward")
     if forward is None or reference is None or len(reference.body) != 1 or not isinstance(reference.body[0], ast.Return):
         return []
     expression = reference.body[0].value
@@ -186,7 +187,7 @@ def break_response(response: str, problem_source: str, kinds: list[str] | None =
     if parsed.code is None:
         return []
     try:
-        code = _Code(parsed.code, ast.parse(parsed.code))
+        code = _Code(parsed.code, syntax.parse(parsed.code))
     except SyntaxError:
         return []
     found = []

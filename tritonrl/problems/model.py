@@ -14,6 +14,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
+from tritonrl import syntax
 from tritonrl.problems.shapes import shape_constants
 
 REQUIRED_NAMES = ("Model", "get_inputs", "get_init_inputs")
@@ -56,7 +57,7 @@ class Problem:
 def check_problem_source(source: str, origin: str) -> None:
     """Raise ProblemError naming `origin` unless `source` parses and defines the required names."""
     try:
-        tree = ast.parse(source, filename=origin)
+        tree = syntax.parse(source, filename=origin)
     except SyntaxError as exc:
         raise ProblemError(f"{origin}: syntax error at line {exc.lineno}: {exc.msg}") from exc
     defined: set[str] = set()

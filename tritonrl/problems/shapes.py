@@ -57,6 +57,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Mapping
 
+from tritonrl import syntax
+
 
 class ShapeError(ValueError):
     """A shape override names a constant the problem does not define."""
@@ -79,7 +81,7 @@ def _constant_nodes(source: str) -> dict[str, ast.expr]:
     a size written in any of these forms must shrink and move like the others.
     """
     found: dict[str, ast.expr] = {}
-    for node in ast.parse(source).body:
+    for node in syntax.parse(source).body:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
             continue
         target, value = node.targets[0], node.value
@@ -112,7 +114,7 @@ def shape_constants(source: str) -> dict[str, int]:
 def shape_sites(source: str) -> dict[str, int]:
     """Every site with its value: module-level constants, then get_inputs' size literals and its locals that reach a
     size, then get_init_inputs' integer arguments (and its locals they are built from)."""
-    tree = ast.parse(source)
+    tree = syntax.parse(source)
     found = {name: node.value for name, node in _literal_nodes(tree).items()}
     found.update({name: ast.literal_eval(_fold(node)) for name, node in _function_sites(tree).items()})
     return {**shape_constants(source), **found}
@@ -125,7 +127,7 @@ def site_spans(source: str) -> dict[str, tuple[int, int, int, int]]:
 
 
 def _site_nodes(source: str) -> dict[str, ast.expr]:
-    tree = ast.parse(source)
+    tree = syntax.parse(source)
     return {**_constant_nodes(source), **_literal_nodes(tree), **_function_sites(tree)}
 
 
@@ -380,7 +382,7 @@ def input_dimension_sites(source: str) -> set[str]:
     of `input_shape` in `torch.rand(n, *input_shape)`, also through a tuple's named elements and get_inputs' locals):
     sizes whatever their name or value, unlike a constant that only reaches the model (a group count, a kernel
     size)."""
-    tree = ast.parse(source)
+    tree = syntax.parse(source)
     inputs = _function(tree, "get_inputs")
     if inputs is None:
         return set()
@@ -392,7 +394,7 @@ def input_dimension_sites(source: str) -> set[str]:
 def batch_sites(source: str) -> set[str]:
     """The sites that size the first dimension of the first tensor `get_inputs` makes (a batch, a matmul's M): a size
     of 1 there is a batch of one or a GEMV, where answers often take another path."""
-    tree = ast.parse(source)
+    tree = syntax.parse(source)
     inputs, dimensions = _function(tree, "get_inputs"), _input_dimensions(tree)
     if inputs is None or not dimensions or not dimensions[0]:
         return set()
@@ -447,7 +449,7 @@ def _dimensions(call: ast.Call, factory: str) -> list[ast.expr]:
 
 def _fold(node: ast.expr) -> ast.expr:
     """Evaluate an integer expression to a Constant node (literal_eval has no * or //)."""
-    value = eval(compile(ast.Expression(node), "<shape>", "eval"), {"__builtins__": {}})  # noqa: S307 - integer literals only
+    value = eval(syntax.compile_tree(ast.Expression(node), "<shape>", "eval"), {"__builtins__": {}})  # noqa: S307 - integer literals only
     return ast.Constant(value)
 
 

@@ -67,6 +67,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from tritonrl import syntax
 from tritonrl.problems.shapes import (
     INIT_PREFIX, LITERAL_PREFIX, batch_sites, input_dimension_sites, shape_sites, site_spans, with_shapes,
 )
@@ -147,7 +148,7 @@ def make_variants(
     if count <= 0:
         return []
     sites = shape_sites(source)
-    tree = ast.parse(source)
+    tree = syntax.parse(source)
     groups = _groups(tree, sites, input_dimension_sites(source), scaling.small_sizes, scaling.structural,
                      scaling.collided_only, set(site_spans(source).values()))
     changeable = [value for value, g in groups.items() if g.changeable]
@@ -191,7 +192,7 @@ def unmoved_sizes(source: str) -> str:
         return (f"{what}: it has no size the verifier can move (no module-level integer constant, no size literal or "
                 "local of get_inputs' tensor factories, no integer argument of get_init_inputs), so every trial ran "
                 "at its own sizes and an answer hard-coding them is not caught")
-    groups = _groups(ast.parse(source), sites, input_dimension_sites(source), small_sizes=True, structural=True,
+    groups = _groups(syntax.parse(source), sites, input_dimension_sites(source), small_sizes=True, structural=True,
                      spans=set(site_spans(source).values()))
     if not any(g.changeable for g in groups.values()):
         listed = ", ".join(f"{name}={value}" for name, value in sites.items())

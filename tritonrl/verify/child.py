@@ -766,14 +766,19 @@ def _save_trial(
     result.save()
 
 
-def _storages(values: list) -> list[tuple[int, int]]:
-    """(start, end) byte ranges of the storages behind tensors."""
-    ranges = []
-    for v in values:
-        if isinstance(v, torch.Tensor) and v.untyped_storage().nbytes():
-            start = v.untyped_storage().data_ptr()
-            ranges.append((start, start + v.untyped_storage().nbytes()))
-    return ranges
+def _storage(value) -> tuple[int, int] | None:
+    """(start, end) byte range of the storage behind a tensor; None for an empty one or a non-tensor."""
+    if not isinstance(value, torch.Tensor) or not value.untyped_storage().nbytes():
+        return None
+    start = value.untyped_storage().data_ptr()
+    return start, start + value.untyped_storage().nbytes()
+
+
+def _overlapping(values: list, others: list) -> list[int]:
+    """Indices of `values` whose storage shares bytes with the storage of any of `others`."""
+    taken = [r for r in map(_storage, others) if r is not None]
+    return [i for i, mine in enumerate(map(_storage, values))
+            if mine is not None and any(mine[0] < end and start < mine[1] for start, end in taken)]
 
 
 def _poison(device: str, numels: list[int]) -> None:
@@ -881,9 +886,7 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                     launches, again = _repeat_launches(candidate, inputs, refill, device, autograd != bool(call % 2))
                 trial.setdefault("repeat_launches", launches)
                 again, strange = plain_outputs(again)
-                earlier = _storages([o for outputs_before in held for o in outputs_before])
-                if any(start < end_before and start_before < end
-                       for start, end in _storages(again) for start_before, end_before in earlier):
+                if _overlapping(again, [o for outputs_before in held for o in outputs_before]):
                     trial.setdefault("reused_outputs", []).append(f"call {len(held) + 1}")
                 held.append(again)
                 if not foreign and not strange:
@@ -935,7 +938,6 @@ def _observe(
     counter: LaunchCounter, trace: AtenTrace, threads_before: int,
 ) -> dict:
     """What the candidate did during one call, for the caller to judge."""
-    input_ranges = _storages(inputs)
     return {
         "launches": counter.launches,
         "kernels": counter.kernels,
@@ -950,10 +952,7 @@ def _observe(
         "non_tensor_outputs": foreign,
         "wrong_device": [str(o.device) for o in outputs if o.device.type != torch.device(device).type],
         "strided_outputs": [i for i, o in enumerate(outputs) if not o.is_contiguous()],
-        "aliased_outputs": [
-            i for i, (start, end) in enumerate(_storages(outputs))
-            if any(start < in_end and in_start < end for in_start, in_end in input_ranges)
-        ],
+        "aliased_outputs": _overlapping(outputs, inputs),
     }
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import torch
 
+from tritonrl import syntax
 from tritonrl.verify.result import Reason, ReasonCode
 from tritonrl.verify.static import _FOREIGN_NAMES, _Checker, _root, _Scope
 from tritonrl.verify.static_rules import (
@@ -96,7 +97,7 @@ def device_paths(code: str) -> list[DevicePath]:
 
 def _parse(code: str) -> ast.Module | None:
     try:
-        return ast.parse(code)
+        return syntax.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
 

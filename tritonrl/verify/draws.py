@@ -44,6 +44,8 @@ from types import ModuleType
 import torch
 from torch.overrides import TorchFunctionMode
 
+from tritonrl import syntax
+
 # How far a draw departs from what the problem wrote, most telling first; the reference job takes the first
 # the reference stays finite on. signed: any sign; mixed: the named tensors (those the reference needs
 # positive, a variance: found one by one in the reference job) keep their signs and every other weight takes
@@ -205,14 +207,18 @@ def redraw_weights(model: torch.nn.Module, seed: int, mode: str, variant: int = 
     built = {}
     with torch.no_grad():
         for name, value in model.state_dict(keep_vars=True).items():
-            drawn = name in parameters or name in seeded or name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX)
-            if not value.is_floating_point() or not drawn:
+            if not value.is_floating_point() or not _drawn(name, parameters, seeded):
                 continue
             built[name] = value.detach().clone()
             if mode != "built":
                 signed = mode == "signed" or (mode.startswith(MIXED) and name not in kept)
                 value.copy_((flip if signed else 1.0) * _redrawn(value, generator, signed, variant))
     return built
+
+
+def _drawn(name: str, parameters, seeded) -> bool:
+    """Whether redraw_weights redraws a state entry of this name: a parameter, a running statistic or a seeded buffer."""
+    return name in parameters or name in seeded or name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX)
 
 
 def constructor_integers(problem: ModuleType) -> list[tuple[str, int]]:
@@ -252,7 +258,7 @@ def positive_tensors(model: torch.nn.Module) -> list[str]:
     """Names of the tensors redraw_weights redraws that were built all positive: those a mixed mode may keep."""
     parameters, drawn = {name for name, _ in model.named_parameters()}, _BUILT.get(model, {})
     return [name for name, value in model.state_dict().items() if value.is_floating_point() and bool((value > 0).all())
-            and (name in parameters or name in drawn or name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX))]
+            and _drawn(name, parameters, drawn)]
 
 
 def _seeded_buffers(problem: ModuleType, model: torch.nn.Module, args: list, kwargs: dict, seed: int) -> frozenset[str]:
@@ -260,7 +266,7 @@ def _seeded_buffers(problem: ModuleType, model: torch.nn.Module, args: list, kwa
     otherwise: drawn data, not structure (a causal mask or a position table comes out the same)."""
     parameters = {name for name, _ in model.named_parameters()}
     buffers = {name: value for name, value in model.state_dict().items() if value.is_floating_point()
-               and name not in parameters and not name.rsplit(".", 1)[-1].startswith(STATISTICS_PREFIX)}
+               and not _drawn(name, parameters, ())}
     if not buffers:
         return frozenset()
     seed_everything(seed + 1)
@@ -383,7 +389,7 @@ def changed_weights(model: torch.nn.Module, seed: int, reference: torch.nn.Modul
         return
     source = model if reference is None else reference
     state = source.state_dict()
-    changed = dict((name, index) for index, name in _changed(source, seed))
+    changed = dict((name, index) for index, name in _changed(state, _BUILT.get(source, {}), seed))
     # every drawn tensor has a change (none where it stays), so the layout maps them as it maps the weights
     changes = {name: _change(state[name], abs(seed) + changed[name]) if name in changed
                else (torch.ones_like(state[name]), torch.zeros_like(state[name]))
@@ -423,14 +429,13 @@ def _change(value: torch.Tensor, seed: int) -> tuple[torch.Tensor, torch.Tensor]
 
 def changes_weights(model: torch.nn.Module, seed: int) -> bool:
     """Whether changed_weights(model, seed) changes any of the model's weights."""
-    return bool(_changed(model, seed))
+    return bool(_changed(model.state_dict(), _BUILT.get(model, {}), seed))
 
 
-def _changed(model: torch.nn.Module, seed: int) -> list[tuple[int, str]]:
-    """(index, name) of the redrawn float tensors a weights seed changes: a position table or a mask is the
-    problem's structure."""
-    drawn = _BUILT.get(model, {})
-    names = [name for name, value in model.state_dict().items() if name in drawn and value.is_floating_point()]
+def _changed(state: dict, drawn, seed: int) -> list[tuple[int, str]]:
+    """(index, name) of the redrawn (`drawn`) float tensors of a model's `state` a weights seed changes: a position
+    table or a mask is the problem's structure."""
+    names = [name for name, value in state.items() if name in drawn and value.is_floating_point()]
     chosen = _changed_part(len(names), abs(seed)) if seed else [False] * len(names)
     return [(index, name) for index, name in enumerate(names) if chosen[index] == (seed > 0)]
 
@@ -526,7 +531,7 @@ def _first_uses(module: torch.nn.Module) -> dict[str, tuple]:
     call that `self.<path>` reaches it in ends (`self.ln_out(relu(self.ln_in(x)))` uses `ln_in.weight` first), or
     the mention itself outside calls; names it does not mention (or a source that cannot be read) are left out."""
     try:
-        function = ast.parse(textwrap.dedent(inspect.getsource(type(module).forward))).body[0]
+        function = syntax.parse(textwrap.dedent(inspect.getsource(type(module).forward))).body[0]
         me = function.args.args[0].arg
     except (OSError, TypeError, SyntaxError, IndexError, AttributeError):
         return {}

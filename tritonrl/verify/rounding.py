@@ -15,7 +15,7 @@ import copy
 
 import torch
 
-from tritonrl.verify.runtime import flatten_outputs, output_scale, tolerance
+from tritonrl.verify.runtime import flatten_outputs, scaled_atol
 
 # float64 copies of a trial's inputs and outputs above this are not made (full-size GPU trials of elementwise
 # problems, well-conditioned): the tolerance stays as it is.
@@ -51,7 +51,7 @@ def _stray(narrow: torch.Tensor, other: list | None, index: int) -> float:
 def _atol(output: torch.Tensor) -> float:
     if not (output.is_floating_point() or output.is_complex()):
         return 0.0
-    return tolerance(output.dtype)[0] * output_scale(output, str(output.device))
+    return scaled_atol(output, str(output.device))
 
 
 def _run(model: torch.nn.Module, inputs: list, dtype: torch.dtype) -> list | None:

@@ -190,12 +190,17 @@ def output_scale(expected: torch.Tensor, device: str) -> float:
     return rms if rms > 0 else 1.0
 
 
+def scaled_atol(expected: torch.Tensor, device: str, precision: str = "strict") -> float:
+    """The absolute tolerance of an output: its dtype's atol times the reference output's RMS."""
+    return tolerance(expected.dtype, precision)[0] * output_scale(expected, device)
+
+
 def _compare_tensor(
     expected: torch.Tensor, actual: torch.Tensor, device: str, precision: str, rounding: float
 ) -> tuple[ReasonCode | None, float]:
     """Chunked element-wise comparison in float64 on `device`; returns (reason or None, max abs error)."""
-    atol, rtol = tolerance(expected.dtype, precision)
-    atol = atol * output_scale(expected, device) + ROUNDING_FACTOR * rounding
+    atol = scaled_atol(expected, device, precision) + ROUNDING_FACTOR * rounding
+    rtol = tolerance(expected.dtype, precision)[1]
     worst = 0.0
     pairs = zip(_chunks(_components(expected).reshape(-1), device), _chunks(_components(actual).reshape(-1), device))
     for e, a in pairs:

@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 
 import torch.nn
 
+from tritonrl import syntax
 from tritonrl.verify.result import Reason
 from tritonrl.verify.result import ReasonCode as R
 from tritonrl.verify.static_rules import (
@@ -129,7 +130,7 @@ def check_static(code: str, reference_names: frozenset[str] = frozenset({"Model"
     if not isinstance(code, str):
         return [Reason(R.NO_CODE, f"expected Python source text, got {type(code).__name__}")]
     try:
-        tree = ast.parse(code)
+        tree = syntax.parse(code)
     except SyntaxError as exc:
         return [Reason(R.SYNTAX_ERROR, f"line {exc.lineno or '?'}: {exc.msg}")]
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:

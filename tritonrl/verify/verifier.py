@@ -231,31 +231,37 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
             for index, trial in enumerate(group):
                 trial["instance"] = instance + index % pairs
         instance += pairs
+    everywhere = range(len(trials))
     if reference.training_agrees:  # some trials, at least one, with the candidate in training mode
-        training = [chance.random() < 0.5 for _ in trials]
-        training[chance.randrange(len(trials))] = True
-        for trial, train in zip(trials, training):
+        for trial, train in zip(trials, _states(chance, len(trials), 0.5, everywhere)):
             trial["training"] = train
     # autograd on (float inputs requiring grad) in some trials, off in others, each at the primary shapes and at
     # others, and the calls right after a trial in the other state in turn; ModelNew's parameters frozen in some
-    # (FROZEN_SHARE), at least one: an answer computes the same in either state (a path for inference only, a
-    # snapshot taken under one state is seen)
-    autograd, frozen = ([chance.random() < share for _ in trials] for share in (0.5, FROZEN_SHARE))
+    # (FROZEN_SHARE): an answer computes the same in either state (a path for inference only, a snapshot taken
+    # under one state is seen). Each state is set in a trial on drawn weights (built ones may be the identity).
     primary = [i for i, t in enumerate(trials) if reference.trials[t["label"]].shapes == reference.shapes]
-    for group in (primary, [i for i in range(len(trials)) if i not in primary]):  # both at both kinds of shapes
-        if len(group) >= 2:
-            on, off = chance.sample(group, 2)
-            autograd[on], autograd[off] = True, False
-    drawn = [i for i, t in enumerate(trials) if t["variant"] != AS_BUILT] or list(range(len(trials)))
-    for states in (autograd, frozen):  # one in the state set on drawn weights (built ones may be the identity)
-        if not any(states[i] for i in drawn):
-            states[chance.choice(drawn)] = True
-        if all(states) and len(trials) > 1:
-            states[chance.choice([i for i in range(len(trials)) if i not in drawn] or drawn)] = False
+    drawn = [i for i, t in enumerate(trials) if t["variant"] != AS_BUILT] or list(everywhere)
+    autograd = _states(chance, len(trials), 0.5, drawn, both_in=(primary, [i for i in everywhere if i not in primary]))
+    frozen = _states(chance, len(trials), FROZEN_SHARE, drawn)
     for trial, grad, freeze in zip(trials, autograd, frozen):
         trial["autograd"], trial["frozen"] = grad, freeze
     chance.shuffle(trials)
     return trials
+
+
+def _states(chance: secrets.SystemRandom, count: int, share: float, drawn, both_in=()) -> list[bool]:
+    """A harness state per trial, each on with chance `share`: on and off within each group of `both_in` (of two or
+    more trials), on in at least one trial of `drawn`, and off in at least one where there are two trials or more."""
+    states = [chance.random() < share for _ in range(count)]
+    for group in both_in:
+        if len(group) >= 2:
+            on, off = chance.sample(group, 2)
+            states[on], states[off] = True, False
+    if not any(states[i] for i in drawn):
+        states[chance.choice(drawn)] = True
+    if all(states) and count > 1:
+        states[chance.choice([i for i in range(count) if i not in drawn] or list(drawn))] = False
+    return states
 
 
 _DRAW_KEYS = ("label", "seed", "distribution", "kept", "scalars", "positive", "weights")  # a call's draw (child._Draw)
