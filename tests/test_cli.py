@@ -102,6 +102,21 @@ def test_run_stage_failure_is_exit_2_with_the_resume_hint(prefect_home, monkeypa
     assert "error: stage sft failed (killed)\n(rerun the same command to resume: finished stages are reused)" in result.output
 
 
+def test_run_internal_error_is_one_line_naming_the_log_that_holds_its_traceback(tritonrl_home, prefect_home, monkeypatch):
+    def flow(**params):
+        raise SystemError("AST constructor recursion depth mismatch [before=30]")
+
+    monkeypatch.setattr("flows.full.tritonrl_flow", flow)
+    result = runner.invoke(app, ["run", "--profile", "tiny"])
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "internal error, SystemError: AST constructor recursion depth mismatch [before=30]" in errors[0]
+    assert "Traceback" not in result.output and "(rerun the same command to resume" in result.output
+    log = next((tritonrl_home / "logs").glob("run-*.log"))
+    assert str(log) in errors[0]
+    assert "Traceback (most recent call last)" in log.read_text() and ", in flow\n" in log.read_text()
+
+
 def test_run_in_a_home_it_cannot_write_says_to_set_tritonrl_home_before_printing_anything(tmp_path, monkeypatch):
     """A read-only checkout's ./.tritonrl (here: a home below a file, which fails as read-only does, even for root)."""
     blocker = tmp_path / "read-only"

@@ -8,20 +8,26 @@ from __future__ import annotations
 
 import logging
 import os
+import traceback
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from rich.markup import escape
 
 from tritonrl.cli.app import ConfigFileOption, ProfileOption, SetOption, app, console, fail, resolve_config
 from tritonrl.cli.run_server import sigterm_interrupts, start_server
 from tritonrl.config import Config, describe
 from tritonrl.evaluation import learning
+from tritonrl.artifacts.storage_errors import storage_error
 from tritonrl.problems import ProblemError
 
 stack_app = typer.Typer(help="The local stack: Prefect server, MLflow server, S3 endpoint, one worker per pool (loopback).",
                         no_args_is_help=True)
 app.add_typer(stack_app, name="stack")
+
+
+RESUME_HINT = "(rerun the same command to resume: finished stages are reused)"
 
 
 @app.command("run")
@@ -43,19 +49,29 @@ def run(
     for line in describe(config, sources):
         console.print(f"  {line}", highlight=False)
     pipeline.prepare_environment(config)
+    log = config.home / "logs" / f"run-{os.getpid()}.log"
     try:
         with sigterm_interrupts():
             _use_prefect_api(_local_orchestration_env(config))
             from flows.full import tritonrl_flow
 
-            _tracebacks_to(config.home / "logs" / f"run-{os.getpid()}.log")
+            _tracebacks_to(log)
 
             result = tritonrl_flow(profile=config.profile, config_file=str(config_file or ""), overrides=list(overrides))
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM; the flow has marked its runs KILLED
         console.print(_interrupted(exc), highlight=False, markup=False)
         raise typer.Exit(code=130) from None
     except (ProblemError, ValueError, RuntimeError, OSError) as exc:
-        raise fail(f"{exc}\n(rerun the same command to resume: finished stages are reused)") from exc
+        raise fail(f"{exc}\n{RESUME_HINT}") from exc
+    except Exception as exc:  # a defect of ours, not the input's: one line, its traceback in the run's log
+        if storage_error(exc) is not None:
+            raise  # the app's one storage line
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("a") as sink:
+            traceback.print_exception(exc, file=sink)
+        console.print(f"[red]error:[/red] internal error, {escape(f'{type(exc).__name__}: {exc}')} (a defect of "
+                      f"tritonrl; its traceback is in {log}: please report it)\n{RESUME_HINT}", highlight=False)
+        raise typer.Exit(code=1) from None
     console.print("[bold green]done[/bold green]")
     for line in _render_result(result):
         console.print(line, highlight=False, markup=False)
