@@ -325,3 +325,16 @@ def test_eval_with_a_registry_uri_that_is_not_registered_is_exit_2_saying_where_
     assert result.exit_code == 2
     assert f"no MLflow database at {tritonrl_home / 'mlflow.db'}" in result.output and "MLFLOW_TRACKING_URI" in result.output
     assert not (tritonrl_home / "mlflow.db").exists()  # a lookup creates no database
+
+
+def test_the_cli_imports_under_a_typer_whose_options_print_no_type(monkeypatch):
+    """GPU hosts may have another typer than ours: the flag help tweak is skipped there, `tritonrl verify` still runs."""
+    from typer.core import TyperOption
+
+    from tritonrl.cli.app import _FlagsTakeNoValue
+
+    for owner in TyperOption.__mro__:
+        if "display_type_rich" in vars(owner):
+            monkeypatch.delattr(owner, "display_type_rich")
+    _FlagsTakeNoValue.install()
+    assert not hasattr(TyperOption, "display_type_rich")

@@ -41,14 +41,15 @@ class _StorageFailuresAsErrors(TyperGroup):
 
 class _FlagsTakeNoValue:
     """typer 0.29 prints a type beside every option, a flag's too (`--json <bool>`, even `--help <bool>`), which reads as
-    if the flag wanted a value: our commands' flags show none. Installed on typer's option class, for our app only."""
+    if the flag wanted a value: our commands' flags show none. Installed on typer's option class, for our app only;
+    a typer without that method (an older one, as GPU hosts may have) prints no such type and is left alone."""
 
     @staticmethod
     def install() -> None:
         from typer.core import TyperOption
 
-        shown = TyperOption.display_type_rich
-        if getattr(shown, "flags_take_no_value", False):
+        shown = getattr(TyperOption, "display_type_rich", None)
+        if shown is None or getattr(shown, "flags_take_no_value", False):
             return
 
         def display_type_rich(self, ctx):
@@ -64,7 +65,7 @@ _FlagsTakeNoValue.install()
 APP_HELP = """TritonRL: train and evaluate LLMs that write Triton kernels.
 
 Start here: `tritonrl run --profile tiny` runs the whole pipeline on the built-in problems on CPU
-(about 20 minutes on 2 cores) and ends with the registered model and the commands that use it, e.g.
+(about 10 minutes on 2 cores, a few more the first time) and ends with the registered model and the commands that use it, e.g.
 `tritonrl generate --model models:/tritonrl-coder@champion --problem FILE.py`.
 `tritonrl problems list` shows the problems; `tritonrl verify` judges one kernel, `tritonrl eval` a model;
 `tritonrl config keys` describes every setting."""
