@@ -135,6 +135,7 @@ def test_the_run_summarys_commands_run_as_printed_and_mlflow_ui_gets_a_free_port
     import socket
 
     from tritonrl.cli.operations import _render_result
+    from tritonrl.problems.loaders import load_builtin
 
     def printed(lines, label):
         (line,) = [line for line in lines if line.startswith(label)]
@@ -144,6 +145,7 @@ def test_the_run_summarys_commands_run_as_printed_and_mlflow_ui_gets_a_free_port
     ui, generate = printed(lines, "MLflow UI:"), printed(lines, "try it:")
     for program, name in ((ui[0], "mlflow"), (generate[0], "tritonrl")):
         assert Path(program).name == name and shutil.which(program), f"{program} does not run as printed"
+    assert generate[generate.index("--problem") + 1] in {p.name for p in load_builtin()}  # a problem generate finds
     assert ui[1:4] == ["ui", "--backend-store-uri", f"sqlite:///{tritonrl_home}/mlflow.db"] and ui[4] == "--port"
     holder = socket.socket()
     try:
@@ -210,6 +212,15 @@ def test_verify_json_contract_for_a_response_file(tmp_path):
     assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 3 + 3 + len(SHAPE_PLANS)  # three more calls in one's tensors
 
 
+def test_verify_and_generate_take_a_built_in_problem_by_name(tmp_path):
+    """As the run summary's `tritonrl generate ... --problem 01_relu.py` is pasted, from any directory."""
+    response = tmp_path / "answer.txt"
+    response.write_text(runner.invoke(app, ["problems", "show", "06_row_sum.py", "--reference"]).output)
+    result = runner.invoke(app, ["verify", "--problem", "06_row_sum.py", "--candidate", str(response), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["problem"] == "06_row_sum.py" and json.loads(result.output)["correct"] is True
+
+
 def test_verify_rejection_is_exit_0_and_readable(tmp_path):
     problem = _save_problem(tmp_path)
     candidate = tmp_path / "cheat.py"
@@ -224,6 +235,8 @@ def test_verify_usage_errors_exit_2(tmp_path):
     problem = _save_problem(tmp_path)
     missing = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(tmp_path / "none.py")])
     assert missing.exit_code == 2 and "candidate file" in missing.output and "does not exist" in missing.output
+    unknown = runner.invoke(app, ["verify", "--problem", "99_nothing.py", "--candidate", str(problem)])
+    assert unknown.exit_code == 2 and "no built-in problem has that name (tritonrl problems list" in unknown.output
     broken = tmp_path / "broken.py"
     broken.write_text("import torch\n")
     bad = runner.invoke(app, ["verify", "--problem", str(broken), "--candidate", str(problem)])

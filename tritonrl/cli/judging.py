@@ -21,7 +21,8 @@ from tritonrl.cli.app import (
     stage_config,
 )
 from tritonrl.config import PRECISIONS, Config, key_help
-from tritonrl.problems import ProblemError, load_problems
+from tritonrl.problems import Problem, ProblemError, load_problems
+from tritonrl.problems.loaders import load_builtin
 from tritonrl.verify import use_interpreter_on
 
 _HELP = dict(key_help())
@@ -56,9 +57,29 @@ def _verify_config(profile, config_file, overrides, **flags) -> Config:
     return replace(config, verify=verify)
 
 
+PROBLEM_HELP = "A KernelBench-format problem file (Model, get_inputs, get_init_inputs), or a built-in problem's name, e.g. 01_relu.py."
+
+
+def _problem(path: Path) -> Problem:
+    """The problem `--problem` names: a .py file, else a built-in problem of that name."""
+    if not path.is_file():
+        builtin = {p.name: p for p in load_builtin()}
+        if str(path) in builtin:
+            return builtin[str(path)]
+        raise fail(f"problem file {path} does not exist, and no built-in problem has that name "
+                   "(tritonrl problems list shows them)")
+    if path.suffix != ".py":
+        raise fail(f"--problem must be a .py file in KernelBench format, got {path}")
+    try:
+        (loaded,) = load_problems(str(path))
+    except ProblemError as exc:
+        raise fail(str(exc)) from exc
+    return loaded
+
+
 @app.command("verify")
 def verify(
-    problem: Path = typer.Option(..., "--problem", help="KernelBench-format problem file (Model, get_inputs, get_init_inputs)."),
+    problem: Path = typer.Option(..., "--problem", help=PROBLEM_HELP),
     candidate: Path = typer.Option(..., "--candidate", help="A .py file defining ModelNew, or a text file holding a model response."),
     device: Optional[str] = DeviceOption,
     trials: Optional[int] = TrialsOption,
@@ -75,15 +96,9 @@ def verify(
     """
     config = _verify_config(profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout,
                             precision=precision)
-    for label, path in (("problem", problem), ("candidate", candidate)):
-        if not path.is_file():
-            raise fail(f"{label} file {path} does not exist")
-    try:
-        (loaded,) = load_problems(str(problem)) if problem.suffix == ".py" else (None,)
-    except ProblemError as exc:
-        raise fail(str(exc)) from exc
-    if loaded is None:
-        raise fail(f"--problem must be a .py file in KernelBench format, got {problem}")
+    loaded = _problem(problem)
+    if not candidate.is_file():
+        raise fail(f"candidate file {candidate} does not exist")
     from tritonrl.verify.interpreter import InterpreterUnusable
     from tritonrl.verify.report import render_verdict
     from tritonrl.verify.verifier import Verifier, VerifierSettings
@@ -259,7 +274,7 @@ def generate(
     model: str = typer.Option(
         ..., "--model", help="models:/tritonrl-coder@champion (or @candidate, /VERSION), a training output URI, a hub id or a directory."
     ),
-    problem: Path = typer.Option(..., "--problem", help="A PyTorch module in KernelBench format (Model, get_inputs, get_init_inputs)."),
+    problem: Path = typer.Option(..., "--problem", help=PROBLEM_HELP),
     attempts: int = typer.Option(1, help="Answers to try; after the first (greedy by default) they are sampled."),
     profile: Optional[str] = ProfileOption,
     config_file: Optional[Path] = ConfigFileOption,
@@ -272,12 +287,7 @@ def generate(
     wrote under $TRITONRL_HOME (./.tritonrl).
     """
     config = stage_config(profile, config_file, overrides)
-    if not problem.is_file():
-        raise fail(f"problem file {problem} does not exist")
-    try:
-        (loaded,) = load_problems(str(problem))
-    except ProblemError as exc:
-        raise fail(str(exc)) from exc
+    loaded = _problem(problem)
     library_logs_to_stderr()
     from tritonrl import tracking
     from tritonrl.stages import evaluate as stage

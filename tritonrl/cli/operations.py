@@ -21,6 +21,7 @@ from tritonrl.config import Config, describe
 from tritonrl.evaluation import learning
 from tritonrl.artifacts.storage_errors import storage_error
 from tritonrl.problems import ProblemError
+from tritonrl.problems.loaders import load_builtin
 
 stack_app = typer.Typer(help="The local stack: Prefect server, MLflow server, S3 endpoint, one worker per pool (loopback).",
                         no_args_is_help=True)
@@ -157,6 +158,7 @@ def _render_result(result: dict[str, Any]) -> list[str]:
     """The closing summary of a pipeline run: every stage's line, where the outputs and runs went, how to look."""
     lines = [f"{name:12s} {'(reused) ' if s.get('reused') else ''}{s['line']}" for name, s in result["stages"].items()]
     registered = result["registered"]
+    value = "none" if registered["value"] is None else f"{registered['value']:.3g}"
     rows = learning.learning_rows(result["stages"])
     if rows:
         lines += ["", "learning (the same evaluation for each model):", *("  " + line for line in learning.learning_text(rows))]
@@ -164,13 +166,13 @@ def _render_result(result: dict[str, Any]) -> list[str]:
         "",
         f"model:        {result['model']}",
         f"registered:   models:/{registered['name']}@{registered['aliases'][0]} (version {registered['version']}, "
-        f"aliases {', '.join(registered['aliases'])}; {registered['metric']} = {registered['value']})",
+        f"aliases {', '.join(registered['aliases'])}; {registered['metric']} = {value})",
         f"promotion:    {registered['reason']}",
         f"artifacts:    {result['artifact_root']}",
         f"tracking:     {result['tracking_uri']} (experiment {result['experiment']}, run {result['parent_run_id']})",
         f"MLflow UI:    {_ui_command(result['tracking_uri'])}",
         f"try it:       {command('tritonrl')} generate --model models:/{registered['name']}@{registered['aliases'][0]} "
-        "--problem FILE.py",
+        f"--problem {load_builtin()[0].name}  # or another of: {command('tritonrl')} problems list",
     ]
     return lines
 
