@@ -36,9 +36,10 @@ def responses_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def evaluation(responses_file, tmp_path_factory):
-    """`tritonrl eval --json` on the responses: (its JSON, the report directory)."""
+    """`tritonrl eval --json` on the responses: (its JSON, the report directory). No --problems: evaluate.problems's
+    default, the built-in suite."""
     out = tmp_path_factory.mktemp("report")
-    result = CliRunner().invoke(app, ["eval", "--problems", "builtin", "--responses", str(responses_file), "--out", str(out),
+    result = CliRunner().invoke(app, ["eval", "--responses", str(responses_file), "--out", str(out),
                                       "--json", "--trials", "1", "--timeout", "30", "--workers", "2"])
     assert result.exit_code == 0, result.output
     return json.loads(result.output[result.output.index("{"):]), out

@@ -62,13 +62,14 @@ class _FlagsTakeNoValue:
 
 _FlagsTakeNoValue.install()
 
-APP_HELP = """TritonRL: train and evaluate LLMs that write Triton kernels.
-
-Start here: `tritonrl run --profile tiny` runs the whole pipeline on the built-in problems on CPU
-(about 10 minutes on 2 cores, a few more the first time) and ends with the registered model and the commands that use it, e.g.
-`tritonrl generate --model models:/tritonrl-coder@champion --problem FILE.py`.
-`tritonrl problems list` shows the problems; `tritonrl verify` judges one kernel, `tritonrl eval` a model;
-`tritonrl config keys` describes every setting."""
+APP_HELP = (
+    "TritonRL: train and evaluate LLMs that write Triton kernels.\n\n"
+    "Start here: `tritonrl run --profile tiny` runs the whole pipeline on the built-in problems on CPU (about 10 "
+    "minutes on 2 cores, a few more the first time) and ends with the registered model and the commands that use it, "
+    "e.g. `tritonrl generate --model models:/tritonrl-coder@champion --problem 01_relu.py`.\n\n"
+    "`tritonrl problems list` shows the problems; `tritonrl verify` judges one kernel, `tritonrl eval` a model; "
+    "`tritonrl config keys` describes every setting."
+)
 
 app = typer.Typer(help=APP_HELP, no_args_is_help=True, cls=_StorageFailuresAsErrors)
 

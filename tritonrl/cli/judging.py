@@ -117,7 +117,8 @@ def verify(
 
 @app.command("eval")
 def evaluate(
-    problems: str = typer.Option(..., "--problems", help="builtin, a directory, a KernelBench JSONL or a hub id."),
+    problems: Optional[str] = typer.Option(None, "--problems", help=_from_config(
+        "evaluate.problems", "builtin, a directory, a KernelBench JSONL or a hub id")),
     responses: Optional[Path] = typer.Option(
         None, "--responses", help='JSONL, one {"problem": NAME, "response": TEXT} per line (with "sample" and "turn" for refined '
         'answers, as eval writes them). Or use --model/--endpoint.'
@@ -166,6 +167,7 @@ def evaluate(
                             precision=precision)
     if sum(x is not None for x in (responses, model, endpoint)) != 1:
         raise fail("give exactly one of --responses FILE, --model MODEL or --endpoint URL")
+    problems = problems or config.evaluate.problems
     from tritonrl.stages.evaluate import EvaluationError, load_responses, summarize
     from tritonrl.stages.evaluate import run as run_evaluation
     from tritonrl.verify.verifier import VerifierSettings
