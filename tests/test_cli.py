@@ -1,4 +1,5 @@
 import json
+import re
 import subprocess
 import sys
 import time
@@ -267,19 +268,22 @@ def test_problems_show_names_near_misses():
 
 
 @pytest.mark.slow
-def test_verify_comes_back_within_120_seconds_whatever_the_candidate_does(tmp_path):
+def test_verify_comes_back_at_the_limit_it_names_whatever_the_candidate_does(tmp_path):
+    """A hung candidate is killed at the limit the verdict names (which grows with the reference's own trial time, so
+    with the machine's load); the command returns soon after. The hang guard is far above any such limit."""
     problem = _save_problem(tmp_path)
     candidate = tmp_path / "hung.py"
     candidate.write_text(HUNG_CANDIDATE)
     started = time.monotonic()
     out = subprocess.run(
         [str(TRITONRL), "verify", "--problem", str(problem), "--candidate", str(candidate), "--json"],
-        capture_output=True, text=True, timeout=150,
+        capture_output=True, text=True, timeout=600,
     )
     elapsed = time.monotonic() - started
     assert out.returncode == 0, out.stderr
-    assert "timeout" in [r["code"] for r in json.loads(out.stdout)["reasons"]]
-    assert elapsed < 120
+    (timeout,) = [r["message"] for r in json.loads(out.stdout)["reasons"] if r["code"] == "timeout"]
+    limit = float(re.match(r"no verdict within (\d+) s", timeout).group(1))
+    assert elapsed < limit + 60, (limit, elapsed)  # start-up, the reference's run, the kill
 
 
 @pytest.mark.slow
