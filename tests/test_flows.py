@@ -25,7 +25,7 @@ from tritonrl.config import load_config
 
 from tests.support.flows import SMALL, STAGES
 from tests.support.paths import REPO
-from tests.support.processes import processes_of
+from tests.support.processes import processes_left
 
 TRITONRL = Path(sys.executable).parent / "tritonrl"
 
@@ -62,8 +62,7 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
         _kill_when(log, proc, "torch.distributed.run", timeout_s=400)
     checkpoints = tritonrl_home / "artifacts" / "checkpoints"
     assert not list(checkpoints.glob("*/manifest.json")), "a killed SFT run must not publish a complete output"
-    time.sleep(2)
-    assert processes_of(tritonrl_home) == []  # its Prefect server and training launcher died with it
+    assert processes_left(tritonrl_home) == []  # its Prefect server and training launcher died with it
 
     second = subprocess.run(_run_command(), cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert second.returncode == 0, second.stderr[-4000:]

@@ -19,7 +19,7 @@ from tritonrl.config import load_config
 
 from tests.support.flows import SMALL
 from tests.support.paths import REPO
-from tests.support.processes import processes_of
+from tests.support.processes import processes_left
 
 TRITONRL = Path(sys.executable).parent / "tritonrl"
 STOP_WITHIN_S = 20  # measured 6 s on 2 busy cores
@@ -55,8 +55,7 @@ def test_an_interrupted_run_stops_within_seconds_with_one_line(tritonrl_home, tm
     assert "Traceback" not in "\n".join(after), after
     assert after[-1].startswith(f"interrupted during {stage} (finished: suite-check, distill")
     assert after[-1].endswith("run the same command again to resume: finished stages are reused")
-    time.sleep(1)
-    assert processes_of(tritonrl_home) == []  # Prefect server, training launcher, verifier: all gone
+    assert processes_left(tritonrl_home) == []  # Prefect server, training launcher, verifier: all gone
 
     config, _ = load_config("tiny", None, SMALL)
     client = MlflowClient(config.tracking_uri)

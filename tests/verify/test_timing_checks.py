@@ -165,7 +165,7 @@ def test_a_callable_that_computes_only_on_inputs_it_has_seen_before_fails_every_
     assert not any(_wrong(_drive(waits, _known(), reps=200))) and waits.skipped == 0
 
 
-def test_making_some_repetitions_long_does_not_make_the_next_one_likely_checked():
+def test_making_some_repetitions_long_does_not_make_the_next_one_likely_checked(seeded):
     """The sampled points are counted in repetitions of the median length, not in time (which a long one would fill)."""
     wrong = []
     for _ in range(20):
@@ -216,7 +216,7 @@ def test_without_known_inputs_nothing_is_checked():
     assert len(seen) == WARMUP_CALLS + 1 + 8 + 1 + 8 * 40
 
 
-def test_the_checked_repetitions_are_spread_uniformly_over_the_run_and_none_is_certain():
+def test_the_checked_repetitions_are_spread_uniformly_over_the_run_and_none_is_certain(seeded):
     reps, runs = 30, 300
     positions = []
     for _ in range(runs):
