@@ -32,9 +32,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--samples", type=int, default=16, help="sampled answers per held-out problem")
     parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature (GRPO's)")
     parser.add_argument("--max-new-tokens", type=int, default=640, help="generation budget per answer")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="torch seed before the first model's sampling, +1 for each next one (a model named "
-                             "twice is two independent draws)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="torch seed before the first model's sampling, +1 for each next one (a model named "
+        "twice is two independent draws)",
+    )
     parser.add_argument("--results", required=True, help="markdown file the measurements are appended to")
     args = parser.parse_args()
     for spec in args.models:
@@ -58,8 +62,10 @@ def main() -> None:
     record = results_log(args.results, "Held-out probe (sampled answers at held-out shapes)", ["verify.trials=2"])
     problems = held_out_problems()
     n = len(problems) * args.samples
-    record(f"- {args.samples} samples × {len(problems)} problems per model, temperature {args.temperature}, "
-           f"seeds {args.seed}..{args.seed + len(args.models) - 1}\n")
+    record(
+        f"- {args.samples} samples × {len(problems)} problems per model, temperature {args.temperature}, "
+        f"seeds {args.seed}..{args.seed + len(args.models) - 1}\n"
+    )
     record("| model | correct | share | standard error |")
     record("|---|---|---|---|")
     for index, spec in enumerate(args.models):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.verify.response import parse_response
 
-ELEMENTWISE = '''import torch
+ELEMENTWISE = """import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
@@ -38,7 +38,7 @@ class ModelNew(nn.Module):
         n = x.numel()
         elementwise_kernel[(triton.cdiv(n, 4096),)](x, out, n, self.param, BLOCK_SIZE=4096)
         return out
-'''
+"""
 
 # KernelBench problem name -> (Triton expression of x and `param`, the constructor's default)
 ACTIVATIONS = {
@@ -63,7 +63,7 @@ FROM_BUILTIN = {
     "94_MSELoss.py": "18_mse_loss.py",
 }
 
-LOG_SOFTMAX = '''import torch
+LOG_SOFTMAX = """import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
@@ -97,7 +97,7 @@ class ModelNew(nn.Module):
         out = torch.empty_like(x)
         log_softmax_kernel[(x.shape[0],)](x, out, x.shape[1], BLOCK=2048)
         return out
-'''
+"""
 
 
 def candidates() -> dict[str, str]:

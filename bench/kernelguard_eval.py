@@ -49,8 +49,10 @@ def main() -> None:
             false_rejects.append(f"{path.name}: {patterns}")
     print(f"kernelguard {getattr(kernelguard, '__version__', '')} on {CANDIDATES}")
     for folder in ("honest", "hacks", "faults"):
-        print(f"- {folder}: {counts[folder, 'total']} fixtures; kernelguard flags {counts[folder, 'kernelguard']}, "
-              f"static layer rejects {counts[folder, 'static']}")
+        print(
+            f"- {folder}: {counts[folder, 'total']} fixtures; kernelguard flags {counts[folder, 'kernelguard']}, "
+            f"static layer rejects {counts[folder, 'static']}"
+        )
     print("flagged by kernelguard, passed by the static layer:", *added or ["none"], sep="\n  ")
     print("honest fixtures kernelguard flags:", *false_rejects or ["none"], sep="\n  ")
 

@@ -36,11 +36,24 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--refinement-pairs", type=int, default=3, help="augment.refinement_pairs of the trained run")
     parser.add_argument("--turns", type=int, default=2, help="evaluate.turns")
-    parser.add_argument("--set", dest="extra", action="append", default=[], metavar="KEY=VALUE",
-                        help="further config overrides for every stage, e.g. sft.max_steps=100 (repeatable)")
-    parser.add_argument("--own-failures", type=int, default=0, metavar="K",
-                        help="add refinement rows from K sampled answers per training prompt of the first student, retrain")
-    parser.add_argument("--skip-control", action="store_true", help="train and evaluate only the run with refinement pairs")
+    parser.add_argument(
+        "--set",
+        dest="extra",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="further config overrides for every stage, e.g. sft.max_steps=100 (repeatable)",
+    )
+    parser.add_argument(
+        "--own-failures",
+        type=int,
+        default=0,
+        metavar="K",
+        help="add refinement rows from K sampled answers per training prompt of the first student, retrain",
+    )
+    parser.add_argument(
+        "--skip-control", action="store_true", help="train and evaluate only the run with refinement pairs"
+    )
     parser.add_argument("--home", default="", help="TRITONRL_HOME for the run (default: a fresh temp dir)")
     parser.add_argument("--results", required=True, help="markdown file the measurements are appended to")
     return parser.parse_args()
@@ -51,7 +64,9 @@ def _turn_cells(metrics: dict, turns: int) -> list[str]:
     cells = []
     for key in ("correct", "fast_1"):
         values = by_turn.get(key, {})
-        cells.append(" → ".join(f"{values[str(t)]:.0%}" if values.get(str(t)) is not None else "–" for t in range(1, turns + 1)))
+        cells.append(
+            " → ".join(f"{values[str(t)]:.0%}" if values.get(str(t)) is not None else "–" for t in range(1, turns + 1))
+        )
     return cells
 
 
@@ -80,9 +95,21 @@ def own_failure_rows(config, model_uri: str, pairs_uri: str, samples: int) -> tu
     model, tokenizer = load_model(source).eval(), load_tokenizer(source)
     keys, answers = list(prompts), []
     for start in range(0, len(keys), 6):
-        answers += [g.text for g in generate(model, tokenizer, [prompts[k]["prompt"] for k in keys[start:start + 6]],
-                                             config.grpo.max_new_tokens, config.grpo.temperature, samples)]
-    batches = [ProblemBatch(k, prompts[k]["problem_source"], answers[i * samples:(i + 1) * samples]) for i, k in enumerate(keys)]
+        answers += [
+            g.text
+            for g in generate(
+                model,
+                tokenizer,
+                [prompts[k]["prompt"] for k in keys[start : start + 6]],
+                config.grpo.max_new_tokens,
+                config.grpo.temperature,
+                samples,
+            )
+        ]
+    batches = [
+        ProblemBatch(k, prompts[k]["problem_source"], answers[i * samples : (i + 1) * samples])
+        for i, k in enumerate(keys)
+    ]
     with VerifierPool(VerifierSettings.from_config(config.verify)) as pool:
         verdicts = pool.verify_batches(batches)
     own, reasons = [], Counter()
@@ -92,7 +119,12 @@ def own_failure_rows(config, model_uri: str, pairs_uri: str, samples: int) -> tu
             if not verdict.correct and not any(r.code.layer == Layer.ENVIRONMENT for r in verdict.reasons):
                 reasons.update(r.code.value for r in verdict.reasons)
                 own.append({**row, "prompt": refinement_messages(row["prompt"], answer, verdict)})
-    return rows + own, {"prompts": len(keys), "answers": len(answers), "own_failure_rows": len(own), "reasons": dict(reasons)}
+    return rows + own, {
+        "prompts": len(keys),
+        "answers": len(answers),
+        "own_failure_rows": len(own),
+        "reasons": dict(reasons),
+    }
 
 
 def main() -> None:
@@ -115,18 +147,25 @@ def main() -> None:
     accepted = filtered.accepted
     runs = [(f"SFT with {args.refinement_pairs} refinement pairs per problem", args.refinement_pairs)]
     runs += [] if args.skip_control else [("SFT without refinement pairs (control)", 0)]
-    record(f"- data: {accepted.rows}/{filtered.samples} samples accepted (rejections {filtered.reasons}); "
-           f"built in {time.time() - started:.0f}s\n")
-    record(f"| model | SFT rows (refinement) | steps | first → last train loss | correct@1 → @{args.turns} | "
-           f"fast_1@1 → @{args.turns} | answered per turn |")
+    record(
+        f"- data: {accepted.rows}/{filtered.samples} samples accepted (rejections {filtered.reasons}); "
+        f"built in {time.time() - started:.0f}s\n"
+    )
+    record(
+        f"| model | SFT rows (refinement) | steps | first → last train loss | correct@1 → @{args.turns} | "
+        f"fast_1@1 → @{args.turns} | answered per turn |"
+    )
     record("|---|---|---|---|---|---|---|")
+
     def evaluate_and_record(label: str, config, trained, refinement_rows: int) -> None:
         summary = evaluate_model(config, trained.output_uri, lambda line: print(line, flush=True))
         correct, fast = _turn_cells(summary.metrics, args.turns)
         answered = summary.metrics.get("turns", {}).get("answered", {})
         first, last = trained.loss_curve[0][1], trained.loss_curve[-1][1]
-        record(f"| {label} | {trained.train_rows} ({refinement_rows}) | {trained.steps} | {first:.3f} → {last:.3f} | "
-               f"{correct} | {fast} | {', '.join(f'{t}: {n}' for t, n in answered.items()) or '–'} |")
+        record(
+            f"| {label} | {trained.train_rows} ({refinement_rows}) | {trained.steps} | {first:.3f} → {last:.3f} | "
+            f"{correct} | {fast} | {', '.join(f'{t}: {n}' for t, n in answered.items()) or '–'} |"
+        )
 
     for label, pairs in runs:
         run_config, _ = load_config("tiny", overrides=[*overrides, f"augment.refinement_pairs={pairs}"])
@@ -136,11 +175,20 @@ def main() -> None:
         if pairs and args.own_failures:
             rows, counts = own_failure_rows(run_config, trained.output_uri, augmented.pairs.uri, args.own_failures)
             record(f"- the first student's own wrong answers at the training prompts: {counts}")
-            mixed = publish_dataset(ArtifactStore.of(run_config.storage), join(run_config.artifact_root, "datasets"),
-                                    "augment-pairs-own-failures", rows, {"stage": "bench", "input": augmented.pairs.uri})
+            mixed = publish_dataset(
+                ArtifactStore.of(run_config.storage),
+                join(run_config.artifact_root, "datasets"),
+                "augment-pairs-own-failures",
+                rows,
+                {"stage": "bench", "input": augmented.pairs.uri},
+            )
             retrained = sft.run(run_config, mixed.uri, on_log=lambda line: print(line, flush=True))
-            evaluate_and_record(f"{label} + {counts['own_failure_rows']} rows from the first student's own wrong answers",
-                                run_config, retrained, augmented.refinement_pairs + counts["own_failure_rows"])
+            evaluate_and_record(
+                f"{label} + {counts['own_failure_rows']} rows from the first student's own wrong answers",
+                run_config,
+                retrained,
+                augmented.refinement_pairs + counts["own_failure_rows"],
+            )
     record(f"\nTotal wall time {time.time() - started:.0f}s.")
 
 

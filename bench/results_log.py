@@ -44,8 +44,10 @@ def results_log(path: str, title: str, overrides: list[str]) -> Callable[[str], 
 
     record(f"# {title}, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC\n")
     record(f"- machine: {platform.machine()}, {os.cpu_count()} CPU cores, {platform.platform()}")
-    record(f"- versions: python {platform.python_version()}, torch {torch.__version__}, triton {metadata.version('triton')}, "
-           f"numpy {metadata.version('numpy')}, transformers {transformers.__version__}")
+    record(
+        f"- versions: python {platform.python_version()}, torch {torch.__version__}, triton {metadata.version('triton')}, "
+        f"numpy {metadata.version('numpy')}, transformers {transformers.__version__}"
+    )
     record(f"- command: `{' '.join([sys.executable.rsplit('/', 1)[-1], *sys.argv])}`")
     record(f"- overrides: {' '.join(overrides)}\n")
     return record

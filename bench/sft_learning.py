@@ -34,10 +34,14 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int, default=4, help="sequences per step")
     parser.add_argument("--variants", type=int, default=5, help="augment.variants_per_task")
     parser.add_argument("--max-new-tokens", type=int, default=1024, help="greedy generation budget per problem")
-    parser.add_argument("--eval-fraction", type=float, default=0.0,
-                        help="sft.eval_fraction; 0 by default because a random hold-out of the 18 original pairs "
-                             "removes whole problems from the augmentation-off run (correctness at held-out shapes "
-                             "is this benchmark's evaluation)")
+    parser.add_argument(
+        "--eval-fraction",
+        type=float,
+        default=0.0,
+        help="sft.eval_fraction; 0 by default because a random hold-out of the 18 original pairs "
+        "removes whole problems from the augmentation-off run (correctness at held-out shapes "
+        "is this benchmark's evaluation)",
+    )
     parser.add_argument("--skip-off", action="store_true", help="skip the augmentation-off training run")
     parser.add_argument("--home", default="", help="TRITONRL_HOME for the run (default: a fresh temp dir)")
     parser.add_argument("--results", required=True, help="markdown file the measurements are appended to")
@@ -71,10 +75,17 @@ def correctness(
     model, tokenizer = load_model(model_source, device=device).eval(), load_tokenizer(model_source)
     responses = []
     for start in range(0, len(problems), 6):
-        batch = problems[start:start + 6]
-        responses += [g.text for g in generate(model, tokenizer, [build_messages(s) for _, s in batch], max_new_tokens,
-                                               temperature, samples)]
-    tasks = [ProblemBatch(name, source, responses[i * samples:(i + 1) * samples]) for i, (name, source) in enumerate(problems)]
+        batch = problems[start : start + 6]
+        responses += [
+            g.text
+            for g in generate(
+                model, tokenizer, [build_messages(s) for _, s in batch], max_new_tokens, temperature, samples
+            )
+        ]
+    tasks = [
+        ProblemBatch(name, source, responses[i * samples : (i + 1) * samples])
+        for i, (name, source) in enumerate(problems)
+    ]
     with VerifierPool(VerifierSettings.from_config(config.verify)) as pool:
         verdicts = pool.verify_batches(tasks)
     failures = [f"{t.key}: {','.join(v.codes) or 'incorrect'}" for t in tasks for v in verdicts[t.key] if not v.correct]
@@ -93,9 +104,15 @@ def main() -> None:
     from tritonrl.stages import filter as filter_stage
     from tritonrl.training.models import resolve_model_source
 
-    overrides = [f"sft.max_steps={args.steps}", f"sft.learning_rate={args.lr}", f"sft.batch_size={args.batch_size}",
-                 f"augment.variants_per_task={args.variants}", f"sft.eval_fraction={args.eval_fraction}",
-                 "sft.eval_steps=50", "sft.logging_steps=25"]
+    overrides = [
+        f"sft.max_steps={args.steps}",
+        f"sft.learning_rate={args.lr}",
+        f"sft.batch_size={args.batch_size}",
+        f"augment.variants_per_task={args.variants}",
+        f"sft.eval_fraction={args.eval_fraction}",
+        "sft.eval_steps=50",
+        "sft.logging_steps=25",
+    ]
     config, _ = load_config("tiny", overrides=overrides)
     record = results_log(args.results, "SFT learning on CPU (tiny profile)", overrides)
 
@@ -106,13 +123,20 @@ def main() -> None:
     store = ArtifactStore()
     rows = read_dataset(store, pairs.uri)
     originals = [r for r in rows if r["variant"] == 0]
-    original_pairs = publish_dataset(store, join(config.artifact_root, "datasets"), "augment-pairs-originals", originals,
-                                     {"stage": "bench", "input": pairs.uri})
+    original_pairs = publish_dataset(
+        store,
+        join(config.artifact_root, "datasets"),
+        "augment-pairs-originals",
+        originals,
+        {"stage": "bench", "input": pairs.uri},
+    )
     problems = held_out_problems()
     trained_prompts = {r["problem_source"] for r in rows}
     leaked = [name for name, source in problems if source in trained_prompts]
-    record(f"- data: {len(rows)} augment pairs ({len(originals)} at original shapes), built in {time.time() - started:.0f}s; "
-           f"held-out problems: {len(problems)} (alt_shapes), {len(leaked)} of them also among training prompts {leaked}\n")
+    record(
+        f"- data: {len(rows)} augment pairs ({len(originals)} at original shapes), built in {time.time() - started:.0f}s; "
+        f"held-out problems: {len(problems)} (alt_shapes), {len(leaked)} of them also among training prompts {leaked}\n"
+    )
 
     record("| model | train pairs | steps | first → last train loss | eval loss | correct at held-out shapes | time |")
     record("|---|---|---|---|---|---|---|")
@@ -127,8 +151,10 @@ def main() -> None:
         solved, failures[label] = correctness(config, model_dir, problems, args.max_new_tokens)
         first, last = result.loss_curve[0][1], result.loss_curve[-1][1]
         evals = f"{result.eval_curve[0][1]:.3f} → {result.eval_curve[-1][1]:.3f}" if result.eval_curve else "–"
-        record(f"| SFT, {label} | {result.train_rows} | {result.steps} | {first:.3f} → {last:.3f} | {evals} | "
-               f"{solved}/{len(problems)} ({solved / len(problems):.0%}) | {result.seconds:.0f}s |")
+        record(
+            f"| SFT, {label} | {result.train_rows} | {result.steps} | {first:.3f} → {last:.3f} | {evals} | "
+            f"{solved}/{len(problems)} ({solved / len(problems):.0%}) | {result.seconds:.0f}s |"
+        )
     record("")
     for label, lines in failures.items():
         record(f"Failures, {label}: " + ("; ".join(lines) or "none"))

@@ -61,10 +61,21 @@ def step_time(variant: dict, batch: int, seq: int, steps: int, profile: bool) ->
     torch.cuda.synchronize()
     seconds = (time.perf_counter() - started) / steps
     params = sum(p.numel() for p in model.parameters())
-    flops = batch * seq * (6 * params + 12 * QWEN3_06B["num_hidden_layers"] * QWEN3_06B["num_attention_heads"]
-                           * QWEN3_06B["head_dim"] * seq)
-    result = {**variant, "ms_per_step": round(seconds * 1e3, 1), "tokens_per_s": round(batch * seq / seconds),
-              "mfu": round(flops / seconds / PEAK_FLOPS, 4), "peak_memory_gb": round(torch.cuda.max_memory_allocated() / 1e9, 1)}
+    flops = (
+        batch
+        * seq
+        * (
+            6 * params
+            + 12 * QWEN3_06B["num_hidden_layers"] * QWEN3_06B["num_attention_heads"] * QWEN3_06B["head_dim"] * seq
+        )
+    )
+    result = {
+        **variant,
+        "ms_per_step": round(seconds * 1e3, 1),
+        "tokens_per_s": round(batch * seq / seconds),
+        "mfu": round(flops / seconds / PEAK_FLOPS, 4),
+        "peak_memory_gb": round(torch.cuda.max_memory_allocated() / 1e9, 1),
+    }
     if profile:
         from torch.profiler import ProfilerActivity
         from torch.profiler import profile as torch_profile
@@ -72,8 +83,10 @@ def step_time(variant: dict, batch: int, seq: int, steps: int, profile: bool) ->
         with torch_profile(activities=[ProfilerActivity.CUDA]) as prof:
             one_step()
             torch.cuda.synchronize()
-        result["top_kernels"] = prof.key_averages().table(sort_by="cuda_time_total", row_limit=18, max_name_column_width=70)
-    del model, optimizer
+        result["top_kernels"] = prof.key_averages().table(
+            sort_by="cuda_time_total", row_limit=18, max_name_column_width=70
+        )
+    model = optimizer = None  # released before empty_cache (one_step shares these variables)
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     return result
@@ -87,7 +100,12 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10)
     args = parser.parse_args()
     variants = [
-        {"name": "liger, padding mask (the SFT stage's padded batches)", "liger": True, "mask": True, "bf16_weights": False},
+        {
+            "name": "liger, padding mask (the SFT stage's padded batches)",
+            "liger": True,
+            "mask": True,
+            "bf16_weights": False,
+        },
         {"name": "liger, no mask (causal flash attention)", "liger": True, "mask": False, "bf16_weights": False},
         {"name": "no liger, padding mask", "liger": False, "mask": True, "bf16_weights": False},
         {"name": "no liger, no mask", "liger": False, "mask": False, "bf16_weights": False},

@@ -38,9 +38,23 @@ from tritonrl.verify.verifier import ReferenceRun, Verifier, VerifierSettings  #
 
 ELEMENTWISE = {"batch_size": 4096, "dim": 16384}  # 256 MiB in, 256 MiB out: well above L2, ~0.1 ms a call
 CASES = [  # (KernelBench level-1 problem, shape overrides)
-    *((name, ELEMENTWISE) for name in (
-        "19_ReLU.py", "20_LeakyReLU.py", "21_Sigmoid.py", "22_Tanh.py", "25_Swish.py", "26_GELU_.py",
-        "28_HardSigmoid.py", "30_Softsign.py", "31_ELU.py", "32_HardTanh.py", "23_Softmax.py", "24_LogSoftmax.py")),
+    *(
+        (name, ELEMENTWISE)
+        for name in (
+            "19_ReLU.py",
+            "20_LeakyReLU.py",
+            "21_Sigmoid.py",
+            "22_Tanh.py",
+            "25_Swish.py",
+            "26_GELU_.py",
+            "28_HardSigmoid.py",
+            "30_Softsign.py",
+            "31_ELU.py",
+            "32_HardTanh.py",
+            "23_Softmax.py",
+            "24_LogSoftmax.py",
+        )
+    ),
     ("1_Square_matrix_multiplication_.py", {"N": 2048}),
     ("2_Standard_matrix_multiplication_.py", {"M": 1024, "K": 4096, "N": 2048}),
     ("3_Batched_matrix_multiplication.py", {"batch_size": 32}),
@@ -119,10 +133,16 @@ def summary(rows: list[dict], hacks: list[dict]) -> dict:
 
 
 def _kernelbench_path(given: str | None) -> Path:
-    for path in [given] if given else [REPO.parent / "shared/kernelbench/level_1.jsonl", REPO / "shared/kernelbench/level_1.jsonl"]:
+    for path in (
+        [given]
+        if given
+        else [REPO.parent / "shared/kernelbench/level_1.jsonl", REPO / "shared/kernelbench/level_1.jsonl"]
+    ):
         if Path(path).is_file():
             return Path(path)
-    raise SystemExit(f"KernelBench level_1.jsonl not found ({given or 'shared/kernelbench beside or inside the checkout'})")
+    raise SystemExit(
+        f"KernelBench level_1.jsonl not found ({given or 'shared/kernelbench beside or inside the checkout'})"
+    )
 
 
 def run_hack(source: str, honest_code: str, verifier: Verifier, precision: str) -> list[dict]:
@@ -146,9 +166,12 @@ def run_hack(source: str, honest_code: str, verifier: Verifier, precision: str) 
         expected = [[model(*make())] for make in known]
     rows = []
     for label, fn in (("honest", honest), ("skips back-to-back calls", SkipsBackToBack(honest))):
-        timing, checked = Timer("cuda", budget_s=1.0).time(fn, make_inputs(problem, 0, "cuda"),
-                                                            lambda: make_inputs(problem, next(seeds), "cuda"), known, set())
-        ok = all(compare_outputs(want, [output], "cuda", precision)[0] is None for want, output in zip(expected, checked))
+        timing, checked = Timer("cuda", budget_s=1.0).time(
+            fn, make_inputs(problem, 0, "cuda"), lambda: make_inputs(problem, next(seeds), "cuda"), known, set()
+        )
+        ok = all(
+            compare_outputs(want, [output], "cuda", precision)[0] is None for want, output in zip(expected, checked)
+        )
         rows.append({**judged_timing(label, timing.median_ms, limits, ok), "calls_per_window": timing.calls_per_rep})
     return rows
 
@@ -156,7 +179,9 @@ def run_hack(source: str, honest_code: str, verifier: Verifier, precision: str) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, help="where to write the JSON results")
-    parser.add_argument("--kernelbench", default=None, help="KernelBench level_1.jsonl (default: ../shared/kernelbench)")
+    parser.add_argument(
+        "--kernelbench", default=None, help="KernelBench level_1.jsonl (default: ../shared/kernelbench)"
+    )
     parser.add_argument("--budget-s", type=float, default=330.0, help="stop starting new cases after this many seconds")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -184,7 +209,9 @@ def main() -> None:
         table = table_peaks(results["gpu"])
         results["peaks"] = {"table": table and table.to_dict(), "measured": verifier.peaks and verifier.peaks.to_dict()}
         name, shapes = HACK_PROBLEM
-        results["hacks"] = run_hack(with_shapes(problems[name].source, shapes), honest[name], verifier, settings.precision)
+        results["hacks"] = run_hack(
+            with_shapes(problems[name].source, shapes), honest[name], verifier, settings.precision
+        )
     results["summary"] = summary(results["cases"], results["hacks"])
     results["seconds"] = round(time.perf_counter() - started, 1)
     save()

@@ -36,10 +36,26 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 PEAK_FLOPS = 790e12  # bf16 dense matmul, measured on the H200 (DESIGN §7)
-QWEN3_06B = dict(vocab_size=151936, hidden_size=1024, intermediate_size=3072, num_hidden_layers=28,
-                 num_attention_heads=16, num_key_value_heads=8, head_dim=128, tie_word_embeddings=True)
-SMALL = dict(vocab_size=4096, hidden_size=128, intermediate_size=256, num_hidden_layers=2,
-             num_attention_heads=4, num_key_value_heads=2, head_dim=32, tie_word_embeddings=True)
+QWEN3_06B = dict(
+    vocab_size=151936,
+    hidden_size=1024,
+    intermediate_size=3072,
+    num_hidden_layers=28,
+    num_attention_heads=16,
+    num_key_value_heads=8,
+    head_dim=128,
+    tie_word_embeddings=True,
+)
+SMALL = dict(
+    vocab_size=4096,
+    hidden_size=128,
+    intermediate_size=256,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    head_dim=32,
+    tie_word_embeddings=True,
+)
 
 
 def build_model(directory: Path, shape: dict, home: Path) -> int:
@@ -99,7 +115,9 @@ def main() -> None:
     parser.add_argument("--liger", default="false", help="sft.liger_kernel: auto, true, false")
     parser.add_argument("--compile", action="store_true", help="sft.torch_compile")
     parser.add_argument("--attn", default="auto", help="sft.attn_implementation")
-    parser.add_argument("--grpo-steps", type=int, default=0, help="GRPO steps after SFT for the step time split (0: none)")
+    parser.add_argument(
+        "--grpo-steps", type=int, default=0, help="GRPO steps after SFT for the step time split (0: none)"
+    )
     parser.add_argument("--small", action="store_true", help="a tiny shape, to check the script on CPU")
     args = parser.parse_args()
 
@@ -119,18 +137,42 @@ def main() -> None:
     params = build_model(model_dir, shape, home)
     profile = "tiny" if args.small or not torch.cuda.is_available() else "gpu"
     overrides = [
-        f"student.base_model={model_dir}", f"sft.max_steps={args.steps}", f"sft.max_seq_len={args.seq}",
-        f"sft.batch_size={args.batch}", "sft.grad_accumulation=1", f"sft.packing={args.packing}", "sft.eval_fraction=0",
-        "sft.save_steps=0", "sft.logging_steps=5", f"sft.deepspeed={args.deepspeed}", f"sft.nproc_per_node={args.nproc}",
-        f"sft.gradient_checkpointing={args.checkpointing}", "sft.lr_scheduler=constant", "sft.warmup_ratio=0",
-        f"sft.liger_kernel={args.liger}", f"sft.torch_compile={str(args.compile).lower()}", f"sft.attn_implementation={args.attn}",
-        f"grpo.steps={args.grpo_steps}", "grpo.group_size=8", "grpo.tasks_per_step=4", "grpo.max_new_tokens=1024",
-        f"grpo.nproc_per_node={args.nproc}", "grpo.micro_batch=8", "grpo.kl_coef=0.01", "problems.source=builtin", "teacher.kind=reference",
+        f"student.base_model={model_dir}",
+        f"sft.max_steps={args.steps}",
+        f"sft.max_seq_len={args.seq}",
+        f"sft.batch_size={args.batch}",
+        "sft.grad_accumulation=1",
+        f"sft.packing={args.packing}",
+        "sft.eval_fraction=0",
+        "sft.save_steps=0",
+        "sft.logging_steps=5",
+        f"sft.deepspeed={args.deepspeed}",
+        f"sft.nproc_per_node={args.nproc}",
+        f"sft.gradient_checkpointing={args.checkpointing}",
+        "sft.lr_scheduler=constant",
+        "sft.warmup_ratio=0",
+        f"sft.liger_kernel={args.liger}",
+        f"sft.torch_compile={str(args.compile).lower()}",
+        f"sft.attn_implementation={args.attn}",
+        f"grpo.steps={args.grpo_steps}",
+        "grpo.group_size=8",
+        "grpo.tasks_per_step=4",
+        "grpo.max_new_tokens=1024",
+        f"grpo.nproc_per_node={args.nproc}",
+        "grpo.micro_batch=8",
+        "grpo.kl_coef=0.01",
+        "problems.source=builtin",
+        "teacher.kind=reference",
     ]
     config, _ = load_config(profile, overrides=overrides)
     store = ArtifactStore()
-    pairs = publish_dataset(store, f"{config.artifact_root}/datasets", "augment-pairs", long_pairs(args.seq, load_tokenizer(str(model_dir))),
-                            {"stage": "bench"})
+    pairs = publish_dataset(
+        store,
+        f"{config.artifact_root}/datasets",
+        "augment-pairs",
+        long_pairs(args.seq, load_tokenizer(str(model_dir))),
+        {"stage": "bench"},
+    )
     started, lines = time.time(), []
 
     def log(line: str) -> None:
@@ -143,28 +185,50 @@ def main() -> None:
     tokens_per_step = result.train_tokens / result.train_rows * args.batch * args.nproc
     tokens_per_s = tokens_per_step * steps / seconds
     attention_width = shape["num_attention_heads"] * shape["head_dim"]
-    flops_per_token = 6 * params + 12 * shape["num_hidden_layers"] * attention_width * result.train_tokens / result.train_rows
+    flops_per_token = (
+        6 * params + 12 * shape["num_hidden_layers"] * attention_width * result.train_tokens / result.train_rows
+    )
     report = {
         "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu",
-        "gpus": args.nproc, "torch": torch.__version__, "params": params, "shape": shape, "args": vars(args),
-        "sft": {"steps": result.steps, "tokens_per_step": round(tokens_per_step), "steady_steps": steps,
-                "steady_seconds": seconds, "tokens_per_s": round(tokens_per_s),
-                "tokens_per_s_per_gpu": round(tokens_per_s / args.nproc),
-                "mfu": round(flops_per_token * tokens_per_s / PEAK_FLOPS / args.nproc, 4),
-                "flops_per_token": flops_per_token, "bf16": manifest["bf16"], "liger_kernel": manifest["liger_kernel"],
-                "gradient_checkpointing": manifest["gradient_checkpointing"],
-                "stage_seconds": round(time.time() - started, 1), "loss_curve": result.loss_curve},
+        "gpus": args.nproc,
+        "torch": torch.__version__,
+        "params": params,
+        "shape": shape,
+        "args": vars(args),
+        "sft": {
+            "steps": result.steps,
+            "tokens_per_step": round(tokens_per_step),
+            "steady_steps": steps,
+            "steady_seconds": seconds,
+            "tokens_per_s": round(tokens_per_s),
+            "tokens_per_s_per_gpu": round(tokens_per_s / args.nproc),
+            "mfu": round(flops_per_token * tokens_per_s / PEAK_FLOPS / args.nproc, 4),
+            "flops_per_token": flops_per_token,
+            "bf16": manifest["bf16"],
+            "liger_kernel": manifest["liger_kernel"],
+            "gradient_checkpointing": manifest["gradient_checkpointing"],
+            "stage_seconds": round(time.time() - started, 1),
+            "loss_curve": result.loss_curve,
+        },
     }
     Path(args.out).write_text(json.dumps(report, indent=2))
     print(json.dumps(report["sft"]), flush=True)
     if args.grpo_steps:
-        tasks = publish_dataset(store, f"{config.artifact_root}/datasets", "augment-tasks", [
-            {"problem": p.name, "problem_source": p.source} for p in load_problems("builtin")], {"stage": "bench"})
+        tasks = publish_dataset(
+            store,
+            f"{config.artifact_root}/datasets",
+            "augment-tasks",
+            [{"problem": p.name, "problem_source": p.source} for p in load_problems("builtin")],
+            {"stage": "bench"},
+        )
         trained = grpo.run(config, tasks.uri, model=result.output_uri, on_log=lambda line: print(line, flush=True))
-        report["grpo"] = [{k: h[k] for k in ("step", "generate_s", "verify_s", "update_s", "response_tokens")}
-                          for h in trained.history]
+        report["grpo"] = [
+            {k: h[k] for k in ("step", "generate_s", "verify_s", "update_s", "response_tokens")}
+            for h in trained.history
+        ]
         Path(args.out).write_text(json.dumps(report, indent=2))
         print(json.dumps(report["grpo"]), flush=True)
+
 
 if __name__ == "__main__":
     main()

@@ -46,8 +46,15 @@ from tritonrl.verify.sandbox import job_root  # noqa: E402
 from tritonrl.verify.verifier import VerifierSettings  # noqa: E402
 
 PROBLEMS = [
-    "1_Square_matrix_multiplication_.py", "2_Standard_matrix_multiplication_.py", "3_Batched_matrix_multiplication.py",
-    "19_ReLU.py", "21_Sigmoid.py", "23_Softmax.py", "26_GELU_.py", "28_HardSigmoid.py", "30_Softsign.py",
+    "1_Square_matrix_multiplication_.py",
+    "2_Standard_matrix_multiplication_.py",
+    "3_Batched_matrix_multiplication.py",
+    "19_ReLU.py",
+    "21_Sigmoid.py",
+    "23_Softmax.py",
+    "26_GELU_.py",
+    "28_HardSigmoid.py",
+    "30_Softsign.py",
     "94_MSELoss.py",
 ]
 KB_STYLE = ["1_Square_matrix_multiplication_.py", "19_ReLU.py", "23_Softmax.py", "94_MSELoss.py"]
@@ -69,7 +76,8 @@ class BusySampler:
         self.samples: list[float] = []
         self._proc = subprocess.Popen(
             ["nvidia-smi", "--query-gpu=utilization.gpu", "--format=csv,noheader,nounits", "-lms", "200"],
-            stdout=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -87,7 +95,9 @@ class BusySampler:
 
 
 def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict, out: Path) -> None:
-    settings = VerifierSettings(device="cuda", trials=args.trials, timeout_s=args.timeout, timing_budget_s=args.timing_budget)
+    settings = VerifierSettings(
+        device="cuda", trials=args.trials, timeout_s=args.timeout, timing_budget_s=args.timing_budget
+    )
     tasks = [ProblemBatch(name, problems[name].source, group(code[name], args.group)) for name in names]
     rows, stages, reference_stages = [], Counter(), Counter()
     started = time.perf_counter()
@@ -95,19 +105,34 @@ def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict
 
     def on_reference(task: ProblemBatch, reference) -> None:
         reference_stages.update(reference.stage_seconds)
-        results["references"].append({"problem": task.key, "seconds": round(reference.seconds, 2),
-                                      "stage_seconds": reference.stage_seconds,
-                                      "baseline_ms": (reference.baseline or {}).get("median_ms")})
+        results["references"].append(
+            {
+                "problem": task.key,
+                "seconds": round(reference.seconds, 2),
+                "stage_seconds": reference.stage_seconds,
+                "baseline_ms": (reference.baseline or {}).get("median_ms"),
+            }
+        )
 
     def on_verdict(task: ProblemBatch, index: int, verdict) -> None:
         stages.update(verdict.stage_seconds)
         finished[task.key] = time.perf_counter()
-        rows.append({"problem": task.key, "index": index, "correct": verdict.correct, "codes": verdict.codes,
-                     "messages": [_shortened(r.message) for r in verdict.reasons],
-                     "speedup": verdict.speedup, "candidate_ms": verdict.candidate_ms, "timing_cv": verdict.timing_cv,
-                     "triton_time_share": verdict.triton_time_share, "seconds": round(verdict.seconds, 2),
-                     "stage_seconds": verdict.stage_seconds,
-                     "at_s": round(time.perf_counter() - started, 2)})
+        rows.append(
+            {
+                "problem": task.key,
+                "index": index,
+                "correct": verdict.correct,
+                "codes": verdict.codes,
+                "messages": [_shortened(r.message) for r in verdict.reasons],
+                "speedup": verdict.speedup,
+                "candidate_ms": verdict.candidate_ms,
+                "timing_cv": verdict.timing_cv,
+                "triton_time_share": verdict.triton_time_share,
+                "seconds": round(verdict.seconds, 2),
+                "stage_seconds": verdict.stage_seconds,
+                "at_s": round(time.perf_counter() - started, 2),
+            }
+        )
         print(json.dumps(rows[-1]), flush=True)
         results["pool"]["verdicts"] = rows
         out.write_text(json.dumps(results, indent=2))
@@ -121,16 +146,18 @@ def pool_phase(problems: dict, names: list[str], code: dict, args, results: dict
     for name in names:
         per_problem[name] = round(finished[name] - previous, 2)
         previous = finished[name]
-    results["pool"].update({
-        "wall_s": round(wall, 1),
-        "candidates": len(rows),
-        "correct": sum(r["correct"] for r in rows),
-        "candidates_per_minute": round(len(rows) / wall * 60, 2),
-        "problem_wall_s": per_problem,  # exact with one GPU: problems run one wave after another
-        "gpu_busy_share": sampler.stop(),
-        "candidate_stage_seconds": {k: round(v, 1) for k, v in stages.most_common()},
-        "reference_stage_seconds": {k: round(v, 1) for k, v in reference_stages.most_common()},
-    })
+    results["pool"].update(
+        {
+            "wall_s": round(wall, 1),
+            "candidates": len(rows),
+            "correct": sum(r["correct"] for r in rows),
+            "candidates_per_minute": round(len(rows) / wall * 60, 2),
+            "problem_wall_s": per_problem,  # exact with one GPU: problems run one wave after another
+            "gpu_busy_share": sampler.stop(),
+            "candidate_stage_seconds": {k: round(v, 1) for k, v in stages.most_common()},
+            "reference_stage_seconds": {k: round(v, 1) for k, v in reference_stages.most_common()},
+        }
+    )
 
 
 def kernelbench_style_phase(problems: dict, names: list[str], code: dict, results: dict, out: Path) -> None:
@@ -141,14 +168,26 @@ def kernelbench_style_phase(problems: dict, names: list[str], code: dict, result
             (work / "candidate.py").write_text(group(code[name], 1)[0])
             started = time.perf_counter()
             proc = subprocess.run(
-                [sys.executable, str(KERNELBENCH_STYLE), "--problem", str(work / "problem.py"),
-                 "--candidate", str(work / "candidate.py")],
-                capture_output=True, text=True,
+                [
+                    sys.executable,
+                    str(KERNELBENCH_STYLE),
+                    "--problem",
+                    str(work / "problem.py"),
+                    "--candidate",
+                    str(work / "candidate.py"),
+                ],
+                capture_output=True,
+                text=True,
             )
             seconds = time.perf_counter() - started
             last = proc.stdout.strip().splitlines()[-1:] or ["{}"]
-            row = {"problem": name, "seconds": round(seconds, 2), "returncode": proc.returncode,
-                   **json.loads(last[0]), "stderr": proc.stderr[-300:] if proc.returncode else ""}
+            row = {
+                "problem": name,
+                "seconds": round(seconds, 2),
+                "returncode": proc.returncode,
+                **json.loads(last[0]),
+                "stderr": proc.stderr[-300:] if proc.returncode else "",
+            }
             results["kernelbench_style"]["runs"].append(row)
             print(json.dumps(row), flush=True)
             out.write_text(json.dumps(results, indent=2))
@@ -168,10 +207,14 @@ def main() -> None:
     parser.add_argument("--problems", nargs="*", default=PROBLEMS)
     parser.add_argument("--group", type=int, default=4, help="candidates per problem")
     parser.add_argument("--workers-per-gpu", type=int, default=3)
-    parser.add_argument("--trials", type=int, default=2, help="correctness trials at full shape (plus one at alternate shapes)")
+    parser.add_argument(
+        "--trials", type=int, default=2, help="correctness trials at full shape (plus one at alternate shapes)"
+    )
     parser.add_argument("--timing-budget", type=float, default=1.0, help="seconds per timed callable at most")
     parser.add_argument("--timeout", type=float, default=300.0)
-    parser.add_argument("--kb-style", nargs="*", default=KB_STYLE, help="problems to run KernelBench-style (first candidate each)")
+    parser.add_argument(
+        "--kb-style", nargs="*", default=KB_STYLE, help="problems to run KernelBench-style (first candidate each)"
+    )
     parser.add_argument("--skip-pool", action="store_true")
     args = parser.parse_args()
 
@@ -181,10 +224,15 @@ def main() -> None:
     results = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "gpus": [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())],
-        "torch": torch.__version__, "triton": triton.__version__, "python": platform.python_version(),
-        "cpus": __import__("os").cpu_count(), "job_root": str(job_root()),
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "python": platform.python_version(),
+        "cpus": __import__("os").cpu_count(),
+        "job_root": str(job_root()),
         "job_root_free_gb": round(shutil.disk_usage(job_root()).free / 2**30, 1),
-        "command": " ".join(sys.argv), "pool": {}, "references": [],
+        "command": " ".join(sys.argv),
+        "pool": {},
+        "references": [],
         "kernelbench_style": {"runs": []},
     }
     if not args.skip_pool:
@@ -201,8 +249,13 @@ def main() -> None:
             sum(r["seconds"] for r in runs) * args.group / sum(pool_wall[r["problem"]] for r in runs), 1
         )
     out.write_text(json.dumps(results, indent=2))
-    print(json.dumps({k: v for k, v in results.items() if k not in ("references",)} | {"pool": {
-        k: v for k, v in results["pool"].items() if k != "verdicts"}}, indent=2))
+    print(
+        json.dumps(
+            {k: v for k, v in results.items() if k not in ("references",)}
+            | {"pool": {k: v for k, v in results["pool"].items() if k != "verdicts"}},
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

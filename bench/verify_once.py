@@ -29,7 +29,9 @@ from tritonrl.verify.verifier import Verifier, VerifierSettings  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--problem", required=True, help="a KernelBench level-1 name (with --kernelbench) or a built-in one")
+    parser.add_argument(
+        "--problem", required=True, help="a KernelBench level-1 name (with --kernelbench) or a built-in one"
+    )
     parser.add_argument("--kernelbench", help="KernelBench level_1.jsonl")
     parser.add_argument("--device", default="cuda")
     args = parser.parse_args()
@@ -42,12 +44,21 @@ def main() -> None:
     imported = time.perf_counter() - STARTED
     with Verifier(VerifierSettings(device=args.device)) as verifier:
         verdict = verifier.verify(source, response)
-    print(json.dumps({
-        "problem": args.problem, "device": args.device, "correct": verdict.correct, "codes": verdict.codes,
-        "wall_s": round(time.perf_counter() - STARTED, 2), "imports_s": round(imported, 2),
-        "candidate_s": round(verdict.seconds, 2), "candidate_stage_seconds": verdict.stage_seconds,
-        "speedup": verdict.speedup,
-    }))
+    print(
+        json.dumps(
+            {
+                "problem": args.problem,
+                "device": args.device,
+                "correct": verdict.correct,
+                "codes": verdict.codes,
+                "wall_s": round(time.perf_counter() - STARTED, 2),
+                "imports_s": round(imported, 2),
+                "candidate_s": round(verdict.seconds, 2),
+                "candidate_stage_seconds": verdict.stage_seconds,
+                "speedup": verdict.speedup,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,9 @@ def main() -> None:
     args = parser.parse_args()
     wanted = {p for p in args.problems.split(",") if p}
     problems = [p for p in load_builtin() if not wanted or p.name in wanted]
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(__file__).parent).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent
+    ).stdout.strip()
     print(f"commit {commit}, torch {torch.__version__}, {platform.processor() or platform.machine()}")
     rows = []
     started = time.perf_counter()
@@ -43,16 +44,29 @@ def main() -> None:
             reference = verifier.prepare_reference(problem.source)
             verdict = verifier.verify_against(reference, problem.reference_response)
             seconds = time.perf_counter() - t0
-            rows.append({"problem": problem.name, "seconds": round(seconds, 3), "reference_s": round(reference.seconds, 3),
-                         "candidate_s": round(verdict.seconds, 3), "correct": verdict.correct,
-                         "stages": verdict.stage_seconds, "codes": verdict.codes})
-            print(f"{problem.name:28s} {seconds:6.2f} s (reference {reference.seconds:5.2f} s, candidate "
-                  f"{verdict.seconds:5.2f} s) correct={verdict.correct} {verdict.codes or ''}", flush=True)
+            rows.append(
+                {
+                    "problem": problem.name,
+                    "seconds": round(seconds, 3),
+                    "reference_s": round(reference.seconds, 3),
+                    "candidate_s": round(verdict.seconds, 3),
+                    "correct": verdict.correct,
+                    "stages": verdict.stage_seconds,
+                    "codes": verdict.codes,
+                }
+            )
+            print(
+                f"{problem.name:28s} {seconds:6.2f} s (reference {reference.seconds:5.2f} s, candidate "
+                f"{verdict.seconds:5.2f} s) correct={verdict.correct} {verdict.codes or ''}",
+                flush=True,
+            )
     median = statistics.median(r["seconds"] for r in rows)
     total = time.perf_counter() - started
     print(f"median {median:.2f} s per verdict (reference + candidate); {total:.1f} s for {len(rows)} problems")
     if args.json:
-        Path(args.json).write_text(json.dumps({"commit": commit, "median_s": median, "total_s": total, "rows": rows}, indent=1))
+        Path(args.json).write_text(
+            json.dumps({"commit": commit, "median_s": median, "total_s": total, "rows": rows}, indent=1)
+        )
 
 
 if __name__ == "__main__":

@@ -58,14 +58,18 @@ def _show_learning(config, tracker: tracking.Tracker, parent: str, summaries: di
     if not rows:
         return
     table = learning.learning_markdown(rows, summaries["evaluate"]["metrics"].get("samples"))
-    tracking.StageRun(tracker.client, parent, config).learning(table, learning.learning_png(rows, summaries),
-                                                               learning.learning_metrics(rows))
-    create_markdown_artifact(key="learning", markdown=table, description="the same evaluation for the base, SFT and final model")
+    tracking.StageRun(tracker.client, parent, config).learning(
+        table, learning.learning_png(rows, summaries), learning.learning_metrics(rows)
+    )
+    create_markdown_artifact(
+        key="learning", markdown=table, description="the same evaluation for the base, SFT and final model"
+    )
 
 
 @flow(name="tritonrl")
-def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                  gpu_deployments: bool = False) -> dict[str, Any]:
+def tritonrl_flow(
+    profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None, gpu_deployments: bool = False
+) -> dict[str, Any]:
     """The TritonRL pipeline; returns where everything went (stage summaries, tracking, registered model)."""
     params = {"profile": profile, "config_file": config_file, "overrides": list(overrides or [])}
     config = stage_config(**params)
@@ -73,10 +77,16 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
     digest = registry.config_digest(config)
     closed = tracker.close_stale(DIGEST_TAG, digest, _dead_here)
     stamp = utc_stamp()
-    parent = tracker.start_pipeline(f"tritonrl-{config.profile}-{stamp}", tags={
-        DIGEST_TAG: digest, HOST_TAG: socket.gethostname(), PID_TAG: str(os.getpid()),
-        "prefect.flow_run_id": str(runtime.flow_run.id), "tritonrl.resumed_after": ",".join(closed),
-    })
+    parent = tracker.start_pipeline(
+        f"tritonrl-{config.profile}-{stamp}",
+        tags={
+            DIGEST_TAG: digest,
+            HOST_TAG: socket.gethostname(),
+            PID_TAG: str(os.getpid()),
+            "prefect.flow_run_id": str(runtime.flow_run.id),
+            "tritonrl.resumed_after": ",".join(closed),
+        },
+    )
     summaries: dict[str, dict[str, Any]] = {}
 
     running = [""]
@@ -114,9 +124,15 @@ def tritonrl_flow(profile: str = "tiny", config_file: str = "", overrides: list[
         "parent_run_id": parent,
         "artifact_root": config.artifact_root,
         "model": final_model,
-        "registered": {"name": tracking.MODEL_NAME, "version": registration.version,
-                       "aliases": list(registration.aliases), "metric": registration.metric,
-                       "value": registration.value, "champion_value_before": registration.champion_value,
-                       "reason": registration.reason, "source": registration.source},
+        "registered": {
+            "name": tracking.MODEL_NAME,
+            "version": registration.version,
+            "aliases": list(registration.aliases),
+            "metric": registration.metric,
+            "value": registration.value,
+            "champion_value_before": registration.champion_value,
+            "reason": registration.reason,
+            "source": registration.source,
+        },
         "stages": summaries,
     }

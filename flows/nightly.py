@@ -25,8 +25,13 @@ from tritonrl.tracking import numeric_metrics
 
 
 @flow(name="nightly-evaluation")
-def nightly_evaluation_flow(profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                            aliases: list[str] | None = None, gpu_deployments: bool = False) -> dict[str, Any]:
+def nightly_evaluation_flow(
+    profile: str = "tiny",
+    config_file: str = "",
+    overrides: list[str] | None = None,
+    aliases: list[str] | None = None,
+    gpu_deployments: bool = False,
+) -> dict[str, Any]:
     """Evaluate each alias's registered version; returns {alias: {version, model, metrics}}."""
     params = {"profile": profile, "config_file": config_file, "overrides": list(overrides or [])}
     config = stage_config(**params)
@@ -52,11 +57,16 @@ def nightly_evaluation_flow(profile: str = "tiny", config_file: str = "", overri
             if version not in evaluated:
                 model = tracking.resolve_model_uri(config, f"models:/{tracking.MODEL_NAME}/{version}")
                 summary = call_stage("evaluate", config, params, parent, gpu_deployments, model=model, fresh=True)
-                evaluated[version] = {"version": version, "model": model, "metrics": summary["metrics"],
-                                      "report": summary["outputs"]["report"]}
+                evaluated[version] = {
+                    "version": version,
+                    "model": model,
+                    "metrics": summary["metrics"],
+                    "report": summary["outputs"]["report"],
+                }
                 tags = {f"nightly.{k}": v for k, v in numeric_metrics(summary["metrics"]).items()}
-                tracking.tag_version(config, version, {**tags, "nightly.date": stamp,
-                                                       "nightly.report": summary["outputs"]["report"]})
+                tracking.tag_version(
+                    config, version, {**tags, "nightly.date": stamp, "nightly.report": summary["outputs"]["report"]}
+                )
             results[alias] = evaluated[version]
     except BaseException:
         tracker.end_run(parent, "FAILED")

@@ -53,8 +53,15 @@ def stage_config(profile: str, config_file: str, overrides: list[str]) -> Config
     return config
 
 
-def run_stage(stage: str, config: Config, parent_run_id: str, task, run_name: str = "",
-              fan_out: Callable[[str], list[dict[str, Any]]] | None = None, **inputs: Any) -> dict[str, Any]:
+def run_stage(
+    stage: str,
+    config: Config,
+    parent_run_id: str,
+    task,
+    run_name: str = "",
+    fan_out: Callable[[str], list[dict[str, Any]]] | None = None,
+    **inputs: Any,
+) -> dict[str, Any]:
     """Run one stage's task inside its MLflow stage run (named `run_name`, default the stage); returns the summary dict.
 
     `fan_out`, for a sharded stage, runs the shards given this stage run's id
@@ -74,74 +81,130 @@ def run_stage(stage: str, config: Config, parent_run_id: str, task, run_name: st
         log_summary(run, summary, reused)
     result = {**summary.to_dict(), "reused": reused}
     if fan_out:
-        result["shards"] = [{"line": s["line"], "reused": s["reused"], "outputs": s["outputs"]} for s in shard_summaries]
+        result["shards"] = [
+            {"line": s["line"], "reused": s["reused"], "outputs": s["outputs"]} for s in shard_summaries
+        ]
     publish_summary(config, str(runtime.flow_run.id), result)
     return result
 
 
 @flow(name="suite-check")
-def suite_check_flow(profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                     parent_run_id: str = "") -> dict[str, Any]:
+def suite_check_flow(
+    profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None, parent_run_id: str = ""
+) -> dict[str, Any]:
     """Every built-in reference answer through the verifier: the gate before any data is made."""
     config = stage_config(profile, config_file, overrides or [])
     return run_stage("suite-check", config, parent_run_id, stage_tasks.suite_check)
 
 
 @flow(name="distill")
-def distill_flow(profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                 parent_run_id: str = "") -> dict[str, Any]:
+def distill_flow(
+    profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None, parent_run_id: str = ""
+) -> dict[str, Any]:
     """Teacher samples for every problem → the raw samples dataset."""
     config = stage_config(profile, config_file, overrides or [])
     return run_stage("distill", config, parent_run_id, stage_tasks.distill)
 
 
 @flow(name="filter")
-def filter_flow(samples: str, profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                parent_run_id: str = "", gpu_deployments: bool = False) -> dict[str, Any]:
+def filter_flow(
+    samples: str,
+    profile: str = "tiny",
+    config_file: str = "",
+    overrides: list[str] | None = None,
+    parent_run_id: str = "",
+    gpu_deployments: bool = False,
+) -> dict[str, Any]:
     """Execution filtering: accepted and rejected datasets from the raw samples (sharded: see the module docstring)."""
     params = {"profile": profile, "config_file": config_file, "overrides": list(overrides or [])}
     config = stage_config(**params)
-    return run_maybe_sharded("filter", config, params, parent_run_id, gpu_deployments, stage_tasks.filter_samples,
-                             stage_tasks.filter_merge, samples=samples)
+    return run_maybe_sharded(
+        "filter",
+        config,
+        params,
+        parent_run_id,
+        gpu_deployments,
+        stage_tasks.filter_samples,
+        stage_tasks.filter_merge,
+        samples=samples,
+    )
 
 
 @flow(name="filter-shard")
-def filter_shard_flow(samples: str, shard: int, shards: int, profile: str = "tiny", config_file: str = "",
-                      overrides: list[str] | None = None, parent_run_id: str = "") -> dict[str, Any]:
+def filter_shard_flow(
+    samples: str,
+    shard: int,
+    shards: int,
+    profile: str = "tiny",
+    config_file: str = "",
+    overrides: list[str] | None = None,
+    parent_run_id: str = "",
+) -> dict[str, Any]:
     """One shard of execution filtering: its problems' samples verified → a shard dataset."""
     config = stage_config(profile, config_file, overrides or [])
-    return run_stage("filter-shard", config, parent_run_id, stage_tasks.filter_shard,
-                     run_name=f"filter-shard-{shard + 1}of{shards}", samples=samples, shard=shard, shards=shards)
+    return run_stage(
+        "filter-shard",
+        config,
+        parent_run_id,
+        stage_tasks.filter_shard,
+        run_name=f"filter-shard-{shard + 1}of{shards}",
+        samples=samples,
+        shard=shard,
+        shards=shards,
+    )
 
 
 @flow(name="augment")
-def augment_flow(accepted: str, profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                 parent_run_id: str = "") -> dict[str, Any]:
+def augment_flow(
+    accepted: str,
+    profile: str = "tiny",
+    config_file: str = "",
+    overrides: list[str] | None = None,
+    parent_run_id: str = "",
+) -> dict[str, Any]:
     """Shape variants of the accepted tasks → SFT pairs and RL tasks."""
     config = stage_config(profile, config_file, overrides or [])
     return run_stage("augment", config, parent_run_id, stage_tasks.augment, accepted=accepted)
 
 
 @flow(name="sft")
-def sft_flow(pairs: str, profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-             parent_run_id: str = "") -> dict[str, Any]:
+def sft_flow(
+    pairs: str,
+    profile: str = "tiny",
+    config_file: str = "",
+    overrides: list[str] | None = None,
+    parent_run_id: str = "",
+) -> dict[str, Any]:
     """Supervised fine-tuning of the student on the SFT pairs → a training output URI."""
     config = stage_config(profile, config_file, overrides or [])
     return run_stage("sft", config, parent_run_id, stage_tasks.sft, pairs=pairs)
 
 
 @flow(name="grpo")
-def grpo_flow(tasks: str, model: str, profile: str = "tiny", config_file: str = "",
-              overrides: list[str] | None = None, parent_run_id: str = "") -> dict[str, Any]:
+def grpo_flow(
+    tasks: str,
+    model: str,
+    profile: str = "tiny",
+    config_file: str = "",
+    overrides: list[str] | None = None,
+    parent_run_id: str = "",
+) -> dict[str, Any]:
     """HRD-GRPO from the SFT model on the RL tasks → a training output URI."""
     config = stage_config(profile, config_file, overrides or [])
     return run_stage("grpo", config, parent_run_id, stage_tasks.grpo, tasks=tasks, model=model)
 
 
 @flow(name="evaluate")
-def evaluate_flow(model: str, profile: str = "tiny", config_file: str = "", overrides: list[str] | None = None,
-                  parent_run_id: str = "", fresh: bool = False, gpu_deployments: bool = False,
-                  compare: dict[str, str] | None = None) -> dict[str, Any]:
+def evaluate_flow(
+    model: str,
+    profile: str = "tiny",
+    config_file: str = "",
+    overrides: list[str] | None = None,
+    parent_run_id: str = "",
+    fresh: bool = False,
+    gpu_deployments: bool = False,
+    compare: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """Generate with a model, verify, report; `fresh` ignores a cached evaluation (the nightly run).
 
     `compare` ({name: model URI}: the pipeline's base and SFT models) gets the same evaluation beside `model`.
@@ -151,25 +214,58 @@ def evaluate_flow(model: str, profile: str = "tiny", config_file: str = "", over
     task, merge = stage_tasks.evaluate, stage_tasks.evaluate_merge
     if fresh:
         task, merge = task.with_options(refresh_cache=True), merge.with_options(refresh_cache=True)
-    return run_maybe_sharded("evaluate", config, params, parent_run_id, gpu_deployments, task, merge,
-                             shard_inputs={"fresh": fresh}, model=model, compare=compare or {})
+    return run_maybe_sharded(
+        "evaluate",
+        config,
+        params,
+        parent_run_id,
+        gpu_deployments,
+        task,
+        merge,
+        shard_inputs={"fresh": fresh},
+        model=model,
+        compare=compare or {},
+    )
 
 
 @flow(name="evaluate-shard")
-def evaluate_shard_flow(model: str, shard: int, shards: int, profile: str = "tiny", config_file: str = "",
-                        overrides: list[str] | None = None, parent_run_id: str = "", fresh: bool = False,
-                        compare: dict[str, str] | None = None) -> dict[str, Any]:
+def evaluate_shard_flow(
+    model: str,
+    shard: int,
+    shards: int,
+    profile: str = "tiny",
+    config_file: str = "",
+    overrides: list[str] | None = None,
+    parent_run_id: str = "",
+    fresh: bool = False,
+    compare: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """One shard of the evaluation: answers for its problems generated and verified → a shard dataset."""
     config = stage_config(profile, config_file, overrides or [])
     task = stage_tasks.evaluate_shard.with_options(refresh_cache=True) if fresh else stage_tasks.evaluate_shard
-    return run_stage("evaluate-shard", config, parent_run_id, task, run_name=f"evaluate-shard-{shard + 1}of{shards}",
-                     model=model, shard=shard, shards=shards, compare=compare or {})
+    return run_stage(
+        "evaluate-shard",
+        config,
+        parent_run_id,
+        task,
+        run_name=f"evaluate-shard-{shard + 1}of{shards}",
+        model=model,
+        shard=shard,
+        shards=shards,
+        compare=compare or {},
+    )
 
 
 STAGE_FLOWS = {
-    "suite-check": suite_check_flow, "distill": distill_flow, "filter": filter_flow, "augment": augment_flow,
-    "sft": sft_flow, "grpo": grpo_flow, "evaluate": evaluate_flow,
-    "filter-shard": filter_shard_flow, "evaluate-shard": evaluate_shard_flow,
+    "suite-check": suite_check_flow,
+    "distill": distill_flow,
+    "filter": filter_flow,
+    "augment": augment_flow,
+    "sft": sft_flow,
+    "grpo": grpo_flow,
+    "evaluate": evaluate_flow,
+    "filter-shard": filter_shard_flow,
+    "evaluate-shard": evaluate_shard_flow,
 }
 
 
@@ -185,28 +281,46 @@ class PipelineInterrupted(KeyboardInterrupt):
         self.finished, self.running = finished, running
 
 
-
 def _failure(what: str, flow_run, advice: str = "") -> PipelineRunFailed | None:
     """The error for a remote flow run that did not complete, or None when it did."""
     if flow_run.state and flow_run.state.is_completed():
         return None
     state = flow_run.state.name if flow_run.state else "unknown"
-    return PipelineRunFailed(f"{what} (flow run {flow_run.id}) ended {state}; see its logs in the Prefect UI or "
-                             f"`prefect flow-run logs {flow_run.id}`{advice}")
+    return PipelineRunFailed(
+        f"{what} (flow run {flow_run.id}) ended {state}; see its logs in the Prefect UI or "
+        f"`prefect flow-run logs {flow_run.id}`{advice}"
+    )
 
 
-def run_maybe_sharded(stage: str, config: Config, config_params: dict[str, Any], parent_run_id: str,
-                      gpu_deployments: bool, task, merge_task, shard_inputs: dict[str, Any] | None = None,
-                      **inputs: Any) -> dict[str, Any]:
+def run_maybe_sharded(
+    stage: str,
+    config: Config,
+    config_params: dict[str, Any],
+    parent_run_id: str,
+    gpu_deployments: bool,
+    task,
+    merge_task,
+    shard_inputs: dict[str, Any] | None = None,
+    **inputs: Any,
+) -> dict[str, Any]:
     """`task` as the stage, or with `shards.<stage>` > 1 its shards (see `run_shards`) and then `merge_task`."""
     if registry.shard_count(config, stage) == 1:
         return run_stage(stage, config, parent_run_id, task, **inputs)
-    return run_stage(stage, config, parent_run_id, merge_task, **inputs, fan_out=lambda stage_run_id: run_shards(
-        stage, config, config_params, stage_run_id, gpu_deployments, **inputs, **(shard_inputs or {})))
+    return run_stage(
+        stage,
+        config,
+        parent_run_id,
+        merge_task,
+        **inputs,
+        fan_out=lambda stage_run_id: run_shards(
+            stage, config, config_params, stage_run_id, gpu_deployments, **inputs, **(shard_inputs or {})
+        ),
+    )
 
 
-def run_shards(stage: str, config: Config, config_params: dict[str, Any], stage_run_id: str, gpu_deployments: bool,
-               **inputs: Any) -> list[dict[str, Any]]:
+def run_shards(
+    stage: str, config: Config, config_params: dict[str, Any], stage_run_id: str, gpu_deployments: bool, **inputs: Any
+) -> list[dict[str, Any]]:
     """Every shard of `stage` as a `<stage>-shard` flow run; returns their summaries, in shard order.
 
     With `gpu_deployments` all shard runs start at once on the cuda pool
@@ -218,8 +332,10 @@ def run_shards(stage: str, config: Config, config_params: dict[str, Any], stage_
     count = registry.shard_count(config, stage)
     shard_stage = registry.SHARD_STAGES[stage]
     logger = get_run_logger()
-    parameters = [{**config_params, "parent_run_id": stage_run_id, **inputs, "shard": index, "shards": count}
-                  for index in range(count)]
+    parameters = [
+        {**config_params, "parent_run_id": stage_run_id, **inputs, "shard": index, "shards": count}
+        for index in range(count)
+    ]
     advice = "; rerun the pipeline: finished shards are reused, only failed ones run again"
     if not gpu_deployments:
         summaries = []
@@ -227,18 +343,25 @@ def run_shards(stage: str, config: Config, config_params: dict[str, Any], stage_
             try:
                 summaries.append(STAGE_FLOWS[shard_stage](**shard_parameters))
             except Exception as exc:
-                raise PipelineRunFailed(f"stage {stage}: shard {index + 1}/{count} failed "
-                                        f"({type(exc).__name__}: {exc}){advice}") from exc
+                raise PipelineRunFailed(
+                    f"stage {stage}: shard {index + 1}/{count} failed ({type(exc).__name__}: {exc}){advice}"
+                ) from exc
             logger.info("stage %s: %s", stage, summaries[-1]["line"])
         return summaries
     deployment = f"{shard_stage}/{CUDA_DEPLOYMENT}"
-    started = [run_deployment(deployment, parameters=shard_parameters, timeout=0,
-                              flow_run_name=f"{shard_stage}-{index + 1}of{count}")
-               for index, shard_parameters in enumerate(parameters)]
+    started = [
+        run_deployment(
+            deployment, parameters=shard_parameters, timeout=0, flow_run_name=f"{shard_stage}-{index + 1}of{count}"
+        )
+        for index, shard_parameters in enumerate(parameters)
+    ]
     logger.info("stage %s: %d shard runs of %s started", stage, count, deployment)
     finished = _wait_for(started)
-    failures = [error for index, run in enumerate(finished)
-                if (error := _failure(f"stage {stage}: shard {index + 1}/{count} (deployment {deployment})", run))]
+    failures = [
+        error
+        for index, run in enumerate(finished)
+        if (error := _failure(f"stage {stage}: shard {index + 1}/{count} (deployment {deployment})", run))
+    ]
     if failures:
         raise PipelineRunFailed("\n".join(str(error) for error in failures) + advice)
     summaries = [read_summary(config, str(run.id)) for run in finished]
@@ -257,8 +380,9 @@ def _wait_for(flow_runs: list) -> list:
             time.sleep(SHARD_POLL_S)
 
 
-def call_stage(stage: str, config: Config, config_params: dict[str, Any], parent_run_id: str, gpu_deployments: bool,
-               **inputs: Any) -> dict[str, Any]:
+def call_stage(
+    stage: str, config: Config, config_params: dict[str, Any], parent_run_id: str, gpu_deployments: bool, **inputs: Any
+) -> dict[str, Any]:
     """Run `stage` in this process (a subflow) or, for GPU stages with `gpu_deployments`, on the cuda pool.
 
     Remote stages go through `run_deployment("<stage>/cuda")` with URIs as
@@ -270,8 +394,11 @@ def call_stage(stage: str, config: Config, config_params: dict[str, Any], parent
     shards = registry.shard_count(config, stage)
     remote = gpu_deployments and stage in registry.GPU_STAGES and shards == 1
     if shards > 1:
-        where = f"{shards} shards " + (f"on deployment {registry.SHARD_STAGES[stage]}/{CUDA_DEPLOYMENT}"
-                                       if gpu_deployments else "in-process, one after another")
+        where = f"{shards} shards " + (
+            f"on deployment {registry.SHARD_STAGES[stage]}/{CUDA_DEPLOYMENT}"
+            if gpu_deployments
+            else "in-process, one after another"
+        )
     else:
         where = f"deployment {stage}/{CUDA_DEPLOYMENT}" if remote else "in-process"
     logger.info("stage %s: starting (%s)", stage, where)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The test suite, on two pytest workers (many tests wait on child processes and servers).
+# Lint and format check (ruff, settings in pyproject.toml), then the test suite on two pytest workers
+# (many tests wait on child processes and servers).
 # Extra arguments go to pytest, e.g. -m "not slow" locally, or -n 0 for one process.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+.venv/bin/ruff check --quiet .
+.venv/bin/ruff format --check --quiet .
 set +e
 .venv/bin/python -m pytest -n 2 "$@"
 status=$?

@@ -63,8 +63,12 @@ def _io_failure(task, task_run, state) -> bool:
 
 def _stage_task(name: str):
     return task(
-        name=name, cache_key_fn=stage_cache_key, persist_result=True, retries=IO_RETRIES,
-        retry_delay_seconds=IO_RETRY_DELAY_S, retry_condition_fn=_io_failure,
+        name=name,
+        cache_key_fn=stage_cache_key,
+        persist_result=True,
+        retries=IO_RETRIES,
+        retry_delay_seconds=IO_RETRY_DELAY_S,
+        retry_condition_fn=_io_failure,
     )
 
 
@@ -118,8 +122,9 @@ class ProgressArtifacts:
 
 def _finish(summary: StageSummary) -> dict[str, Any]:
     get_run_logger().info("%s: %s", summary.stage, summary.line)
-    create_markdown_artifact(markdown(summary), key=f"{summary.stage}-summary",
-                             description=f"TritonRL {summary.stage} stage")
+    create_markdown_artifact(
+        markdown(summary), key=f"{summary.stage}-summary", description=f"TritonRL {summary.stage} stage"
+    )
     return summary.to_dict()
 
 
@@ -169,11 +174,18 @@ def evaluate(config: Config, model: str, compare: dict[str, str] | None = None) 
 
 
 @_stage_task("evaluate-shard")
-def evaluate_shard(config: Config, model: str, shard: int, shards: int, compare: dict[str, str] | None = None) -> dict[str, Any]:
-    return _finish(evaluate_model_shard(config, model, shard, shards, stage_log(), compare=compare,
-                                        on_progress=ProgressArtifacts()))
+def evaluate_shard(
+    config: Config, model: str, shard: int, shards: int, compare: dict[str, str] | None = None
+) -> dict[str, Any]:
+    return _finish(
+        evaluate_model_shard(
+            config, model, shard, shards, stage_log(), compare=compare, on_progress=ProgressArtifacts()
+        )
+    )
 
 
 @_stage_task("evaluate-merge")
-def evaluate_merge(config: Config, model: str, shard_uris: list[str], compare: dict[str, str] | None = None) -> dict[str, Any]:
+def evaluate_merge(
+    config: Config, model: str, shard_uris: list[str], compare: dict[str, str] | None = None
+) -> dict[str, Any]:
     return _finish(merge_model_shards(config, model, shard_uris, stage_log(), compare=compare))

@@ -63,17 +63,27 @@ def _pipeline_result(tritonrl_home):
     """What tritonrl_flow returns, in the shape pipeline.render_result reads (the real flow: tests/test_flows.py)."""
     stage = {"line": "2/2 reference checks correct; report file:///r.json", "reused": True}
     return {
-        "tracking_uri": f"sqlite:///{tritonrl_home}/mlflow.db", "experiment": "tritonrl", "parent_run_id": "abc123",
-        "artifact_root": str(tritonrl_home / "artifacts"), "model": "file:///ckpt/grpo-1",
-        "registered": {"name": "tritonrl-coder", "version": "3", "aliases": ["candidate", "champion"],
-                       "metric": "correct", "value": 0.5, "champion_value_before": None,
-                       "reason": "champion: the first model with correct above 0 (0.5)"},
+        "tracking_uri": f"sqlite:///{tritonrl_home}/mlflow.db",
+        "experiment": "tritonrl",
+        "parent_run_id": "abc123",
+        "artifact_root": str(tritonrl_home / "artifacts"),
+        "model": "file:///ckpt/grpo-1",
+        "registered": {
+            "name": "tritonrl-coder",
+            "version": "3",
+            "aliases": ["candidate", "champion"],
+            "metric": "correct",
+            "value": 0.5,
+            "champion_value_before": None,
+            "reason": "champion: the first model with correct above 0 (0.5)",
+        },
         "stages": {"suite-check": stage, "sft": {"line": "2 steps, loss 1.000 → 0.500 → file:///ckpt/sft-1"}},
     }
 
 
 def test_run_prints_its_config_hands_the_options_to_the_flow_and_prints_where_everything_went(
-        tritonrl_home, prefect_home, monkeypatch):
+    tritonrl_home, prefect_home, monkeypatch
+):
     calls = []
 
     def flow(**params):
@@ -84,10 +94,16 @@ def test_run_prints_its_config_hands_the_options_to_the_flow_and_prints_where_ev
     result = runner.invoke(app, ["run", "--profile", "tiny", "--set", "problems.limit=3", "--set", "sft.max_steps=2"])
     assert result.exit_code == 0, result.output
     assert calls == [{"profile": "tiny", "config_file": "", "overrides": ["problems.limit=3", "sft.max_steps=2"]}]
-    assert "problems.limit = 3  (override)" in result.output and "teacher.samples_per_task = 2  (profile tiny)" in result.output
+    assert (
+        "problems.limit = 3  (override)" in result.output
+        and "teacher.samples_per_task = 2  (profile tiny)" in result.output
+    )
     assert "suite-check  (reused) 2/2 reference checks correct" in result.output
     assert "sft          2 steps, loss 1.000 → 0.500" in result.output
-    assert "registered:   models:/tritonrl-coder@candidate (version 3, aliases candidate, champion; correct = 0.5)" in result.output
+    assert (
+        "registered:   models:/tritonrl-coder@candidate (version 3, aliases candidate, champion; correct = 0.5)"
+        in result.output
+    )
     assert "promotion:    champion: the first model with correct above 0 (0.5)" in result.output
 
 
@@ -100,10 +116,15 @@ def test_run_stage_failure_is_exit_2_with_the_resume_hint(prefect_home, monkeypa
     monkeypatch.setattr("flows.full.tritonrl_flow", flow)
     result = runner.invoke(app, ["run", "--profile", "tiny"])
     assert result.exit_code == 2
-    assert "error: stage sft failed (killed)\n(rerun the same command to resume: finished stages are reused)" in result.output
+    assert (
+        "error: stage sft failed (killed)\n(rerun the same command to resume: finished stages are reused)"
+        in result.output
+    )
 
 
-def test_run_internal_error_is_one_line_naming_the_log_that_holds_its_traceback(tritonrl_home, prefect_home, monkeypatch):
+def test_run_internal_error_is_one_line_naming_the_log_that_holds_its_traceback(
+    tritonrl_home, prefect_home, monkeypatch
+):
     def flow(**params):
         raise SystemError("AST constructor recursion depth mismatch [before=30]")
 
@@ -111,7 +132,10 @@ def test_run_internal_error_is_one_line_naming_the_log_that_holds_its_traceback(
     result = runner.invoke(app, ["run", "--profile", "tiny"])
     assert result.exit_code == 1
     errors = [line for line in result.output.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1 and "internal error, SystemError: AST constructor recursion depth mismatch [before=30]" in errors[0]
+    assert (
+        len(errors) == 1
+        and "internal error, SystemError: AST constructor recursion depth mismatch [before=30]" in errors[0]
+    )
     assert "Traceback" not in result.output and "(rerun the same command to resume" in result.output
     log = next((tritonrl_home / "logs").glob("run-*.log"))
     assert str(log) in errors[0]
@@ -126,7 +150,10 @@ def test_run_in_a_home_it_cannot_write_says_to_set_tritonrl_home_before_printing
     monkeypatch.setattr("flows.full.tritonrl_flow", lambda **params: pytest.fail("the flow started"))
     result = runner.invoke(app, ["run", "--profile", "tiny"])
     assert result.exit_code == 2
-    assert result.output.startswith(f"error: cannot write to {blocker / '.tritonrl'}") and "set TRITONRL_HOME" in result.output
+    assert (
+        result.output.startswith(f"error: cannot write to {blocker / '.tritonrl'}")
+        and "set TRITONRL_HOME" in result.output
+    )
     assert "resolved configuration" not in result.output and "rerun" not in result.output
 
 
@@ -140,7 +167,7 @@ def test_the_run_summarys_commands_run_as_printed_and_mlflow_ui_gets_a_free_port
 
     def printed(lines, label):
         (line,) = [line for line in lines if line.startswith(label)]
-        return shlex.split(line[len(label):], comments=True)  # as a shell reads the pasted line
+        return shlex.split(line[len(label) :], comments=True)  # as a shell reads the pasted line
 
     lines = _render_result(_pipeline_result(tritonrl_home))
     ui, generate = printed(lines, "MLflow UI:"), printed(lines, "try it:")
@@ -210,7 +237,9 @@ def test_verify_json_contract_for_a_response_file(tmp_path):
     data = json.loads(result.output)
     assert data["valid"] is True and data["compiled"] is True and data["correct"] is True
     assert data["speedup"] is None and data["reasons"] == []
-    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 3 + 3 + len(SHAPE_PLANS)  # three more calls in one's tensors
+    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 3 + 3 + len(
+        SHAPE_PLANS
+    )  # three more calls in one's tensors
 
 
 def test_verify_and_generate_take_a_built_in_problem_by_name(tmp_path):
@@ -244,7 +273,9 @@ def test_verify_usage_errors_exit_2(tmp_path):
     assert bad.exit_code == 2 and "missing top-level Model" in bad.output
     device = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(problem), "--device", "tpu"])
     assert device.exit_code == 2
-    setting = runner.invoke(app, ["verify", "--problem", str(problem), "--candidate", str(problem), "--set", "verify.precision=fast"])
+    setting = runner.invoke(
+        app, ["verify", "--problem", str(problem), "--candidate", str(problem), "--set", "verify.precision=fast"]
+    )
     assert setting.exit_code == 2 and "verify.precision='fast' is not one of" in setting.output
 
 
@@ -277,7 +308,9 @@ def test_verify_comes_back_at_the_limit_it_names_whatever_the_candidate_does(tmp
     started = time.monotonic()
     out = subprocess.run(
         [str(TRITONRL), "verify", "--problem", str(problem), "--candidate", str(candidate), "--json"],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     elapsed = time.monotonic() - started
     assert out.returncode == 0, out.stderr
@@ -290,14 +323,14 @@ def test_verify_comes_back_at_the_limit_it_names_whatever_the_candidate_does(tmp
 def test_stage_commands_chain_by_printed_uris():
     common = ["--set", "problems.limit=1", "--set", "verify.trials=1", "--set", "augment.variants_per_task=1"]
     distilled = runner.invoke(app, ["distill", *common])
-    dataset = json.loads(distilled.stdout[distilled.stdout.index("{"):])["dataset"]
+    dataset = json.loads(distilled.stdout[distilled.stdout.index("{") :])["dataset"]
     filtered = runner.invoke(app, ["filter", "--input", dataset, *common])
     assert filtered.exit_code == 0, filtered.output
-    accepted = json.loads(filtered.stdout[filtered.stdout.index("{"):])
+    accepted = json.loads(filtered.stdout[filtered.stdout.index("{") :])
     assert accepted["acceptance_rate"] == 1.0
     augmented = runner.invoke(app, ["augment", "--input", accepted["accepted"], *common])
     assert augmented.exit_code == 0, augmented.output
-    assert json.loads(augmented.stdout[augmented.stdout.index("{"):])["pair_rows"] == 2
+    assert json.loads(augmented.stdout[augmented.stdout.index("{") :])["pair_rows"] == 2
     missing = runner.invoke(app, ["augment", "--input", "file:///nope"])
     assert missing.exit_code == 2 and "not a complete dataset" in missing.output
     assert "pass the accepted dataset the filter stage printed (…/filter-accepted-<digest>)" in missing.output
@@ -322,8 +355,9 @@ def test_config_keys_describes_every_key_once_and_the_docs_hold_its_table():
 def test_problems_list_prints_whole_names_when_piped(tmp_path):
     long_name = "97_" + "Very_long_problem_name_" * 4 + "Relu.py"
     (tmp_path / long_name).write_text(_save_problem(tmp_path).read_text())
-    out = subprocess.run([str(TRITONRL), "problems", "list", "--source", str(tmp_path)], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [str(TRITONRL), "problems", "list", "--source", str(tmp_path)], capture_output=True, text=True, check=True
+    )
     assert long_name in out.stdout  # not cut at 80 columns with an ellipsis
 
 
@@ -340,7 +374,10 @@ def test_verify_of_a_syntax_error_says_no_trials_were_completed(tmp_path):
 def test_eval_with_a_registry_uri_that_is_not_registered_is_exit_2_saying_where_it_looked(tritonrl_home):
     result = runner.invoke(app, ["eval", "--model", "models:/tritonrl-coder@champion", "--problems", "builtin"])
     assert result.exit_code == 2
-    assert f"no MLflow database at {tritonrl_home / 'mlflow.db'}" in result.output and "MLFLOW_TRACKING_URI" in result.output
+    assert (
+        f"no MLflow database at {tritonrl_home / 'mlflow.db'}" in result.output
+        and "MLFLOW_TRACKING_URI" in result.output
+    )
     assert not (tritonrl_home / "mlflow.db").exists()  # a lookup creates no database
 
 

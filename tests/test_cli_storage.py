@@ -15,7 +15,9 @@ DATASET = "s3://tritonrl-cli-bucket/datasets/distill-0123456789ab"
 
 
 def _filter(endpoint: str):
-    return runner.invoke(app, ["filter", "--input", DATASET, "--profile", "tiny", "--set", f"storage.s3_endpoint_url={endpoint}"])
+    return runner.invoke(
+        app, ["filter", "--input", DATASET, "--profile", "tiny", "--set", f"storage.s3_endpoint_url={endpoint}"]
+    )
 
 
 def _one_error_line(result) -> str:
@@ -48,22 +50,46 @@ def test_filter_on_a_missing_bucket_names_the_bucket(s3_endpoint):
 
 @pytest.mark.integration
 def test_filter_on_a_missing_dataset_still_says_no_manifest(s3_endpoint, bucket):
-    result = runner.invoke(app, ["filter", "--input", f"s3://{bucket}/distill-x", "--profile", "tiny",
-                                 "--set", f"storage.s3_endpoint_url={s3_endpoint}"])
+    result = runner.invoke(
+        app,
+        [
+            "filter",
+            "--input",
+            f"s3://{bucket}/distill-x",
+            "--profile",
+            "tiny",
+            "--set",
+            f"storage.s3_endpoint_url={s3_endpoint}",
+        ],
+    )
     assert result.exit_code == 2, result.output
     assert f"s3://{bucket}/distill-x is not a complete dataset (no manifest.json)" in result.output
 
 
 @pytest.mark.slow
 def test_the_pipeline_against_a_dead_endpoint_ends_in_one_error_line_and_keeps_the_traceback_in_a_file(
-        dead_s3_endpoint, tritonrl_home, monkeypatch):
+    dead_s3_endpoint, tritonrl_home, monkeypatch
+):
     monkeypatch.delenv("PREFECT_API_URL", raising=False)
-    env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-           "AWS_MAX_ATTEMPTS": "1"}
-    result = subprocess.run([str(Path(sys.executable).with_name("tritonrl")), "run", "--profile", "tiny",
-                             "--set", "problems.limit=1", "--set", "storage.artifact_root=s3://nowhere/tritonrl",
-                             "--set", f"storage.s3_endpoint_url={dead_s3_endpoint}"],
-                            env=env, capture_output=True, text=True, timeout=300)
+    env = {**os.environ, "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_MAX_ATTEMPTS": "1"}
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("tritonrl")),
+            "run",
+            "--profile",
+            "tiny",
+            "--set",
+            "problems.limit=1",
+            "--set",
+            "storage.artifact_root=s3://nowhere/tritonrl",
+            "--set",
+            f"storage.s3_endpoint_url={dead_s3_endpoint}",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2, result.stderr[-3000:]
     assert lines[-1].startswith("error: s3://nowhere/tritonrl/") and f"cannot reach {dead_s3_endpoint}" in lines[-1]

@@ -57,8 +57,9 @@ def _kill_when(log: Path, proc: subprocess.Popen, marker: str, timeout_s: float)
 def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tmp_path):
     log = tmp_path / "first.log"
     with log.open("w") as out:
-        proc = subprocess.Popen(_run_command(), cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            _run_command(), cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
         _kill_when(log, proc, "torch.distributed.run", timeout_s=400)
     checkpoints = tritonrl_home / "artifacts" / "checkpoints"
     assert not list(checkpoints.glob("*/manifest.json")), "a killed SFT run must not publish a complete output"
@@ -81,7 +82,9 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
     assert (sft_output / "model" / "config.json").is_file()
     (suite_report,) = (tritonrl_home / "artifacts" / "suite-check").glob("*/report.json")
     report = json.loads(suite_report.read_text())
-    assert report["checked"] == 2 and report["correct"] == 2  # the problem's reference at its own and its alternate shapes
+    assert (
+        report["checked"] == 2 and report["correct"] == 2
+    )  # the problem's reference at its own and its alternate shapes
     assert (suite_report.parent / "config.yaml").is_file()
     datasets = sorted(p.name.rsplit("-", 1)[0] for p in (tritonrl_home / "artifacts" / "datasets").iterdir())
     assert datasets == ["augment-pairs", "augment-tasks", "distill", "filter-accepted", "filter-rejected"]
@@ -102,33 +105,46 @@ def test_killed_mid_sft_then_rerun_reuses_finished_stages(env, tritonrl_home, tm
     assert reused == {"suite-check", "distill", "filter", "augment"}
     killed_children = [r for r in runs if r.data.tags.get("mlflow.parentRunId") == killed.info.run_id]
     assert {r.info.run_name: r.info.status for r in killed_children}["sft"] == "KILLED"
-    datasets = {(d.dataset.name.rsplit("-", 1)[0], t.value) for d in children["filter"].inputs.dataset_inputs for t in d.tags}
+    datasets = {
+        (d.dataset.name.rsplit("-", 1)[0], t.value) for d in children["filter"].inputs.dataset_inputs for t in d.tags
+    }
     assert datasets == {("distill", "input"), ("filter-accepted", "output"), ("filter-rejected", "output")}
     assert children["sft"].data.metrics["steps"] == 2.0
     report = [a.path for a in client.list_artifacts(children["evaluate"].info.run_id, "report")]
     assert "report/report.md" in report and "report/responses.jsonl" in report
     assert {"base.correct", "sft.correct", "grpo.correct", "original_shapes.correct"} <= set(finished.data.metrics)
-    assert "report-original-shapes/report.md" in [a.path for a in client.list_artifacts(finished.info.run_id,
-                                                                                          "report-original-shapes")]
-    assert all(r.data.tags["mlflow.source.name"].startswith("tritonrl run --profile tiny") and r.data.tags["mlflow.user"]
-               for r in [finished, *children.values()])
+    assert "report-original-shapes/report.md" in [
+        a.path for a in client.list_artifacts(finished.info.run_id, "report-original-shapes")
+    ]
+    assert all(
+        r.data.tags["mlflow.source.name"].startswith("tritonrl run --profile tiny") and r.data.tags["mlflow.user"]
+        for r in [finished, *children.values()]
+    )
     assert [a.path for a in client.list_artifacts(finished.info.run_id, "learning")] == [
-        "learning/learning.md", "learning/learning.png"]
+        "learning/learning.md",
+        "learning/learning.png",
+    ]
 
     version = client.get_model_version_by_alias("tritonrl-coder", "candidate")
     assert version.source.startswith("models:/m-")  # a logged MLflow model; its tag names the training output
-    assert version.tags["tritonrl.model_uri"].startswith((tritonrl_home / "artifacts" / "checkpoints").as_uri() + "/grpo-")
+    assert version.tags["tritonrl.model_uri"].startswith(
+        (tritonrl_home / "artifacts" / "checkpoints").as_uri() + "/grpo-"
+    )
     assert version.run_id == finished.info.run_id and "correct" in finished.data.metrics
     assert "metric.correct" in version.tags and "metric.original_shapes.correct" in version.tags
     assert "### The same model at the problems' own shapes" in version.description
     logged = client.get_logged_model(version.source.removeprefix("models:/"))
-    assert json.loads(logged.tags["mlflow.modelVersions"]) == [{"name": "tritonrl-coder", "version": int(version.version)}]
+    assert json.loads(logged.tags["mlflow.modelVersions"]) == [
+        {"name": "tritonrl-coder", "version": int(version.version)}
+    ]
 
     from flows.nightly import nightly_evaluation_flow
 
     # In this process, like the flow tests below, which then find its temporary Prefect server running.
     result = nightly_evaluation_flow(overrides=SMALL)
-    assert "champion" not in result and result["candidate"]["version"] == str(version.version)  # nothing solved: no champion
+    assert "champion" not in result and result["candidate"]["version"] == str(
+        version.version
+    )  # nothing solved: no champion
     tagged = client.get_model_version("tritonrl-coder", version.version).tags
     assert tagged["nightly.correct"] == repr(float(result["candidate"]["metrics"]["correct"]))
 
@@ -170,9 +186,14 @@ def test_a_sharded_filter_runs_its_shards_in_process_nested_under_the_stage_run(
     stage_runs = [r for r in runs if r.info.run_name == "filter"]
     assert len(stage_runs) == 2
     for stage_run in stage_runs:
-        shard_runs = {r.info.run_name: r.info.status for r in runs
-                      if r.data.tags.get("mlflow.parentRunId") == stage_run.info.run_id}
+        shard_runs = {
+            r.info.run_name: r.info.status
+            for r in runs
+            if r.data.tags.get("mlflow.parentRunId") == stage_run.info.run_id
+        }
         assert shard_runs == {"filter-shard-1of2": "FINISHED", "filter-shard-2of2": "FINISHED"}
 
-    with pytest.raises(PipelineRunFailed, match=r"stage filter: shard 1/2 failed \(DatasetError.*finished shards are reused"):
+    with pytest.raises(
+        PipelineRunFailed, match=r"stage filter: shard 1/2 failed \(DatasetError.*finished shards are reused"
+    ):
         filter_flow(samples=samples.replace("distill-", "distill-gone-"), overrides=overrides)

@@ -26,20 +26,30 @@ STOP_WITHIN_S = 20  # measured 6 s on 2 busy cores
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("signum", "to_group", "marker", "stage"), [
-    (signal.SIGINT, True, "stage filter: starting", "filter"),
-    (signal.SIGTERM, False, "torch.distributed.run", "sft"),
-])
-def test_an_interrupted_run_stops_within_seconds_with_one_line(tritonrl_home, tmp_path, monkeypatch, signum, to_group,
-                                                               marker, stage):
+@pytest.mark.parametrize(
+    ("signum", "to_group", "marker", "stage"),
+    [
+        (signal.SIGINT, True, "stage filter: starting", "filter"),
+        (signal.SIGTERM, False, "torch.distributed.run", "sft"),
+    ],
+)
+def test_an_interrupted_run_stops_within_seconds_with_one_line(
+    tritonrl_home, tmp_path, monkeypatch, signum, to_group, marker, stage
+):
     monkeypatch.delenv("PREFECT_API_URL", raising=False)
     log = tmp_path / "run.log"
     with log.open("w") as out:
         # SIGINT back to its default in the child: a CI shell running tests in the background ignores it, and the
         # run would inherit that (a terminal's run never has it ignored).
-        proc = subprocess.Popen([str(TRITONRL), "run", "--profile", "tiny", *(a for s in SMALL for a in ("--set", s))],
-                                cwd=REPO, env={**os.environ}, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        proc = subprocess.Popen(
+            [str(TRITONRL), "run", "--profile", "tiny", *(a for s in SMALL for a in ("--set", s))],
+            cwd=REPO,
+            env={**os.environ},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         deadline = time.monotonic() + 400
         while marker not in log.read_text(errors="replace"):
             assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
@@ -60,6 +70,8 @@ def test_an_interrupted_run_stops_within_seconds_with_one_line(tritonrl_home, tm
     config, _ = load_config("tiny", None, SMALL)
     client = MlflowClient(config.tracking_uri)
     runs = client.search_runs([client.get_experiment_by_name("tritonrl").experiment_id])
-    statuses = {r.info.run_name.split("-")[0] if "mlflow.parentRunId" not in r.data.tags else r.info.run_name: r.info.status
-                for r in runs}
+    statuses = {
+        r.info.run_name.split("-")[0] if "mlflow.parentRunId" not in r.data.tags else r.info.run_name: r.info.status
+        for r in runs
+    }
     assert statuses["tritonrl"] == "KILLED" and statuses[stage] == "KILLED" and statuses["distill"] == "FINISHED"

@@ -53,8 +53,10 @@ def test_training_workers_import_without_the_orchestration_stack():
     import sys
 
     stack = FORBIDDEN | {"mlflow"}
-    code = ("import sys, tritonrl.training.sft.worker, tritonrl.training.grpo.worker; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (stack,))
+    code = (
+        "import sys, tritonrl.training.sft.worker, tritonrl.training.grpo.worker; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (stack,)
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -110,6 +112,10 @@ def test_every_room_is_named_in_the_rules():
 
 def test_test_folders_mirror_the_rooms():
     """tests/<room>/ holds the tests of tritonrl/<room>/; support/ and fixtures/ are shared helpers and data."""
-    folders = {p.name for p in (REPO / "tests").iterdir() if p.is_dir() and p.name not in ("support", "fixtures", "__pycache__")}
+    folders = {
+        p.name
+        for p in (REPO / "tests").iterdir()
+        if p.is_dir() and p.name not in ("support", "fixtures", "__pycache__")
+    }
     rooms = {p.name for p in LIBRARY.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
     assert folders <= rooms, f"test folders without a room: {sorted(folders - rooms)}"

@@ -39,11 +39,19 @@ def installed(tmp_path_factory):
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / name, source / name)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(dist), str(source)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(dist), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     (wheel,) = dist.glob("tritonrl-*.whl")
-    subprocess.run([*pip, "install", "--no-deps", "--no-compile", "--target", str(site), str(wheel)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [*pip, "install", "--no-deps", "--no-compile", "--target", str(site), str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     return site
 
 
@@ -53,7 +61,9 @@ def _outside(site: Path, tmp_path: Path, *command: str, timeout: int = 300) -> s
     empty.mkdir(exist_ok=True)
     env = {**os.environ, "PYTHONPATH": str(site), "TRITONRL_HOME": str(tmp_path / "home"), "TRITON_INTERPRET": "1"}
     env.pop("PREFECT_API_URL", None)
-    return subprocess.run([sys.executable, *command], cwd=empty, env=env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, *command], cwd=empty, env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 def test_an_installed_wheel_works_outside_the_checkout(installed, tmp_path):
@@ -61,9 +71,21 @@ def test_an_installed_wheel_works_outside_the_checkout(installed, tmp_path):
     assert checked.returncode == 0, checked.stderr[-2000:]
     facts = json.loads(checked.stdout.splitlines()[-1])
     assert facts["package"].startswith(str(installed)) and "+" not in facts["version"]  # no checkout, no commit
-    assert Path(facts["zero3"]).is_file() and facts["zero3"].startswith(str(installed))  # DeepSpeed configs are package data
-    verified = _outside(installed, tmp_path, "-m", "tritonrl.cli", "verify", "--problem", "relu.py", "--candidate",
-                        "answer.md", "--json")
+    assert Path(facts["zero3"]).is_file() and facts["zero3"].startswith(
+        str(installed)
+    )  # DeepSpeed configs are package data
+    verified = _outside(
+        installed,
+        tmp_path,
+        "-m",
+        "tritonrl.cli",
+        "verify",
+        "--problem",
+        "relu.py",
+        "--candidate",
+        "answer.md",
+        "--json",
+    )
     assert verified.returncode == 0, verified.stderr[-2000:]
     assert json.loads(verified.stdout)["correct"] is True
 

@@ -94,8 +94,9 @@ def _declared() -> dict[tuple[str, str], dict]:
 
 
 def _api(state: dict, path: str) -> list[dict]:
-    request = urllib.request.Request(f"{state['prefect_api_url']}/{path}", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{state['prefect_api_url']}/{path}", data=b"{}", method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read())
 
@@ -106,13 +107,32 @@ def test_full_deployment_through_the_workers(running_stack):
     state, _ = running_stack
     status = subprocess.run([str(TRITONRL), "stack", "status"], capture_output=True, text=True, timeout=60)
     assert status.returncode == 0, status.stdout
-    assert {line.split()[0] for line in status.stdout.splitlines()} == {"s3", "mlflow", "prefect", "worker-cpu", "worker-cuda"}
+    assert {line.split()[0] for line in status.stdout.splitlines()} == {
+        "s3",
+        "mlflow",
+        "prefect",
+        "worker-cpu",
+        "worker-cuda",
+    }
 
     env = {**os.environ, **stack.environment(state)}
     run = subprocess.run(
-        [str(PREFECT), "deployment", "run", "tritonrl/full", "--params", json.dumps({"overrides": SHARDED}), "--watch",
-         "--watch-timeout", "900"],
-        capture_output=True, text=True, timeout=960, env=env, cwd=REPO,
+        [
+            str(PREFECT),
+            "deployment",
+            "run",
+            "tritonrl/full",
+            "--params",
+            json.dumps({"overrides": SHARDED}),
+            "--watch",
+            "--watch-timeout",
+            "900",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=960,
+        env=env,
+        cwd=REPO,
     )
     assert run.returncode == 0 and "Completed" in run.stdout, run.stdout[-3000:] + run.stderr[-3000:]
 
@@ -131,33 +151,63 @@ def test_full_deployment_through_the_workers(running_stack):
     assert "report/report.md" in [a.path for a in client.list_artifacts(children["evaluate"].info.run_id, "report")]
     assert children["evaluate"].data.metrics["shards"] == 2.0 and children["evaluate"].data.metrics["samples"] == 2.0
     for stage in ("filter", "evaluate"):
-        shard_runs = {r.info.run_name: r.info.status for r in runs
-                      if r.data.tags.get("mlflow.parentRunId") == children[stage].info.run_id}
+        shard_runs = {
+            r.info.run_name: r.info.status
+            for r in runs
+            if r.data.tags.get("mlflow.parentRunId") == children[stage].info.run_id
+        }
         assert shard_runs == {f"{stage}-shard-1of2": "FINISHED", f"{stage}-shard-2of2": "FINISHED"}
-        listed = subprocess.run([str(PREFECT), "flow-run", "ls", "--flow-name", f"{stage}-shard", "-o", "json"],
-                                capture_output=True, text=True, timeout=120, env=env)
+        listed = subprocess.run(
+            [str(PREFECT), "flow-run", "ls", "--flow-name", f"{stage}-shard", "-o", "json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
         assert listed.returncode == 0, listed.stderr[-2000:]
         shard_flow_runs = json.loads(listed.stdout)
         assert sorted(r["name"] for r in shard_flow_runs) == [f"{stage}-shard-1of2", f"{stage}-shard-2of2"]
         assert all(r["work_pool_name"] == "cuda" and r["state"]["type"] == "COMPLETED" for r in shard_flow_runs)
 
-    s3 = boto3.client("s3", endpoint_url=state["s3_endpoint_url"], region_name="us-east-1",
-                      aws_access_key_id=stack.S3_ENV["AWS_ACCESS_KEY_ID"],
-                      aws_secret_access_key=stack.S3_ENV["AWS_SECRET_ACCESS_KEY"])
-    keys = [o["Key"] for page in s3.get_paginator("list_objects_v2").paginate(Bucket="tritonrl")
-            for o in page.get("Contents", [])]
-    datasets = {k.split("/")[2].rsplit("-", 1)[0] for k in keys if k.startswith("artifacts/datasets/") and k.endswith("manifest.json")}
+    s3 = boto3.client(
+        "s3",
+        endpoint_url=state["s3_endpoint_url"],
+        region_name="us-east-1",
+        aws_access_key_id=stack.S3_ENV["AWS_ACCESS_KEY_ID"],
+        aws_secret_access_key=stack.S3_ENV["AWS_SECRET_ACCESS_KEY"],
+    )
+    keys = [
+        o["Key"]
+        for page in s3.get_paginator("list_objects_v2").paginate(Bucket="tritonrl")
+        for o in page.get("Contents", [])
+    ]
+    datasets = {
+        k.split("/")[2].rsplit("-", 1)[0]
+        for k in keys
+        if k.startswith("artifacts/datasets/") and k.endswith("manifest.json")
+    }
     assert datasets == {"distill", "filter-accepted", "filter-rejected", "augment-pairs", "augment-tasks"}
     assert any(k.startswith("artifacts/checkpoints/sft-") and k.endswith("/model/config.json") for k in keys)
     assert f"{trained.removeprefix('s3://tritonrl/')}/manifest.json" in keys
     assert any(k.startswith("artifacts/evaluations/") and k.endswith("/report.json") for k in keys)
-    shard_manifests = [k.split("/")[2:4] for k in keys if k.startswith("artifacts/shards/") and k.endswith("manifest.json")]
+    shard_manifests = [
+        k.split("/")[2:4] for k in keys if k.startswith("artifacts/shards/") and k.endswith("manifest.json")
+    ]
     assert sorted((stage.rsplit("-", 1)[0], shard.rsplit("-", 1)[0]) for stage, shard in shard_manifests) == [
-        ("evaluate", "shard-1of2"), ("evaluate", "shard-2of2"), ("filter", "shard-1of2"), ("filter", "shard-2of2")]
+        ("evaluate", "shard-1of2"),
+        ("evaluate", "shard-2of2"),
+        ("filter", "shard-1of2"),
+        ("filter", "shard-2of2"),
+    ]
     assert any(k.startswith("mlflow/") for k in keys), "MLflow artifacts belong in the bucket"
 
-    nightly = subprocess.run([str(PREFECT), "deployment", "inspect", "nightly-evaluation/nightly"],
-                             capture_output=True, text=True, timeout=120, env=env)
+    nightly = subprocess.run(
+        [str(PREFECT), "deployment", "inspect", "nightly-evaluation/nightly"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     assert nightly.returncode == 0, nightly.stderr[-2000:]
     assert "'cron': '0 2 * * *'" in nightly.stdout and "'timezone': 'UTC'" in nightly.stdout
 
@@ -167,9 +217,12 @@ def test_deploy_without_a_checkout_says_which_variable_to_set(tritonrl_home, mon
     assert stack.checkout() == REPO
     monkeypatch.setenv("TRITONRL_REPO", str(tmp_path))
     assert stack.checkout() is None and "TRITONRL_REPO" not in stack.environment(
-        {"prefect_api_url": "", "s3_endpoint_url": "", "config_file": ""})
+        {"prefect_api_url": "", "s3_endpoint_url": "", "config_file": ""}
+    )
     stack.stack_dir().mkdir(parents=True)
-    (stack.stack_dir() / "state.json").write_text(json.dumps({"services": [{"name": "me", "pid": os.getpid(), "log": "", "health": ""}]}))
+    (stack.stack_dir() / "state.json").write_text(
+        json.dumps({"services": [{"name": "me", "pid": os.getpid(), "log": "", "health": ""}]})
+    )
     with pytest.raises(stack.StackError, match="set TRITONRL_REPO"):
         stack.deploy()
 
@@ -178,14 +231,22 @@ def test_status_without_a_stack_is_a_normal_answer_saying_where_it_looked_and_ho
     """Exit 0, as docs/OPERATIONS.md says: no stack is an answer, not an error (a started stack with a service down is 1)."""
     result = CliRunner().invoke(app, ["stack", "status"])
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"no stack recorded under {tritonrl_home / 'stack'}; start one with `tritonrl stack up`"
+    assert (
+        result.stdout.strip()
+        == f"no stack recorded under {tritonrl_home / 'stack'}; start one with `tritonrl stack up`"
+    )
 
 
 def test_the_server_drops_only_the_heartbeat_error_of_a_locked_sqlite(tmp_path):
     """SQLiteHeartbeatRace on the server's logging config: the lost-lock race is silent, any other failure still logged."""
     env = {**os.environ, "PREFECT_LOGGING_SETTINGS_PATH": str(stack.server_logging_config(tmp_path))}
-    logged = subprocess.run([sys.executable, "-c", HEARTBEAT_ERRORS, str(tmp_path / "prefect.db")], capture_output=True,
-                            text=True, timeout=120, env=env)
+    logged = subprocess.run(
+        [sys.executable, "-c", HEARTBEAT_ERRORS, str(tmp_path / "prefect.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     assert logged.returncode == 0, logged.stderr[-3000:]
     assert logged.stderr.count("heartbeat persistence failed") == 1, logged.stderr
     assert "ZeroDivisionError" in logged.stderr and "database is locked" not in logged.stderr
@@ -209,7 +270,9 @@ def test_the_ui_is_told_this_stacks_api_and_the_deployments_carry_descriptions_a
     assert deploy_output.rstrip().endswith(f"deployments in the Prefect UI: {state['prefect_ui']}/deployments")
 
     flows = {flow["id"]: flow["name"] for flow in _api(state, "flows/filter")}
-    deployed = {(flows[d["flow_id"]], d["name"]): (d["description"], d["tags"]) for d in _api(state, "deployments/filter")}
+    deployed = {
+        (flows[d["flow_id"]], d["name"]): (d["description"], d["tags"]) for d in _api(state, "deployments/filter")
+    }
     assert deployed == {key: (d["description"], d["tags"]) for key, d in _declared().items()}
 
 
@@ -233,11 +296,25 @@ class _Text(HTMLParser):
 
 @pytest.mark.slow
 @pytest.mark.integration
-@pytest.mark.skipif(BROWSER is None, reason="no chromium on PATH to load the Prefect UI (the UI-settings test still runs)")
+@pytest.mark.skipif(
+    BROWSER is None, reason="no chromium on PATH to load the Prefect UI (the UI-settings test still runs)"
+)
 def test_the_printed_ui_url_lists_the_deployments_in_a_browser(running_stack):
     state, _ = running_stack
-    page = subprocess.run([BROWSER, "--headless=new", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=30000",
-                           "--dump-dom", f"{state['prefect_ui']}/deployments"], capture_output=True, text=True, timeout=180)
+    page = subprocess.run(
+        [
+            BROWSER,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=30000",
+            "--dump-dom",
+            f"{state['prefect_ui']}/deployments",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert page.returncode == 0, page.stderr[-2000:]
     text = _Text()
     text.feed(page.stdout)

@@ -40,6 +40,11 @@ def test_compiled_tree_runs():
 
 def test_the_library_parses_only_through_syntax():
     """A direct ast.parse in a thread beside another parse can raise SystemError on the CPython versions we support."""
-    direct = [f"{path.relative_to(REPO)}:{number}" for path in (REPO / "tritonrl").rglob("*.py") if path.name != "syntax.py"
-              for number, line in enumerate(path.read_text().splitlines(), 1) if "ast.parse(" in line]
+    direct = [
+        f"{path.relative_to(REPO)}:{number}"
+        for path in (REPO / "tritonrl").rglob("*.py")
+        if path.name != "syntax.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if "ast.parse(" in line
+    ]
     assert direct == []

@@ -66,13 +66,23 @@ def _evaluated(metrics: dict) -> dict[str, dict]:
 
 def test_stage_runs_nest_under_the_pipeline_run_with_params_metrics_datasets_and_manifests(config):
     store = ArtifactStore()
-    source = publish_dataset(store, join(config.artifact_root, "datasets"), "distill", [{"a": 1}, {"a": 2}], {"stage": "distill"})
-    out = publish_dataset(store, join(config.artifact_root, "datasets"), "filter-accepted", [{"a": 1}], {"stage": "filter"})
+    source = publish_dataset(
+        store, join(config.artifact_root, "datasets"), "distill", [{"a": 1}, {"a": 2}], {"stage": "distill"}
+    )
+    out = publish_dataset(
+        store, join(config.artifact_root, "datasets"), "filter-accepted", [{"a": 1}], {"stage": "filter"}
+    )
     tracker = tracking.Tracker(config)
     parent = tracker.start_pipeline("pipeline-test")
-    summary = StageSummary("filter", {"samples": source.uri}, {"accepted": out.uri},
-                           {"samples": 2, "accepted": 1, "acceptance_rate": 0.5, "rejected_by_reason": {"static": 1}},
-                           "1/2 accepted", datasets=(source.uri, out.uri), curves={"loss": [(1, 2.0), (2, 1.5)]})
+    summary = StageSummary(
+        "filter",
+        {"samples": source.uri},
+        {"accepted": out.uri},
+        {"samples": 2, "accepted": 1, "acceptance_rate": 0.5, "rejected_by_reason": {"static": 1}},
+        "1/2 accepted",
+        datasets=(source.uri, out.uri),
+        curves={"loss": [(1, 2.0), (2, 1.5)]},
+    )
     with tracker.stage("filter", parent, params={"verify": {"trials": 1}}) as run:
         tracking.log_summary(run, summary, reused=False)
     tracker.end_run(parent)
@@ -161,17 +171,38 @@ def test_a_version_is_a_logged_mlflow_model_described_by_its_pipeline_whose_run_
         upload_tree(store, Path(tmp), join(config.artifact_root, "evaluations", "final"))
     overall = {k: v for k, v in compute_metrics(records)["overall"].items() if k != "speedups"}
     summaries = {
-        "distill": StageSummary("distill", {"problems": "builtin"}, {"samples": samples.uri}, {"samples": 2},
-                                "2 samples (0 failed)", datasets=(samples.uri,)).to_dict(),
-        "augment": StageSummary("augment", {"accepted": samples.uri}, {"pairs": pairs.uri}, {"pairs": 1},
-                                "1 SFT pairs", datasets=(samples.uri, pairs.uri)).to_dict(),
-        "sft": StageSummary("sft", {"pairs": pairs.uri, "base_model": "tiny-local"}, {"output": sft}, {"steps": 2},
-                            "2 steps, loss 7.000 → 6.000", datasets=(pairs.uri,), curves={"loss": [(1, 7.0), (2, 6.0)]}).to_dict(),
+        "distill": StageSummary(
+            "distill",
+            {"problems": "builtin"},
+            {"samples": samples.uri},
+            {"samples": 2},
+            "2 samples (0 failed)",
+            datasets=(samples.uri,),
+        ).to_dict(),
+        "augment": StageSummary(
+            "augment",
+            {"accepted": samples.uri},
+            {"pairs": pairs.uri},
+            {"pairs": 1},
+            "1 SFT pairs",
+            datasets=(samples.uri, pairs.uri),
+        ).to_dict(),
+        "sft": StageSummary(
+            "sft",
+            {"pairs": pairs.uri, "base_model": "tiny-local"},
+            {"output": sft},
+            {"steps": 2},
+            "2 steps, loss 7.000 → 6.000",
+            datasets=(pairs.uri,),
+            curves={"loss": [(1, 7.0), (2, 6.0)]},
+        ).to_dict(),
         "evaluate": StageSummary(
-            "evaluate", {"model": model, "problems": "builtin", "compare.base": "tiny-local"},
+            "evaluate",
+            {"model": model, "problems": "builtin", "compare.base": "tiny-local"},
             {"report": join(config.artifact_root, "evaluations", "final", "report.json")},
             {**overall, "compare": {"base": {"correct": 0.0, "valid": 0.0, "compiled": 0.0, "fast_1": 0.0}}},
-            f"correct {overall['correct']:.0%}").to_dict(),
+            f"correct {overall['correct']:.0%}",
+        ).to_dict(),
     }
     summaries["augment"]["reused"] = True
     tracker = tracking.Tracker(config)
@@ -186,7 +217,9 @@ def test_a_version_is_a_logged_mlflow_model_described_by_its_pipeline_whose_run_
     text = version.description
     assert f"base model `{config.student.base_model}`" in text and model in text
     assert f"| `{pairs.uri.rsplit('/', 1)[1]}` | augment `pairs` | sft | 1 | `sha256-{pairs.digest}` |" in text
-    assert f"| `{samples.uri.rsplit('/', 1)[1]}` | distill `samples` | augment | 2 | `sha256-{samples.digest}` |" in text
+    assert (
+        f"| `{samples.uri.rsplit('/', 1)[1]}` | distill `samples` | augment | 2 | `sha256-{samples.digest}` |" in text
+    )
     assert "| augment | reused: 1 SFT pairs |" in text and "| sft | 2 steps, loss 7.000 → 6.000 |" in text
     assert "| all | 3 | 12 |" in text and "| p1 |" not in text  # the report's level table, not its per-problem one
     assert "| base | 0% | 0% | 0% | 0% |" in text  # the comparison with the base model
@@ -202,23 +235,35 @@ def test_a_version_is_a_logged_mlflow_model_described_by_its_pipeline_whose_run_
     transformers = mlmodel.flavors["transformers"]
     assert transformers["task"] == "text-generation" and transformers["inference_task"] == "llm/v1/chat"
     assert mlmodel.signature is not None
-    assert mlmodel.flavors["python_function"]["config"] == {"max_new_tokens": config.evaluate.max_tokens, "do_sample": False}
+    assert mlmodel.flavors["python_function"]["config"] == {
+        "max_new_tokens": config.evaluate.max_tokens,
+        "do_sample": False,
+    }
     example = json.loads(local_path(join(logged.artifact_location, "input_example.json")).read_text())
     assert example["messages"] == build_messages(load_problems("builtin")[0].source)
     card = local_path(join(logged.artifact_location, "model_card.md")).read_text()
     assert card.strip() == text  # the whole description, never cut
 
 
-def test_a_description_longer_than_the_registry_keeps_is_cut_between_sections_and_the_card_keeps_it_whole(config, tiny_model):
+def test_a_description_longer_than_the_registry_keeps_is_cut_between_sections_and_the_card_keeps_it_whole(
+    config, tiny_model
+):
     summaries = {f"stage-{i}": StageSummary(f"stage-{i}", {}, {}, {}, "x" * 900).to_dict() for i in range(8)}
     summaries.update(_evaluated({"correct": 0.5}))
-    registration = tracking.register_model(config, _trained(config, tiny_model, "a"), tracking.Tracker(config).start_pipeline("p"),
-                                           summaries)
+    registration = tracking.register_model(
+        config, _trained(config, tiny_model, "a"), tracking.Tracker(config).start_pipeline("p"), summaries
+    )
     text = _client(config).get_model_version("tritonrl-coder", registration.version).description
-    assert len(text) <= tracking.DESCRIPTION_LIMIT and text.endswith("the whole description is the model's model_card.md)")
+    assert len(text) <= tracking.DESCRIPTION_LIMIT and text.endswith(
+        "the whole description is the model's model_card.md)"
+    )
     assert "### Stages" not in text  # the section that did not fit is left out, not cut in the middle
-    card = local_path(join(_client(config).get_logged_model(registration.source.removeprefix("models:/")).artifact_location,
-                           "model_card.md")).read_text()
+    card = local_path(
+        join(
+            _client(config).get_logged_model(registration.source.removeprefix("models:/")).artifact_location,
+            "model_card.md",
+        )
+    ).read_text()
     assert card.count("x" * 900) == 8
 
 
@@ -238,12 +283,19 @@ print(json.dumps({"served": served["choices"][0]["message"]["content"], "tokens"
 @pytest.mark.slow
 def test_the_champion_loads_through_mlflow_in_a_fresh_process_and_answers_as_the_trained_model(config, tiny_model):
     model = _trained(config, tiny_model, "grpo")
-    registration = tracking.register_model(config, model, tracking.Tracker(config).start_pipeline("p"), _evaluated({"correct": 0.5}))
+    registration = tracking.register_model(
+        config, model, tracking.Tracker(config).start_pipeline("p"), _evaluated({"correct": 0.5})
+    )
     assert registration.promoted
     messages = build_messages(load_problems("builtin")[0].source)
     env = {**os.environ, "MLFLOW_TRACKING_URI": config.tracking_uri}
-    ran = subprocess.run([sys.executable, "-c", LOAD_AND_GENERATE, "models:/tritonrl-coder@champion", json.dumps(messages)],
-                         capture_output=True, text=True, timeout=600, env=env)
+    ran = subprocess.run(
+        [sys.executable, "-c", LOAD_AND_GENERATE, "models:/tritonrl-coder@champion", json.dumps(messages)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
     assert ran.returncode == 0, ran.stderr[-3000:]
     answers = json.loads(ran.stdout.strip().splitlines()[-1])
     source = resolve_model_source(model, config.home)
@@ -263,24 +315,34 @@ def test_close_stale_kills_leftover_runs_and_their_descendants_only(config):
     dead = tracker.start_pipeline("dead", tags={"k": "v", "who": "dead"})
     tracker.client.create_run(tracker.experiment_id, run_name="sft", tags={"mlflow.parentRunId": dead})
     stage = tracker.client.create_run(tracker.experiment_id, run_name="filter", tags={"mlflow.parentRunId": dead})
-    tracker.client.create_run(tracker.experiment_id, run_name="filter-shard-1of2",
-                              tags={"mlflow.parentRunId": stage.info.run_id})
-    done = tracker.client.create_run(tracker.experiment_id, run_name="filter-shard-2of2",
-                                     tags={"mlflow.parentRunId": stage.info.run_id})
+    tracker.client.create_run(
+        tracker.experiment_id, run_name="filter-shard-1of2", tags={"mlflow.parentRunId": stage.info.run_id}
+    )
+    done = tracker.client.create_run(
+        tracker.experiment_id, run_name="filter-shard-2of2", tags={"mlflow.parentRunId": stage.info.run_id}
+    )
     tracker.client.set_terminated(done.info.run_id, status="FINISHED")
     alive = tracker.start_pipeline("alive", tags={"k": "v", "who": "alive"})
     closed = tracker.close_stale("k", "v", lambda run: run.data.tags["who"] == "dead")
     assert closed == [dead]
     client = _client(config)
     statuses = {r.info.run_name: r.info.status for r in client.search_runs([tracker.experiment_id])}
-    assert statuses == {"dead": "KILLED", "sft": "KILLED", "filter": "KILLED", "filter-shard-1of2": "KILLED",
-                        "filter-shard-2of2": "FINISHED", "alive": "RUNNING"}
+    assert statuses == {
+        "dead": "KILLED",
+        "sft": "KILLED",
+        "filter": "KILLED",
+        "filter-shard-1of2": "KILLED",
+        "filter-shard-2of2": "FINISHED",
+        "alive": "RUNNING",
+    }
     assert alive not in closed
 
 
 def test_numeric_metrics_flattens_and_skips_non_numbers():
     assert tracking.numeric_metrics({"a": 1, "b": {"c": 0.5, "d": None}, "e": "x", "f": float("nan"), "g": True}) == {
-        "a": 1.0, "b.c": 0.5, "g": 1.0
+        "a": 1.0,
+        "b.c": 0.5,
+        "g": 1.0,
     }
 
 
@@ -297,7 +359,9 @@ def test_summary_json_is_logged_as_an_artifact(config, tmp_path):
 def test_artifacts_go_under_the_artifact_root_not_the_working_directory(config, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     tracker = tracking.Tracker(config)
-    assert tracker.client.get_experiment(tracker.experiment_id).artifact_location == join(config.artifact_root, "mlflow")
+    assert tracker.client.get_experiment(tracker.experiment_id).artifact_location == join(
+        config.artifact_root, "mlflow"
+    )
     tracker.start_pipeline("p")
     assert not (tmp_path / "mlruns").exists()
 
@@ -306,13 +370,21 @@ def test_the_logged_model_knows_its_registered_version_and_runs_say_where_they_c
     """Registered through MLflow's own path: the logged model's page lists the version (issue 33, item 4)."""
     tracker = tracking.Tracker(config)
     parent = tracker.start_pipeline("p")
-    registration = tracking.register_model(config, _trained(config, tiny_model, "a"), parent, _evaluated({"correct": 0.5}))
+    registration = tracking.register_model(
+        config, _trained(config, tiny_model, "a"), parent, _evaluated({"correct": 0.5})
+    )
     client = _client(config)
     model_id = registration.source.removeprefix("models:/")
     logged = client.get_logged_model(model_id)
-    assert json.loads(logged.tags["mlflow.modelVersions"]) == [{"name": "tritonrl-coder", "version": int(registration.version)}]
+    assert json.loads(logged.tags["mlflow.modelVersions"]) == [
+        {"name": "tritonrl-coder", "version": int(registration.version)}
+    ]
     (version,) = client.search_model_versions(f"name = 'tritonrl-coder' and run_id = '{parent}'")
-    assert str(version.version) == registration.version and version.run_id == parent and version.source == registration.source
+    assert (
+        str(version.version) == registration.version
+        and version.run_id == parent
+        and version.source == registration.source
+    )
     assert version.description.startswith("TritonRL student trained by pipeline run")
     with tracker.stage("sft", parent) as stage:
         pass
@@ -324,7 +396,8 @@ def test_the_logged_model_knows_its_registered_version_and_runs_say_where_they_c
 
 
 def test_a_registry_lookup_from_another_directory_follows_mlflow_tracking_uri_and_creates_nothing(
-        config, tiny_model, tmp_path, monkeypatch):
+    config, tiny_model, tmp_path, monkeypatch
+):
     """As docs/OPERATIONS.md says: export MLFLOW_TRACKING_URI, then ask for the champion from anywhere (issue 33, item 2)."""
     model = _trained(config, tiny_model, "a")
     tracking.register_model(config, model, tracking.Tracker(config).start_pipeline("p"), _evaluated({"correct": 0.5}))
@@ -341,7 +414,9 @@ def test_a_registry_lookup_from_another_directory_follows_mlflow_tracking_uri_an
     assert not (elsewhere / ".tritonrl").exists()
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI")
-    with pytest.raises(tracking.TrackingError, match=r"no MLflow database at .*elsewhere/\.tritonrl/mlflow\.db.*MLFLOW_TRACKING_URI"):
+    with pytest.raises(
+        tracking.TrackingError, match=r"no MLflow database at .*elsewhere/\.tritonrl/mlflow\.db.*MLFLOW_TRACKING_URI"
+    ):
         tracking.resolve_model_uri(load_config("tiny")[0], "models:/tritonrl-coder@champion")
     assert tracking.registry_aliases(load_config("tiny")[0]) == {}
     assert not (elsewhere / ".tritonrl").exists()  # a lookup never creates a database
@@ -355,7 +430,8 @@ def test_a_registry_lookup_from_another_directory_follows_mlflow_tracking_uri_an
 
 
 def test_a_lookup_in_a_file_store_that_is_not_there_or_a_server_that_does_not_answer_is_one_error_creating_nothing(
-        tritonrl_home, tmp_path, monkeypatch):
+    tritonrl_home, tmp_path, monkeypatch
+):
     """MLFLOW_TRACKING_URI may name any MLflow store: a missing file store was created by the lookup, a file store MLflow
     refuses gave a traceback, and a stopped server (the stack's, still exported) hung for minutes of retries."""
     from tritonrl.stack import free_port
@@ -382,24 +458,49 @@ def test_a_lookup_in_a_file_store_that_is_not_there_or_a_server_that_does_not_an
 
 @pytest.mark.slow
 def test_the_generate_command_finds_the_champion_from_another_directory_through_mlflow_tracking_uri(
-        config, tiny_model, tmp_path):
+    config, tiny_model, tmp_path
+):
     """The user's command, in a process of its own started in another directory with only the variable set."""
-    tracking.register_model(config, _trained(config, tiny_model, "a"), tracking.Tracker(config).start_pipeline("p"),
-                            _evaluated({"correct": 0.5}))
+    tracking.register_model(
+        config,
+        _trained(config, tiny_model, "a"),
+        tracking.Tracker(config).start_pipeline("p"),
+        _evaluated({"correct": 0.5}),
+    )
     problem = tmp_path / "relu.py"
     problem.write_text(load_problems("builtin")[0].source)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "TRITONRL_HOME"} | {"MLFLOW_TRACKING_URI": config.tracking_uri}
-    done = subprocess.run([sys.executable, "-m", "tritonrl.cli", "generate", "--model", "models:/tritonrl-coder@champion",
-                           "--problem", str(problem), "--set", "evaluate.max_tokens=4", "--set", "verify.trials=1"],
-                          cwd=elsewhere, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tritonrl.cli",
+            "generate",
+            "--model",
+            "models:/tritonrl-coder@champion",
+            "--problem",
+            str(problem),
+            "--set",
+            "evaluate.max_tokens=4",
+            "--set",
+            "verify.trials=1",
+        ],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     # The tiny model writes no kernel in 4 tokens: the verifier's refusal (exit 1), not "not in the registry" (exit 2).
     assert done.returncode == 1 and "no kernel: the verifier rejected its answer" in done.stderr, done.stderr[-3000:]
     assert not (elsewhere / ".tritonrl" / "mlflow.db").exists()
 
 
-def test_an_unknown_alias_or_version_lists_what_the_registry_has_instead_of_asking_for_a_pipeline_run(config, tiny_model):
+def test_an_unknown_alias_or_version_lists_what_the_registry_has_instead_of_asking_for_a_pipeline_run(
+    config, tiny_model
+):
     run = tracking.Tracker(config).start_pipeline("p")
     tracking.register_model(config, _trained(config, tiny_model, "a"), run, _evaluated({"correct": 0.5}))
     with pytest.raises(tracking.TrackingError) as unknown:
@@ -427,10 +528,15 @@ def test_the_description_metrics_and_reports_carry_the_evaluation_at_the_problem
     overall = {k: v for k, v in compute_metrics(records)["overall"].items() if k != "speedups"}
     own_overall = {k: v for k, v in compute_metrics(own)["overall"].items() if k != "speedups"}
     model = _trained(config, tiny_model, "grpo")
-    summaries = {"evaluate": StageSummary(
-        "evaluate", {"model": model, "problems": "builtin"},
-        {"report": reports["held-out"], "report.original_shapes": reports["own"]},
-        {**overall, "original_shapes": own_overall}, "evaluated").to_dict()}
+    summaries = {
+        "evaluate": StageSummary(
+            "evaluate",
+            {"model": model, "problems": "builtin"},
+            {"report": reports["held-out"], "report.original_shapes": reports["own"]},
+            {**overall, "original_shapes": own_overall},
+            "evaluated",
+        ).to_dict()
+    }
     parent = tracking.Tracker(config).start_pipeline("pipeline")
     registration = tracking.register_model(config, model, parent, summaries)
 
@@ -441,7 +547,9 @@ def test_the_description_metrics_and_reports_carry_the_evaluation_at_the_problem
     held_out, own_shapes = text.split("### The same model at the problems' own shapes (as `tritonrl generate` asks)")
     assert f"| all | 3 | 12 | {100 * overall['valid']:.1f}%" in held_out
     assert "| all | 3 | 12 |" in own_shapes and "| 0.0% |" in own_shapes
-    assert version.tags["metric.original_shapes.correct"] == "0.0" and version.tags["metric.correct"] == repr(overall["correct"])
+    assert version.tags["metric.original_shapes.correct"] == "0.0" and version.tags["metric.correct"] == repr(
+        overall["correct"]
+    )
     metrics = client.get_run(parent).data.metrics
     assert metrics["correct"] == overall["correct"] and metrics["original_shapes.correct"] == 0.0
     artifacts = {a.path for a in client.list_artifacts(parent, "report-original-shapes")}

@@ -54,7 +54,10 @@ def setting(default: Any, help: str) -> Any:
 
 @dataclass(frozen=True)
 class ProblemsConfig:
-    source: str = setting("builtin", "builtin | a directory | a KernelBench JSONL | a hub id | kernelbook: plus a JSONL, parquet or hub id")
+    source: str = setting(
+        "builtin",
+        "builtin | a directory | a KernelBench JSONL | a hub id | kernelbook: plus a JSONL, parquet or hub id",
+    )
     levels: tuple[int, ...] = setting((), "KernelBench levels to keep; empty: every level the source has")
     limit: int = setting(0, "keep the first N problems; 0: all")
 
@@ -62,7 +65,9 @@ class ProblemsConfig:
 @dataclass(frozen=True)
 class TeacherConfig:
     kind: Literal["reference", "openai", "hf"] = setting(
-        "reference", "reference (the built-in answers, offline), openai (an OpenAI-compatible endpoint) or hf (a local model)")
+        "reference",
+        "reference (the built-in answers, offline), openai (an OpenAI-compatible endpoint) or hf (a local model)",
+    )
     model: str = setting("reference", "the model the endpoint serves (openai) or a hub id / directory (hf)")
     endpoint: str = setting("", "OpenAI-compatible base URL, e.g. http://vllm:8000/v1")
     api_key_env: str = setting("OPENAI_API_KEY", "name of the environment variable holding the key, never the key")
@@ -72,27 +77,44 @@ class TeacherConfig:
     concurrency: int = setting(8, "requests in flight to an endpoint")
     requests_per_second: float = setting(0.0, "client-side rate limit; 0: none")
     repair_turns: int = setting(
-        0, "multi-turn distillation: the filter hands a rejected answer back with the verifier's feedback, up to this many "
-           "more turns; repaired conversations become SFT data; 0: off")
+        0,
+        "multi-turn distillation: the filter hands a rejected answer back with the verifier's feedback, up to this many "
+        "more turns; repaired conversations become SFT data; 0: off",
+    )
 
     def mistakes(self) -> list[str]:
-        found = [f"teacher.{key}={getattr(self, key)} must be >= 1"
-                 for key in ("samples_per_task", "max_tokens", "concurrency") if getattr(self, key) < 1]
+        found = [
+            f"teacher.{key}={getattr(self, key)} must be >= 1"
+            for key in ("samples_per_task", "max_tokens", "concurrency")
+            if getattr(self, key) < 1
+        ]
         if self.repair_turns < 0:
             found.append(f"teacher.repair_turns={self.repair_turns} must be >= 0 (0: no repair turns)")
         if self.temperature < 0:
             found.append(f"teacher.temperature={self.temperature} must be >= 0 (0 means greedy)")
         if self.requests_per_second < 0:
-            found.append(f"teacher.requests_per_second={self.requests_per_second} must be >= 0 (0: no client-side limit)")
+            found.append(
+                f"teacher.requests_per_second={self.requests_per_second} must be >= 0 (0: no client-side limit)"
+            )
         if self.kind == "openai" and not self.endpoint.strip():
-            found.append("teacher.kind=openai needs teacher.endpoint, the OpenAI-compatible base URL, "
-                         "e.g. teacher.endpoint=http://localhost:8000/v1")
+            found.append(
+                "teacher.kind=openai needs teacher.endpoint, the OpenAI-compatible base URL, "
+                "e.g. teacher.endpoint=http://localhost:8000/v1"
+            )
         elif self.kind == "openai" and not _http_url(self.endpoint):
-            found.append(f"teacher.endpoint={self.endpoint!r} is not an http(s) URL; e.g. teacher.endpoint=http://localhost:8000/v1")
+            found.append(
+                f"teacher.endpoint={self.endpoint!r} is not an http(s) URL; e.g. teacher.endpoint=http://localhost:8000/v1"
+            )
         if self.kind in ("openai", "hf") and (not self.model.strip() or self.model == "reference"):
-            what = "the model name the endpoint serves" if self.kind == "openai" else "a Hugging Face hub id or local model directory"
+            what = (
+                "the model name the endpoint serves"
+                if self.kind == "openai"
+                else "a Hugging Face hub id or local model directory"
+            )
             example = "openai/gpt-oss-120b" if self.kind == "openai" else "Qwen/Qwen3-8B"
-            found.append(f"teacher.kind={self.kind} needs teacher.model, {what} (got {self.model!r}), e.g. teacher.model={example}")
+            found.append(
+                f"teacher.kind={self.kind} needs teacher.model, {what} (got {self.model!r}), e.g. teacher.model={example}"
+            )
         return found
 
 
@@ -101,15 +123,23 @@ class AugmentConfig:
     variants_per_task: int = setting(5, "shape variants proposed per accepted task (the paper's default)")
     seed: int = setting(0, "seed of the variant sampler and of the order breakage kinds are tried in")
     refinement_pairs: int = setting(
-        0, "refinement rows per problem (a broken answer, the verifier's feedback, the fixed answer) added to the SFT pairs; 0: off")
+        0,
+        "refinement rows per problem (a broken answer, the verifier's feedback, the fixed answer) added to the SFT pairs; 0: off",
+    )
 
     def mistakes(self) -> list[str]:
-        return [f"augment.refinement_pairs={self.refinement_pairs} must be >= 0 (0: no refinement rows)"] if self.refinement_pairs < 0 else []
+        return (
+            [f"augment.refinement_pairs={self.refinement_pairs} must be >= 0 (0: no refinement rows)"]
+            if self.refinement_pairs < 0
+            else []
+        )
 
 
 @dataclass(frozen=True)
 class StudentConfig:
-    base_model: str = setting("tiny-local", "hub id or local path of the model SFT starts from; tiny-local builds a small model offline")
+    base_model: str = setting(
+        "tiny-local", "hub id or local path of the model SFT starts from; tiny-local builds a small model offline"
+    )
 
 
 @dataclass(frozen=True)
@@ -127,11 +157,16 @@ class SFTConfig:
     grad_accumulation: int = setting(8, "micro-steps per optimizer step")
     packing: bool = setting(True, "padding-free batches (position ids keep sequences apart); off: length grouping")
     bf16: Literal["auto", True, False] = setting("auto", "bfloat16 mixed precision; auto: on with CUDA")
-    gradient_checkpointing: Literal["auto", True, False] = setting("auto", "recompute activations in backward; auto: on with CUDA")
+    gradient_checkpointing: Literal["auto", True, False] = setting(
+        "auto", "recompute activations in backward; auto: on with CUDA"
+    )
     attn_implementation: str = setting(
-        "auto", "auto: tritonrl_varlen with packing (tritonrl/training/sft/packed_attention.py), else sdpa; or any transformers name")
+        "auto",
+        "auto: tritonrl_varlen with packing (tritonrl/training/sft/packed_attention.py), else sdpa; or any transformers name",
+    )
     liger_kernel: Literal["auto", True, False] = setting(
-        "auto", "fused Triton kernels from liger-kernel (the package's gpu extra); auto: on with CUDA when installed")
+        "auto", "fused Triton kernels from liger-kernel (the package's gpu extra); auto: on with CUDA when installed"
+    )
     torch_compile: bool = setting(False, "torch.compile the model")
     dataloader_workers: int = setting(-1, "-1: 2 with CUDA (batches collated before the GPU asks for them), 0 on CPU")
     eval_fraction: float = setting(0.02, "share of rows held out for the eval loss")
@@ -139,7 +174,9 @@ class SFTConfig:
     logging_steps: int = setting(10, "steps between logged losses")
     save_steps: int = setting(500, "steps between checkpoints; 0: only the final model")
     save_total_limit: int = setting(2, "checkpoints kept")
-    deepspeed: str = setting("", '"" (none), zero2, zero3 (tritonrl/training/sft/deepspeed/<name>.json) or a path to a JSON config')
+    deepspeed: str = setting(
+        "", '"" (none), zero2, zero3 (tritonrl/training/sft/deepspeed/<name>.json) or a path to a JSON config'
+    )
     launcher: Literal["torchrun", "deepspeed"] = setting("torchrun", "what starts the training processes")
     nproc_per_node: int = setting(1, "training processes per node (one per GPU)")
     nnodes: int = setting(1, "nodes; > 1 needs rdzv_endpoint")
@@ -159,33 +196,50 @@ class GRPOConfig:
     tasks_per_step: int = setting(8, "tasks per step, the global batch (split over the processes)")
     steps: int = setting(200, "policy steps")
     learning_rate: float = setting(1e-6, "learning rate")
-    optimizer: Literal["adamw", "sgd"] = setting("adamw", "adamw, or sgd (plain SGD: each step scales with the gradient)")
-    train_params: str = setting("", 'regex over parameter names: only matches train ("norm"; "^(?!model\\.embed)"); "": all')
+    optimizer: Literal["adamw", "sgd"] = setting(
+        "adamw", "adamw, or sgd (plain SGD: each step scales with the gradient)"
+    )
+    train_params: str = setting(
+        "", 'regex over parameter names: only matches train ("norm"; "^(?!model\\.embed)"); "": all'
+    )
     dtype: Literal["auto", "float32", "bfloat16"] = setting(
-        "auto", "policy weights; auto: bfloat16 on CUDA, float32 on CPU (float32 keeps updates bfloat16 would round away)")
+        "auto",
+        "policy weights; auto: bfloat16 on CUDA, float32 on CPU (float32 keeps updates bfloat16 would round away)",
+    )
     warmup_updates: int = setting(0, "linear learning-rate warm-up over the first N optimizer updates; 0: none")
     alpha: float = setting(0.1, "weight of the plan (reasoning) objective next to the code objective")
     clip_eps: float = setting(0.2, "PPO clip range, in (0, 1)")
     kl_coef: float = setting(0.0, "> 0 keeps a frozen reference model and adds a KL penalty")
     normalize_std: bool = setting(True, "divide advantages by the group's reward std")
     loss_norm: Literal["token", "sequence"] = setting(
-        "token", "token: one mean over all response tokens; sequence: per response, then over responses")
+        "token", "token: one mean over all response tokens; sequence: per response, then over responses"
+    )
     leave_one_out: bool = setting(
-        False, "baseline = mean of the other samples instead of the group mean (with turns > 1: of the other trajectories "
-        "at the same turn, TRLOO)")
-    negative_weight: float = setting(1.0, "scales negative advantages (1: GRPO; 0: only better-than-baseline samples are pushed)")
+        False,
+        "baseline = mean of the other samples instead of the group mean (with turns > 1: of the other trajectories "
+        "at the same turn, TRLOO)",
+    )
+    negative_weight: float = setting(
+        1.0, "scales negative advantages (1: GRPO; 0: only better-than-baseline samples are pushed)"
+    )
     turns: int = setting(
-        1, "turns per trajectory: an answer not yet done (evaluate.stop_speedup's rule) gets the verifier's feedback and "
-        "is asked again; advantages per turn position over the trajectories that reached it; 1: single-turn")
+        1,
+        "turns per trajectory: an answer not yet done (evaluate.stop_speedup's rule) gets the verifier's feedback and "
+        "is asked again; advantages per turn position over the trajectories that reached it; 1: single-turn",
+    )
     turn_discount: float = setting(
-        0.4, "gamma of a turn's return r_t + gamma*r_(t+1) + ...; below 1 a first answer that is right outscores a wrong "
-        "one fixed later (Kevin's 0.4)")
+        0.4,
+        "gamma of a turn's return r_t + gamma*r_(t+1) + ...; below 1 a first answer that is right outscores a wrong "
+        "one fixed later (Kevin's 0.4)",
+    )
     uniform_reward: bool = setting(False, "ablation: one reward beta*r_code + (1-beta)*r_plan on every token")
     beta: float = setting(0.5, "weight of r_code in the uniform-reward ablation")
     speedup_cap: float = setting(10.0, "r_plan = min(speed-up, cap) for correct kernels (on CPU, r_plan = r_code)")
     plan_reward: Literal["speedup", "sol_fraction"] = setting(
-        "speedup", "r_plan of a correct kernel on cuda: the capped speed-up over eager PyTorch, or sol_fraction, the share of "
-        "the GPU's speed of light it reaches (capped at 1; comparable across problems whatever their baseline)")
+        "speedup",
+        "r_plan of a correct kernel on cuda: the capped speed-up over eager PyTorch, or sol_fraction, the share of "
+        "the GPU's speed of light it reaches (capped at 1; comparable across problems whatever their baseline)",
+    )
     temperature: float = setting(1.0, "sampling temperature of the rollouts")
     top_p: float = setting(1.0, "nucleus sampling of the rollouts")
     max_new_tokens: int = setting(4096, "longest rollout")
@@ -195,7 +249,9 @@ class GRPOConfig:
     endpoint: str = setting("", "the policy server's OpenAI-compatible base URL (generation=openai)")
     served_model: str = setting("", "the model name the policy server serves (generation=openai)")
     save_steps: int = setting(0, "steps between checkpoints; 0: only the final model")
-    nproc_per_node: int = setting(1, "data-parallel processes per node (one per GPU, started by torchrun); 1 trains in-process")
+    nproc_per_node: int = setting(
+        1, "data-parallel processes per node (one per GPU, started by torchrun); 1 trains in-process"
+    )
     nnodes: int = setting(1, "nodes; > 1 needs rdzv_endpoint, and the torchrun command logged runs on every other node")
     rdzv_endpoint: str = setting("", "host:port of node 0, needed when nnodes > 1")
     seed: int = setting(0, "seed of task order and sampling")
@@ -210,25 +266,36 @@ class GRPOConfig:
         found += launch_mistakes("grpo", self)
         world = self.nproc_per_node * self.nnodes
         if 1 <= self.tasks_per_step < world:
-            found.append(f"grpo.tasks_per_step={self.tasks_per_step} is the global batch of tasks and must be >= the "
-                         f"{world} processes (grpo.nproc_per_node × grpo.nnodes): raise it or use fewer processes")
+            found.append(
+                f"grpo.tasks_per_step={self.tasks_per_step} is the global batch of tasks and must be >= the "
+                f"{world} processes (grpo.nproc_per_node × grpo.nnodes): raise it or use fewer processes"
+            )
         if not 0 < self.clip_eps < 1:
             found.append(f"grpo.clip_eps={self.clip_eps} must be in (0, 1)")
         if self.turns < 1:
             found.append(f"grpo.turns={self.turns} must be >= 1 (1: single-turn)")
         if not 0 <= self.turn_discount <= 1:
-            found.append(f"grpo.turn_discount={self.turn_discount} must be in [0, 1] (0: each turn its own reward only)")
+            found.append(
+                f"grpo.turn_discount={self.turn_discount} must be in [0, 1] (0: each turn its own reward only)"
+            )
         if self.negative_weight < 0:
-            found.append(f"grpo.negative_weight={self.negative_weight} must be >= 0 (below 0 would reward the worse samples)")
+            found.append(
+                f"grpo.negative_weight={self.negative_weight} must be >= 0 (below 0 would reward the worse samples)"
+            )
         if self.generation == "openai" and not (self.endpoint and self.served_model):
-            found.append("grpo.generation=openai needs grpo.endpoint and grpo.served_model (the server must serve the policy)")
+            found.append(
+                "grpo.generation=openai needs grpo.endpoint and grpo.served_model (the server must serve the policy)"
+            )
         return found
 
 
 def launch_mistakes(section: str, settings: SFTConfig | GRPOConfig) -> list[str]:
     """What is wrong with the torchrun launch keys of `section`."""
-    found = [f"{section}.{key}={getattr(settings, key)} must be >= 1"
-             for key in ("nproc_per_node", "nnodes") if getattr(settings, key) < 1]
+    found = [
+        f"{section}.{key}={getattr(settings, key)} must be >= 1"
+        for key in ("nproc_per_node", "nnodes")
+        if getattr(settings, key) < 1
+    ]
     if settings.nnodes > 1 and not settings.rdzv_endpoint:
         found.append(f"{section}.nnodes={settings.nnodes} needs {section}.rdzv_endpoint=host:port of node 0")
     return found
@@ -242,22 +309,36 @@ class EvaluateConfig:
     levels: tuple[int, ...] = setting((), "levels to evaluate; empty: all")
     limit: int = setting(0, "evaluate the first N problems; 0: all")
     shapes: Literal["original", "held_out"] = setting(
-        "original", "held_out: ask for each problem at its alternate shapes, which no training prompt has (built-in suite); "
-                    "the evaluated model is then also asked at the problems' own shapes (metrics original_shapes.*)")
+        "original",
+        "held_out: ask for each problem at its alternate shapes, which no training prompt has (built-in suite); "
+        "the evaluated model is then also asked at the problems' own shapes (metrics original_shapes.*)",
+    )
     samples: int = setting(1, "responses per problem (pass@k up to this k)")
     temperature: float = setting(0.0, "sampling temperature; 0: greedy, the model's best single answer")
     max_tokens: int = setting(2048, "longest answer")
-    metric: str = setting("correct", "the overall metric a candidate must beat to become champion (fast_1 once timed on GPU)")
+    metric: str = setting(
+        "correct", "the overall metric a candidate must beat to become champion (fast_1 once timed on GPU)"
+    )
     compare: tuple[str, ...] = setting(
-        ("base", "sft"), "earlier models the pipeline's evaluation also answers with, side by side: base, sft; empty: none")
+        ("base", "sft"),
+        "earlier models the pipeline's evaluation also answers with, side by side: base, sft; empty: none",
+    )
     turns: int = setting(
-        1, "turns of refinement per sample: each answer not yet done gets the verifier's feedback and is asked again; 1: single-turn")
+        1,
+        "turns of refinement per sample: each answer not yet done gets the verifier's feedback and is asked again; 1: single-turn",
+    )
     stop_speedup: float = setting(
-        1.0, "a conversation is done at a correct answer at least this many times faster than PyTorch (GPU); on CPU correct is enough")
+        1.0,
+        "a conversation is done at a correct answer at least this many times faster than PyTorch (GPU); on CPU correct is enough",
+    )
 
     def mistakes(self) -> list[str]:
         unknown = [name for name in self.compare if name not in COMPARABLE_MODELS]
-        found = [f"evaluate.compare={list(self.compare)}: {unknown} are not among {list(COMPARABLE_MODELS)}"] if unknown else []
+        found = (
+            [f"evaluate.compare={list(self.compare)}: {unknown} are not among {list(COMPARABLE_MODELS)}"]
+            if unknown
+            else []
+        )
         if self.turns < 1:
             found.append(f"evaluate.turns={self.turns} must be >= 1 (1: single-turn, no refinement)")
         if not self.stop_speedup > 0:
@@ -271,25 +352,42 @@ class VerifyConfig:
     trials: int = setting(3, "input sets each candidate is checked on (secret seeds)")
     timeout_s: float = setting(45.0, "base limit per sandboxed run (a candidate's grows with the reference's own time)")
     precision: Precision = setting(
-        "strict", "tl.dot in fp32 problems: strict needs IEEE fp32 (the reference is not TF32); tf32 allows TF32 like torch's allow_tf32")
+        "strict",
+        "tl.dot in fp32 problems: strict needs IEEE fp32 (the reference is not TF32); tf32 allows TF32 like torch's allow_tf32",
+    )
     judge_url: str = setting(
-        "", "OpenAI-compatible base URL of the LLM judge, the verifier's last layer: it reads each valid answer against its "
-            "problem and says whether the computation is really implemented in Triton (tritonrl/verify/judge.py), for every "
-            "stage; e.g. http://vllm:8000/v1; empty: no judge")
-    judge_model: str = setting("", "the model the judge's endpoint serves, e.g. Qwen/Qwen3-235B-A22B (needed with judge_url)")
-    judge_api_key_env: str = setting("OPENAI_API_KEY", "name of the environment variable holding the judge's key, never the key")
+        "",
+        "OpenAI-compatible base URL of the LLM judge, the verifier's last layer: it reads each valid answer against its "
+        "problem and says whether the computation is really implemented in Triton (tritonrl/verify/judge.py), for every "
+        "stage; e.g. http://vllm:8000/v1; empty: no judge",
+    )
+    judge_model: str = setting(
+        "", "the model the judge's endpoint serves, e.g. Qwen/Qwen3-235B-A22B (needed with judge_url)"
+    )
+    judge_api_key_env: str = setting(
+        "OPENAI_API_KEY", "name of the environment variable holding the judge's key, never the key"
+    )
     judge_timeout_s: float = setting(
-        120.0, "seconds to wait for the judge; a judge with no usable answer rejects nothing (the verdict's judge is error, with why)")
+        120.0,
+        "seconds to wait for the judge; a judge with no usable answer rejects nothing (the verdict's judge is error, with why)",
+    )
 
     def mistakes(self) -> list[str]:
         """The judge's keys matter only once judge_url is set (empty: off, whatever the others say)."""
         if not self.judge_url:
             return []
-        found = [] if _http_url(self.judge_url) else [
-            f"verify.judge_url={self.judge_url!r} is not an http(s) URL; e.g. verify.judge_url=http://localhost:8000/v1"]
+        found = (
+            []
+            if _http_url(self.judge_url)
+            else [
+                f"verify.judge_url={self.judge_url!r} is not an http(s) URL; e.g. verify.judge_url=http://localhost:8000/v1"
+            ]
+        )
         if not self.judge_model.strip():
-            found.append("verify.judge_url needs verify.judge_model, the model name the endpoint serves, "
-                         "e.g. verify.judge_model=Qwen/Qwen3-235B-A22B")
+            found.append(
+                "verify.judge_url needs verify.judge_model, the model name the endpoint serves, "
+                "e.g. verify.judge_model=Qwen/Qwen3-235B-A22B"
+            )
         if not self.judge_timeout_s > 0:
             found.append(f"verify.judge_timeout_s={self.judge_timeout_s} must be > 0")
         return found
@@ -317,14 +415,18 @@ class ShardsConfig:
 @dataclass(frozen=True)
 class StorageConfig:
     artifact_root: str = setting("", "URI of every artifact (file://, s3://); empty: file://<state dir>/artifacts")
-    s3_endpoint_url: str = setting("", "S3-compatible endpoint (MinIO...); empty: AWS default resolution (env, profile)")
+    s3_endpoint_url: str = setting(
+        "", "S3-compatible endpoint (MinIO...); empty: AWS default resolution (env, profile)"
+    )
 
 
 @dataclass(frozen=True)
 class TrackingConfig:
     tracking_uri: str = setting(
-        "", "MLflow tracking URI; empty: $MLFLOW_TRACKING_URI if set, else sqlite:///<state dir>/mlflow.db "
-            "(the registry: $MLFLOW_REGISTRY_URI if set, else the tracking URI)")
+        "",
+        "MLflow tracking URI; empty: $MLFLOW_TRACKING_URI if set, else sqlite:///<state dir>/mlflow.db "
+        "(the registry: $MLFLOW_REGISTRY_URI if set, else the tracking URI)",
+    )
     experiment: str = setting("tritonrl", "MLflow experiment name")
 
 
@@ -355,7 +457,11 @@ class Config:
     def tracking_uri(self) -> str:
         """tracking.tracking_uri; else MLflow's own MLFLOW_TRACKING_URI, as every MLflow tool reads it; else the
         SQLite store under the state dir."""
-        return self.tracking.tracking_uri or os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{self.home / 'mlflow.db'}"
+        return (
+            self.tracking.tracking_uri
+            or os.environ.get("MLFLOW_TRACKING_URI")
+            or f"sqlite:///{self.home / 'mlflow.db'}"
+        )
 
     @property
     def registry_uri(self) -> str:
@@ -367,8 +473,12 @@ class Config:
 
     def settings(self) -> dict[str, Any]:
         """Every key's value as {'section.key': value}, in declaration order."""
-        return {f"{section}.{key}": value for section, values in self.to_dict().items() if isinstance(values, dict)
-                for key, value in values.items()}
+        return {
+            f"{section}.{key}": value
+            for section, values in self.to_dict().items()
+            if isinstance(values, dict)
+            for key, value in values.items()
+        }
 
 
 # Profile values that differ from the dataclass defaults. The defaults are the paper's hyperparameters and
@@ -381,14 +491,28 @@ _PROFILE_VALUES: dict[str, dict[str, dict[str, Any]]] = {
         # A tiny model needs a large learning rate; 300 steps of 4 rows teach it the 18 problems at shapes it never
         # saw (16/18 after SFT, measured 2026-12-02; 2 rows per step with 3 shape variants per task: 6/18).
         "sft": {
-            "max_seq_len": 1536, "max_steps": 300, "learning_rate": 4e-3, "warmup_ratio": 0.1, "batch_size": 4,
-            "grad_accumulation": 1, "packing": False, "eval_fraction": 0.1, "eval_steps": 50, "logging_steps": 25,
+            "max_seq_len": 1536,
+            "max_steps": 300,
+            "learning_rate": 4e-3,
+            "warmup_ratio": 0.1,
+            "batch_size": 4,
+            "grad_accumulation": 1,
+            "packing": False,
+            "eval_fraction": 0.1,
+            "eval_steps": 50,
+            "logging_steps": 25,
             "save_steps": 0,
         },
         # Two steps of small groups show the stage run (generation dominates) without undoing SFT: at lr 3e-4 the
         # two steps took the SFT model from 15/18 to 12/18 (at 1e-5: 16/18 stays 16/18); bench/grpo_learning.py learns.
-        "grpo": {"group_size": 4, "tasks_per_step": 2, "steps": 2, "learning_rate": 1e-5, "negative_weight": 0.0,
-                 "max_new_tokens": 512},
+        "grpo": {
+            "group_size": 4,
+            "tasks_per_step": 2,
+            "steps": 2,
+            "learning_rate": 1e-5,
+            "negative_weight": 0.0,
+            "max_new_tokens": 512,
+        },
         # Every problem at held-out shapes, greedy, for the base, SFT and final model: the learning the demo shows.
         # The longest reference answer is 858 tokens; the untrained base model writes until the limit (batched).
         "evaluate": {"shapes": "held_out", "max_tokens": 1024},
@@ -462,9 +586,7 @@ def _apply(config: Config, values: Mapping[str, Any], origin: str, sources: dict
         changes = {}
         for key, value in section_values.items():
             if key not in hints:
-                raise ConfigError(
-                    f"{origin}: unknown key {section_name}.{key}; keys are {sorted(hints)}"
-                )
+                raise ConfigError(f"{origin}: unknown key {section_name}.{key}; keys are {sorted(hints)}")
             changes[key] = _coerce(value, hints[key], f"{section_name}.{key}")
             sources[f"{section_name}.{key}"] = origin
         updated[section_name] = dataclasses.replace(section, **changes)
@@ -526,14 +648,21 @@ def key_help(section: str | None = None) -> list[tuple[str, str]]:
     """(`section.key`, description) for every key, or for one section's keys."""
     sections = [f for f in dataclasses.fields(Config) if f.name != "profile" and section in (None, f.name)]
     if not sections:
-        raise ConfigError(f"unknown section {section!r}; sections are {[f.name for f in dataclasses.fields(Config)][1:]}")
-    return [(f"{s.name}.{key.name}", key.metadata["help"]) for s in sections for key in dataclasses.fields(s.default_factory)]
+        raise ConfigError(
+            f"unknown section {section!r}; sections are {[f.name for f in dataclasses.fields(Config)][1:]}"
+        )
+    return [
+        (f"{s.name}.{key.name}", key.metadata["help"])
+        for s in sections
+        for key in dataclasses.fields(s.default_factory)
+    ]
 
 
 def describe(config: Config, sources: Mapping[str, str]) -> list[str]:
     """One line per setting: `section.key = value  (origin)`, defaults marked as such."""
-    return [f"profile = {config.profile}"] + [f"{key} = {value!r}  ({sources.get(key, 'default')})"
-                                              for key, value in config.settings().items()]
+    return [f"profile = {config.profile}"] + [
+        f"{key} = {value!r}  ({sources.get(key, 'default')})" for key, value in config.settings().items()
+    ]
 
 
 def dump_config(config: Config) -> str:

@@ -37,9 +37,7 @@ from tritonrl.verify.result import Layer, Reason, ReasonCode, Verdict
 PROMPT_VERSION = "tritonrl-prompt-v1"
 FEEDBACK_VERSION = "tritonrl-feedback-v4"
 
-SYSTEM = (
-    "You are an expert GPU kernel engineer. You rewrite PyTorch modules as fast, correct Triton kernels."
-)
+SYSTEM = "You are an expert GPU kernel engineer. You rewrite PyTorch modules as fast, correct Triton kernels."
 
 USER_TEMPLATE = """Rewrite the PyTorch module below as `ModelNew`, a drop-in replacement whose computation runs in \
 Triton kernels (`@triton.jit`) that its `forward` launches.
@@ -66,10 +64,14 @@ def build_messages(problem_source: str) -> list[dict[str, str]]:
     ]
 
 
-FIX_REQUEST = ("Fix the kernel. Briefly say what was wrong and your plan, then give the complete corrected code in one "
-               "```python block (imports, kernels, `ModelNew`).")
-FASTER_REQUEST = ("Make it faster while keeping it correct. Briefly say where the time goes and your plan, then give the "
-                  "complete improved code in one ```python block (imports, kernels, `ModelNew`).")
+FIX_REQUEST = (
+    "Fix the kernel. Briefly say what was wrong and your plan, then give the complete corrected code in one "
+    "```python block (imports, kernels, `ModelNew`)."
+)
+FASTER_REQUEST = (
+    "Make it faster while keeping it correct. Briefly say where the time goes and your plan, then give the "
+    "complete improved code in one ```python block (imports, kernels, `ModelNew`)."
+)
 _TOLERANCE_DETAIL = " exceeds the tolerance"  # what follows it in a comparison message names the reference's RMS
 REASON_CHARS = 400  # a reason's text in the feedback, at most
 
@@ -86,8 +88,15 @@ _AT_OTHER_SHAPE: dict[ReasonCode, str] = {
     ReasonCode.TIMEOUT: "ran too long at the other shape",
 }
 _RAISED = re.compile(r"^(?:trial \d+[^:]*: )?(\w+): ")  # child._describe: "ValueError: ... (at file.py:31)"
-_KNOWN_EXCEPTIONS = frozenset({*(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)),
-                               "OutOfMemoryError", "AcceleratorError", "CompilationError", "HandoffError"})
+_KNOWN_EXCEPTIONS = frozenset(
+    {
+        *(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)),
+        "OutOfMemoryError",
+        "AcceleratorError",
+        "CompilationError",
+        "HandoffError",
+    }
+)
 
 
 def _alternate_trial(message: str, verdict: Verdict) -> bool:
@@ -95,8 +104,11 @@ def _alternate_trial(message: str, verdict: Verdict) -> bool:
     if not verdict.other_shape_trials:
         return False
     labels = "|".join(str(label) for label in verdict.other_shape_trials)
-    return bool(_TRIAL_SIZES.match(message) or re.match(rf"(?:trial|outputs) (?:{labels})\b", message)
-                or re.search(rf"\bduring trial (?:{labels})\b", message))
+    return bool(
+        _TRIAL_SIZES.match(message)
+        or re.match(rf"(?:trial|outputs) (?:{labels})\b", message)
+        or re.search(rf"\bduring trial (?:{labels})\b", message)
+    )
 
 
 def _other_shape_text(code: ReasonCode, message: str) -> str:
@@ -134,12 +146,17 @@ def feedback_message(verdict: Verdict) -> str:
         if verdict.speedup is None:
             lines.append("Its speed was not measured here (no GPU).")
         else:
-            lines.append(f"It takes {verdict.candidate_ms:.4g} ms where PyTorch takes {verdict.baseline_ms:.4g} ms: "
-                         f"a speed-up of {verdict.speedup:.2f}x." if verdict.candidate_ms and verdict.baseline_ms
-                         else f"Its speed-up over PyTorch is {verdict.speedup:.2f}x.")
+            lines.append(
+                f"It takes {verdict.candidate_ms:.4g} ms where PyTorch takes {verdict.baseline_ms:.4g} ms: "
+                f"a speed-up of {verdict.speedup:.2f}x."
+                if verdict.candidate_ms and verdict.baseline_ms
+                else f"Its speed-up over PyTorch is {verdict.speedup:.2f}x."
+            )
         if verdict.sol_fraction is not None:
-            lines.append(f"It reaches {verdict.sol_fraction:.0%} of the speed of light (the time this problem's "
-                         "memory traffic and arithmetic need at the GPU's peak bandwidth and compute).")
+            lines.append(
+                f"It reaches {verdict.sol_fraction:.0%} of the speed of light (the time this problem's "
+                "memory traffic and arithmetic need at the GPU's peak bandwidth and compute)."
+            )
         if verdict.triton_time_share is not None:
             lines.append(f"{verdict.triton_time_share:.0%} of its GPU time is spent in your Triton kernels.")
         return "\n".join([*lines, "", FASTER_REQUEST])
@@ -156,4 +173,8 @@ def feedback_message(verdict: Verdict) -> str:
 
 def refinement_messages(messages: list[dict[str, str]], response: str, verdict: Verdict) -> list[dict[str, str]]:
     """`messages` continued by the model's `response` and the verifier's feedback on it: the next turn's prompt."""
-    return [*messages, {"role": "assistant", "content": response}, {"role": "user", "content": feedback_message(verdict)}]
+    return [
+        *messages,
+        {"role": "assistant", "content": response},
+        {"role": "user", "content": feedback_message(verdict)},
+    ]

@@ -45,7 +45,11 @@ BUCKET = "tritonrl"
 HOST = "127.0.0.1"
 POOLS = ("cpu", "cuda")
 # Throwaway credentials: moto accepts any; boto3 refuses to sign without some.
-S3_ENV = {"AWS_ACCESS_KEY_ID": "tritonrl-local", "AWS_SECRET_ACCESS_KEY": "tritonrl-local", "AWS_DEFAULT_REGION": "us-east-1"}
+S3_ENV = {
+    "AWS_ACCESS_KEY_ID": "tritonrl-local",
+    "AWS_SECRET_ACCESS_KEY": "tritonrl-local",
+    "AWS_DEFAULT_REGION": "us-east-1",
+}
 START_TIMEOUT_S = 120  # measured: Prefect server 13 s, MLflow server ~10 s on 2 cores; slack for a loaded CI box
 WORKER_POLL_S = "2"  # how often a worker asks for runs; Prefect's default (10 s) adds up over seven stage runs
 
@@ -159,8 +163,14 @@ def _start(name: str, command: list[str], env: dict[str, str], health: str) -> S
     log = stack_dir() / "logs" / f"{name}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **env},
-                                cwd=checkout() or stack_dir(), start_new_session=True)
+        proc = subprocess.Popen(
+            command,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **env},
+            cwd=checkout() or stack_dir(),
+            start_new_session=True,
+        )
     return Service(name, proc.pid, str(log), health)
 
 
@@ -171,7 +181,9 @@ def _wait_healthy(service: Service) -> None:
             tail = Path(service.log).read_text(errors="replace")[-2000:]
             raise StackError(f"{service.name} exited while starting; its log {service.log} ends:\n{tail}")
         if time.monotonic() > deadline:
-            raise StackError(f"{service.name} did not answer {service.health} within {START_TIMEOUT_S}s; see {service.log}")
+            raise StackError(
+                f"{service.name} did not answer {service.health} within {START_TIMEOUT_S}s; see {service.log}"
+            )
         time.sleep(0.5)
 
 
@@ -191,40 +203,87 @@ def up(on_log=lambda line: None) -> dict:
     services: list[Service] = []
     try:
         on_log(f"S3 endpoint (moto) on {s3_url}")
-        services.append(_start("s3", [_bin("moto_server"), "-H", HOST, "-p", str(s3_port)], S3_ENV,
-                               f"{s3_url}/moto-api/"))
+        services.append(
+            _start("s3", [_bin("moto_server"), "-H", HOST, "-p", str(s3_port)], S3_ENV, f"{s3_url}/moto-api/")
+        )
         _wait_healthy(services[-1])
         _create_bucket(s3_url)
         on_log(f"MLflow server on http://{HOST}:{mlflow_port} (artifacts in s3://{BUCKET}/mlflow)")
-        services.append(_start("mlflow", [
-            _bin("mlflow"), "server", "--host", HOST, "--port", str(mlflow_port), "--workers", "1",
-            "--backend-store-uri", f"sqlite:///{home / 'mlflow.db'}", "--artifacts-destination", f"s3://{BUCKET}/mlflow",
-        ], {**S3_ENV, "MLFLOW_S3_ENDPOINT_URL": s3_url}, f"http://{HOST}:{mlflow_port}/health"))
+        services.append(
+            _start(
+                "mlflow",
+                [
+                    _bin("mlflow"),
+                    "server",
+                    "--host",
+                    HOST,
+                    "--port",
+                    str(mlflow_port),
+                    "--workers",
+                    "1",
+                    "--backend-store-uri",
+                    f"sqlite:///{home / 'mlflow.db'}",
+                    "--artifacts-destination",
+                    f"s3://{BUCKET}/mlflow",
+                ],
+                {**S3_ENV, "MLFLOW_S3_ENDPOINT_URL": s3_url},
+                f"http://{HOST}:{mlflow_port}/health",
+            )
+        )
         on_log(f"Prefect server on http://{HOST}:{prefect_port}")
         # `--port` moves the API only: the UI asks /ui-settings where the API is, and without this it says :4200.
-        services.append(_start("prefect", [_bin("prefect"), "server", "start", "--host", HOST, "--port", str(prefect_port)],
-                               {**prefect_env, "PREFECT_SERVER_UI_API_URL": prefect_api,
-                                "PREFECT_LOGGING_SETTINGS_PATH": str(server_logging_config(home))}, f"{prefect_api}/health"))
+        services.append(
+            _start(
+                "prefect",
+                [_bin("prefect"), "server", "start", "--host", HOST, "--port", str(prefect_port)],
+                {
+                    **prefect_env,
+                    "PREFECT_SERVER_UI_API_URL": prefect_api,
+                    "PREFECT_LOGGING_SETTINGS_PATH": str(server_logging_config(home)),
+                },
+                f"{prefect_api}/health",
+            )
+        )
         _wait_healthy(services[-2])
         _wait_healthy(services[-1])
         config_file = home / "config.yaml"
-        config_file.write_text(yaml.safe_dump({
-            "storage": {"artifact_root": f"s3://{BUCKET}/artifacts", "s3_endpoint_url": s3_url},
-            "tracking": {"tracking_uri": f"http://{HOST}:{mlflow_port}"},
-        }))
-        state = {"prefect_api_url": prefect_api, "prefect_ui": f"http://{HOST}:{prefect_port}",
-                 "mlflow_url": f"http://{HOST}:{mlflow_port}", "s3_endpoint_url": s3_url, "bucket": BUCKET,
-                 "config_file": str(config_file), "services": [asdict(s) for s in services]}
-        client_env = {**environment(state), **prefect_env, "TRITONRL_HOME": str(state_dir()),
-                      "PREFECT_WORKER_QUERY_SECONDS": WORKER_POLL_S}
+        config_file.write_text(
+            yaml.safe_dump(
+                {
+                    "storage": {"artifact_root": f"s3://{BUCKET}/artifacts", "s3_endpoint_url": s3_url},
+                    "tracking": {"tracking_uri": f"http://{HOST}:{mlflow_port}"},
+                }
+            )
+        )
+        state = {
+            "prefect_api_url": prefect_api,
+            "prefect_ui": f"http://{HOST}:{prefect_port}",
+            "mlflow_url": f"http://{HOST}:{mlflow_port}",
+            "s3_endpoint_url": s3_url,
+            "bucket": BUCKET,
+            "config_file": str(config_file),
+            "services": [asdict(s) for s in services],
+        }
+        client_env = {
+            **environment(state),
+            **prefect_env,
+            "TRITONRL_HOME": str(state_dir()),
+            "PREFECT_WORKER_QUERY_SECONDS": WORKER_POLL_S,
+        }
         for pool in POOLS:
-            created = subprocess.run([_bin("prefect"), "work-pool", "create", pool, "--type", "process", "--overwrite"],
-                                     env={**os.environ, **client_env}, capture_output=True, text=True, timeout=120)
+            created = subprocess.run(
+                [_bin("prefect"), "work-pool", "create", pool, "--type", "process", "--overwrite"],
+                env={**os.environ, **client_env},
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             if created.returncode != 0:
                 raise StackError(f"could not create work pool {pool}: {created.stdout[-1500:]}{created.stderr[-1500:]}")
             on_log(f"worker for pool {pool}")
-            services.append(_start(f"worker-{pool}", [_bin("prefect"), "worker", "start", "--pool", pool],
-                                   client_env, ""))
+            services.append(
+                _start(f"worker-{pool}", [_bin("prefect"), "worker", "start", "--pool", pool], client_env, "")
+            )
         state["services"] = [asdict(s) for s in services]
     except BaseException:
         _stop(services)
@@ -236,8 +295,12 @@ def up(on_log=lambda line: None) -> dict:
 def _create_bucket(endpoint: str) -> None:
     import boto3
 
-    boto3.client("s3", endpoint_url=endpoint, **{k.lower(): v for k, v in S3_ENV.items() if k != "AWS_DEFAULT_REGION"},
-                 region_name=S3_ENV["AWS_DEFAULT_REGION"]).create_bucket(Bucket=BUCKET)
+    boto3.client(
+        "s3",
+        endpoint_url=endpoint,
+        **{k.lower(): v for k, v in S3_ENV.items() if k != "AWS_DEFAULT_REGION"},
+        region_name=S3_ENV["AWS_DEFAULT_REGION"],
+    ).create_bucket(Bucket=BUCKET)
 
 
 def _stop(services: list[Service]) -> None:
@@ -277,7 +340,9 @@ def status() -> list[tuple[str, str, str]]:
     rows = []
     for s in state["services"]:
         up_now = _alive(s["pid"]) and (not s["health"] or healthy(s["health"]))
-        rows.append((s["name"], "up" if up_now else "down", s["health"].rsplit("/", 1)[0] or f"pid {s['pid']}, log {s['log']}"))
+        rows.append(
+            (s["name"], "up" if up_now else "down", s["health"].rsplit("/", 1)[0] or f"pid {s['pid']}, log {s['log']}")
+        )
     return rows
 
 
@@ -288,13 +353,21 @@ def deploy() -> str:
         raise StackError("the stack is not up; start it with `tritonrl stack up`")
     repo = checkout()
     if repo is None:
-        raise StackError("deployments are applied from a source checkout's infra/prefect.yaml, and none was found "
-                         f"(tritonrl is installed at {Path(__file__).resolve().parent}): clone the repository and set "
-                         "TRITONRL_REPO=<its path> for `tritonrl stack up` and `tritonrl deploy`")
+        raise StackError(
+            "deployments are applied from a source checkout's infra/prefect.yaml, and none was found "
+            f"(tritonrl is installed at {Path(__file__).resolve().parent}): clone the repository and set "
+            "TRITONRL_REPO=<its path> for `tritonrl stack up` and `tritonrl deploy`"
+        )
     result = subprocess.run(
         [_bin("prefect"), "--no-prompt", "deploy", "--all", "--prefect-file", str(repo / "infra" / "prefect.yaml")],
-        env={**os.environ, **environment(state)}, cwd=repo, capture_output=True, text=True, timeout=300,
+        env={**os.environ, **environment(state)},
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     if result.returncode != 0:
-        raise StackError(f"prefect deploy failed (exit {result.returncode}):\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+        raise StackError(
+            f"prefect deploy failed (exit {result.returncode}):\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
+        )
     return result.stdout

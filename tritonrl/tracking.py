@@ -133,10 +133,13 @@ def _check_store(uri: str, lookup: bool) -> None:
             pass  # it answered (a proxy may refuse /health); MLflow's own calls say more
         except (urllib.error.URLError, TimeoutError) as exc:
             reason = getattr(exc, "reason", exc)
-            if isinstance(reason, (ConnectionError, TimeoutError, socket.gaierror)):  # not TLS: MLflow may be set for it
+            if isinstance(
+                reason, (ConnectionError, TimeoutError, socket.gaierror)
+            ):  # not TLS: MLflow may be set for it
                 raise TrackingError(
                     f"no MLflow server answers at {uri} ({reason}): start it (`tritonrl stack up` for the local stack) "
-                    "or set MLFLOW_TRACKING_URI (or --set tracking.tracking_uri) to one that runs") from exc
+                    "or set MLFLOW_TRACKING_URI (or --set tracking.tracking_uri) to one that runs"
+                ) from exc
         return
     path = _local_store(uri)
     if path is None:
@@ -146,7 +149,8 @@ def _check_store(uri: str, lookup: bool) -> None:
         raise TrackingError(
             f"no MLflow {'database' if sqlite else 'store'} at {path} (the store {uri}): nothing was tracked there; run "
             "the pipeline first (tritonrl run), or set MLFLOW_TRACKING_URI (or --set tracking.tracking_uri) to the "
-            "tracking URI it printed")
+            "tracking URI it printed"
+        )
     if not lookup and sqlite:
         path.parent.mkdir(parents=True, exist_ok=True)  # SQLite creates the file, not its directory
 
@@ -158,7 +162,7 @@ def _local_store(uri: str) -> Path | None:
     import urllib.request
 
     if uri.startswith("sqlite:///"):
-        return Path(uri[len("sqlite:///"):])
+        return Path(uri[len("sqlite:///") :])
     parsed = urllib.parse.urlparse(uri)
     if parsed.scheme == "file":
         return Path(urllib.request.url2pathname(parsed.path))
@@ -342,7 +346,9 @@ class StageRun:
 
         stamp = int(time.time() * 1000)
         numbers = numeric_metrics(values)
-        self.client.log_batch(self.run_id, metrics=[Metric(k, v, stamp, step, model_id=model_id) for k, v in numbers.items()])
+        self.client.log_batch(
+            self.run_id, metrics=[Metric(k, v, stamp, step, model_id=model_id) for k, v in numbers.items()]
+        )
 
     def curve(self, name: str, points: list[tuple[int, float]]) -> None:
         """A metric over steps, e.g. the training loss."""
@@ -420,7 +426,9 @@ class Registration:
     source: str  # the version's MLflow model, `models:/m-…`
 
 
-def register_model(config: Config, model_uri: str, run_id: str, summaries: Mapping[str, Mapping[str, Any]]) -> Registration:
+def register_model(
+    config: Config, model_uri: str, run_id: str, summaries: Mapping[str, Mapping[str, Any]]
+) -> Registration:
     """The pipeline's final model, the training output `model_uri`, as a `tritonrl-coder` version; see the module docstring.
 
     `summaries` are the pipeline's stage summaries (StageSummary dicts by
@@ -443,7 +451,9 @@ def register_model(config: Config, model_uri: str, run_id: str, summaries: Mappi
     numbers = final_metrics(evaluation["metrics"])
     tags = {f"{METRIC_TAG_PREFIX}{k}": repr(v) for k, v in numbers.items()}
     run = StageRun(client, run_id, config)
-    existing = [v for v in client.search_model_versions(f"name = '{MODEL_NAME}'") if v.tags.get(SOURCE_TAG) == model_uri]
+    existing = [
+        v for v in client.search_model_versions(f"name = '{MODEL_NAME}'") if v.tags.get(SOURCE_TAG) == model_uri
+    ]
     if existing:  # the same model, not a new version
         version = existing[0]
         run.evaluation(evaluation)
@@ -487,19 +497,35 @@ def _log_model(config: Config, client, run_id: str, model_uri: str, description:
     from mlflow.models import Model
 
     source = resolve_model_source(model_uri, config.home, config.storage.s3_endpoint_url)
-    logged = client.create_logged_model(client.get_run(run_id).info.experiment_id, name=MODEL_NAME, source_run_id=run_id,
-                                        tags={SOURCE_TAG: model_uri}, params=_flat_params(config.to_dict()))
-    card = ModelCardData(base_model=config.student.base_model, library_name="transformers", pipeline_tag="text-generation",
-                         tags=["triton", "tritonrl"])
+    logged = client.create_logged_model(
+        client.get_run(run_id).info.experiment_id,
+        name=MODEL_NAME,
+        source_run_id=run_id,
+        tags={SOURCE_TAG: model_uri},
+        params=_flat_params(config.to_dict()),
+    )
+    card = ModelCardData(
+        base_model=config.student.base_model,
+        library_name="transformers",
+        pipeline_tag="text-generation",
+        tags=["triton", "tritonrl"],
+    )
     try:
         with tempfile.TemporaryDirectory(prefix="tritonrl-model-") as tmp:
             mlflow.transformers.save_model(
                 {"model": load_model(source, dtype="auto"), "tokenizer": load_tokenizer(source)},
-                str(Path(tmp) / "model"), task=MODEL_TASK,
-                mlflow_model=Model(artifact_path=logged.artifact_location, model_uuid=logged.model_id, run_id=run_id,
-                                   model_id=logged.model_id),
-                input_example=input_example(config), model_config=_decoding(config),
-                pip_requirements=_requirements(), model_card=ModelCard(f"---\n{card.to_yaml()}\n---\n\n{description}\n"),
+                str(Path(tmp) / "model"),
+                task=MODEL_TASK,
+                mlflow_model=Model(
+                    artifact_path=logged.artifact_location,
+                    model_uuid=logged.model_id,
+                    run_id=run_id,
+                    model_id=logged.model_id,
+                ),
+                input_example=input_example(config),
+                model_config=_decoding(config),
+                pip_requirements=_requirements(),
+                model_card=ModelCard(f"---\n{card.to_yaml()}\n---\n\n{description}\n"),
             )
             client.log_model_artifacts(logged.model_id, str(Path(tmp) / "model"))
     except BaseException:
@@ -519,7 +545,9 @@ def input_example(config: Config) -> dict[str, Any]:
 def _decoding(config: Config) -> dict[str, Any]:
     """How the served model answers: as the evaluation does (greedy at evaluate.temperature 0), at most its max_tokens."""
     settings = config.evaluate
-    sampling = {"do_sample": True, "temperature": settings.temperature} if settings.temperature > 0 else {"do_sample": False}
+    sampling = (
+        {"do_sample": True, "temperature": settings.temperature} if settings.temperature > 0 else {"do_sample": False}
+    )
     return {"max_new_tokens": settings.max_tokens, **sampling}
 
 
@@ -577,8 +605,11 @@ def model_description(config: Config, run_id: str, model_uri: str, summaries: Ma
         f"`{config.student.base_model}`; training output `{model_uri}`.",
         _evaluation_section(config, summaries),
         _data_table(config, summaries),
-        _table(["stage", "result"], [[stage, ("reused: " if s.get("reused") else "") + s["line"]] for stage, s in summaries.items()],
-               "### Stages"),
+        _table(
+            ["stage", "result"],
+            [[stage, ("reused: " if s.get("reused") else "") + s["line"]] for stage, s in summaries.items()],
+            "### Stages",
+        ),
     ]
     return "\n\n".join(section for section in sections if section)
 
@@ -592,8 +623,15 @@ def _data_table(config: Config, summaries: Mapping[str, Mapping[str, Any]]) -> s
                 continue
             manifest = json.loads(read_manifest_text(config, uri) or "{}")
             readers = [name for name, other in summaries.items() if uri in other["inputs"].values()]
-            rows.append([f"`{uri.rsplit('/', 1)[-1]}`", f"{stage} `{key}`", ", ".join(readers) or "–",
-                         str(manifest.get("rows", "–")), f"`{manifest.get('digest', '–')}`"])
+            rows.append(
+                [
+                    f"`{uri.rsplit('/', 1)[-1]}`",
+                    f"{stage} `{key}`",
+                    ", ".join(readers) or "–",
+                    str(manifest.get("rows", "–")),
+                    f"`{manifest.get('digest', '–')}`",
+                ]
+            )
     return _table(["dataset", "made by", "read by", "rows", "digest"], rows, "### Training data") if rows else ""
 
 
@@ -615,8 +653,10 @@ def _evaluation_section(config: Config, summaries: Mapping[str, Mapping[str, Any
         parts.append(learning.learning_markdown(rows, evaluation["metrics"].get("samples")))
     original = evaluation["outputs"].get(f"report.{ORIGINAL_SHAPES}")
     if original:
-        parts += ["### The same model at the problems' own shapes (as `tritonrl generate` asks)",
-                  overall_section(store.read_text(join(original.rsplit("/", 1)[0], "report.md")))]
+        parts += [
+            "### The same model at the problems' own shapes (as `tritonrl generate` asks)",
+            overall_section(store.read_text(join(original.rsplit("/", 1)[0], "report.md"))),
+        ]
     return "\n\n".join(parts)
 
 
@@ -635,7 +675,9 @@ def _capped(description: str) -> str:
     return (head[:cut] if cut > 0 else head) + note
 
 
-def _promotion(metric: str, value: float | None, champion, champion_value: float | None, version: str) -> tuple[bool, str]:
+def _promotion(
+    metric: str, value: float | None, champion, champion_value: float | None, version: str
+) -> tuple[bool, str]:
     """Whether a registered version becomes champion, and why: it must score above 0 and above the champion."""
     if value is None:
         return False, f"not champion: its evaluation has no {metric}"
@@ -662,11 +704,14 @@ def resolve_model_uri(config: Config, uri: str) -> str:
     from mlflow.exceptions import MlflowException
 
     client = _client(config, lookup=True)
-    ref = uri[len("models:/"):]
+    ref = uri[len("models:/") :]
     name, alias = ref.split("@", 1) if "@" in ref else (ref.partition("/")[0], None)
     try:
-        version = (client.get_model_version_by_alias(name, alias) if alias is not None
-                   else client.get_model_version(name, ref.partition("/")[2]))
+        version = (
+            client.get_model_version_by_alias(name, alias)
+            if alias is not None
+            else client.get_model_version(name, ref.partition("/")[2])
+        )
     except MlflowException as exc:
         raise TrackingError(_not_registered(client, config, uri, name, alias)) from exc
     if SOURCE_TAG not in version.tags:
@@ -688,16 +733,20 @@ def _not_registered(client, config: Config, uri: str, name: str, alias: str | No
     except MlflowException:
         names = sorted(m.name for m in client.search_registered_models())
         if not names:
-            return (f"{uri}: {where} holds no models; run the pipeline first (tritonrl run), or set MLFLOW_TRACKING_URI "
-                    "(or --set tracking.tracking_uri) to the tracking URI it printed")
+            return (
+                f"{uri}: {where} holds no models; run the pipeline first (tritonrl run), or set MLFLOW_TRACKING_URI "
+                "(or --set tracking.tracking_uri) to the tracking URI it printed"
+            )
         return f"{uri}: {where} has no model named {name!r}; it has {', '.join(names)}"
     versions = sorted((v.version for v in client.search_model_versions(f"name = '{name}'")), key=int)
     numbers = ", ".join(str(v) for v in versions) or "none"
     if alias is None:
         return f"{uri}: {name} has no such version; its versions: {numbers} (models:/{name}/VERSION)"
     aliases = ", ".join(f"{key} (version {value})" for key, value in sorted(model.aliases.items()))
-    return (f"{uri}: {name} has no alias {alias!r}; its aliases: {aliases or 'none'}; its versions: {numbers} "
-            f"(models:/{name}@ALIAS or models:/{name}/VERSION)")
+    return (
+        f"{uri}: {name} has no alias {alias!r}; its aliases: {aliases or 'none'}; its versions: {numbers} "
+        f"(models:/{name}@ALIAS or models:/{name}/VERSION)"
+    )
 
 
 def tag_version(config: Config, version: str, tags: Mapping[str, Any]) -> None:

@@ -70,11 +70,17 @@ def test_merged_filter_shards_publish_the_unsharded_datasets(samples):
 
     store = ArtifactStore()
     assert [r["problem"] for r in read_dataset(store, merged.outputs["accepted"])] == [
-        "01_relu.py", "01_relu.py", "03_silu.py", "03_silu.py"]
+        "01_relu.py",
+        "01_relu.py",
+        "03_silu.py",
+        "03_silu.py",
+    ]
     with pytest.raises(ShardError, match=r"missing \[2, 3, 4, 5\]"):
         pipeline.filter_merge(config, uri, [parts[0].outputs["shard"]], _quiet)
     with pytest.raises(ShardError, match=r"repeated \[1\]"):
-        pipeline.filter_merge(config, uri, [p.outputs["shard"] for p in parts[:4]] + [parts[0].outputs["shard"]], _quiet)
+        pipeline.filter_merge(
+            config, uri, [p.outputs["shard"] for p in parts[:4]] + [parts[0].outputs["shard"]], _quiet
+        )
     with pytest.raises(ShardError, match="was made from"):
         pipeline.filter_merge(config, "file:///elsewhere/distill-0", [p.outputs["shard"] for p in parts], _quiet)
     assert read_manifest(store, parts[1].outputs["shard"])["shards"] == 5

@@ -61,7 +61,9 @@ def test_no_credentials_names_the_variables_and_is_not_retried(endpoint, dead_s3
 def test_missing_bucket_is_named_by_every_operation(s3_endpoint):
     errors = _every_operation(ArtifactStore(s3_endpoint), "s3://tritonrl-no-such-bucket/runs")
     for name, error in errors.items():
-        assert f"bucket 'tritonrl-no-such-bucket' does not exist at {s3_endpoint}: create the bucket first" in str(error), name
+        assert f"bucket 'tritonrl-no-such-bucket' does not exist at {s3_endpoint}: create the bucket first" in str(
+            error
+        ), name
         assert not isinstance(error, ArtifactNotFound) and not error.transient, name
 
 
@@ -108,14 +110,27 @@ def s3_answering(monkeypatch, some_credentials):
         server.server_close()
 
 
-@pytest.mark.parametrize("status, code, attempts, says", [
-    (503, "SlowDown", 2, "kept failing (SlowDown 503, 2 attempts): it is overloaded or down"),
-    (500, "InternalError", 2, "kept failing (InternalError 500, 2 attempts)"),
-    (None, "", 2, "(ConnectionClosedError after 2 attempts): check that the endpoint is up"),
-    (403, "AccessDenied", 1, "access denied by {endpoint} (AccessDenied): check that these credentials may read and write bucket 'b'"),
-    (403, "InvalidAccessKeyId", 1, "{endpoint} rejected the credentials (InvalidAccessKeyId): check AWS_ACCESS_KEY_ID"),
-    (404, "NoSuchBucket", 1, "bucket 'b' does not exist at {endpoint}"),
-])
+@pytest.mark.parametrize(
+    "status, code, attempts, says",
+    [
+        (503, "SlowDown", 2, "kept failing (SlowDown 503, 2 attempts): it is overloaded or down"),
+        (500, "InternalError", 2, "kept failing (InternalError 500, 2 attempts)"),
+        (None, "", 2, "(ConnectionClosedError after 2 attempts): check that the endpoint is up"),
+        (
+            403,
+            "AccessDenied",
+            1,
+            "access denied by {endpoint} (AccessDenied): check that these credentials may read and write bucket 'b'",
+        ),
+        (
+            403,
+            "InvalidAccessKeyId",
+            1,
+            "{endpoint} rejected the credentials (InvalidAccessKeyId): check AWS_ACCESS_KEY_ID",
+        ),
+        (404, "NoSuchBucket", 1, "bucket 'b' does not exist at {endpoint}"),
+    ],
+)
 def test_only_transient_failures_are_retried(s3_answering, monkeypatch, status, code, attempts, says):
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "2")  # the documented knob: keeps the throttling backoff under a second
     endpoint, requests = s3_answering(status, code)
@@ -143,12 +158,18 @@ def test_boto3_errors_raised_outside_the_store_become_one_line(s3_endpoint, dead
 
     (tmp_path / "a.txt").write_text("a")
     with pytest.raises(S3UploadFailedError) as upload:
-        boto3.client("s3", endpoint_url=s3_endpoint).upload_file(str(tmp_path / "a.txt"), "no-such-mlflow-bucket", "run/a.txt")
-    assert str(storage_error(upload.value)) == (f"s3://no-such-mlflow-bucket/run/a.txt: bucket 'no-such-mlflow-bucket' "
-                                                f"does not exist at {s3_endpoint}: create the bucket first, or check the URI")
+        boto3.client("s3", endpoint_url=s3_endpoint).upload_file(
+            str(tmp_path / "a.txt"), "no-such-mlflow-bucket", "run/a.txt"
+        )
+    assert str(storage_error(upload.value)) == (
+        f"s3://no-such-mlflow-bucket/run/a.txt: bucket 'no-such-mlflow-bucket' "
+        f"does not exist at {s3_endpoint}: create the bucket first, or check the URI"
+    )
     with pytest.raises(EndpointConnectionError) as dead:
         boto3.client("s3", endpoint_url=dead_s3_endpoint).put_object(Bucket="b", Key="k", Body=b"")
-    assert str(storage_error(dead.value)).startswith(f"s3://b/k: cannot reach {dead_s3_endpoint} (EndpointConnectionError")
+    assert str(storage_error(dead.value)).startswith(
+        f"s3://b/k: cannot reach {dead_s3_endpoint} (EndpointConnectionError"
+    )
     assert storage_error(ValueError("not storage")) is None
     try:
         raise RuntimeError("a bug while handling it") from dead.value
@@ -162,7 +183,9 @@ def test_boto3_without_credentials_outside_the_store_names_the_uri(dead_s3_endpo
 
     with pytest.raises(NoCredentialsError) as caught:
         boto3.client("s3", endpoint_url=dead_s3_endpoint).put_object(Bucket="b", Key="runs/k", Body=b"")
-    assert str(storage_error(caught.value)).startswith(f"s3://b/runs/k: no usable S3 credentials for {dead_s3_endpoint}")
+    assert str(storage_error(caught.value)).startswith(
+        f"s3://b/runs/k: no usable S3 credentials for {dead_s3_endpoint}"
+    )
 
 
 @pytest.mark.slow  # importing mlflow takes ~8 s here
@@ -178,8 +201,10 @@ def test_mlflow_artifact_upload_to_a_missing_bucket_is_one_line(s3_endpoint, mon
         client.log_text(run.info.run_id, "text", "a.txt")
     error = storage_error(caught.value)
     assert error is not None, caught.value
-    assert str(error).startswith(f"s3://no-such-mlflow-bucket/mlflow/{run.info.run_id}/artifacts/a.txt: bucket "
-                                 f"'no-such-mlflow-bucket' does not exist at {s3_endpoint}")
+    assert str(error).startswith(
+        f"s3://no-such-mlflow-bucket/mlflow/{run.info.run_id}/artifacts/a.txt: bucket "
+        f"'no-such-mlflow-bucket' does not exist at {s3_endpoint}"
+    )
 
 
 def test_prefect_task_retries_only_transient_storage_errors():

@@ -80,7 +80,6 @@ def test_interrupted_multipart_upload_publishes_nothing(s3_endpoint, bucket):
     assert store.list(f"s3://{bucket}") == []
 
 
-
 def test_a_local_write_gets_the_mode_open_gives_under_the_umask_not_mkstemps_0600(tmp_path):
     """report.json, report.md and the plots went out -rw------- beside responses.jsonl's -rw-r--r-- (issue 33)."""
     from tritonrl.artifacts.store import process_umask

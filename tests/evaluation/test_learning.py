@@ -7,9 +7,17 @@ STAGES = {
     "grpo": {"metrics": {"steps": 2}, "curves": {"reward_code": [(1, 0.75), (2, 0.875)]}},
     "evaluate": {
         "inputs": {"model": "file:///a/grpo-1", "compare.base": "tiny-local", "compare.sft": "file:///a/sft-1"},
-        "metrics": {"correct": 0.8333, "valid": 1.0, "compiled": 0.9, "fast_1": None, "samples": 18,
-                    "compare": {"base": {"correct": 0.0, "valid": 0.0, "compiled": 0.0, "fast_1": None},
-                                "sft": {"correct": 0.7778, "valid": 1.0, "compiled": 0.9, "fast_1": None}}},
+        "metrics": {
+            "correct": 0.8333,
+            "valid": 1.0,
+            "compiled": 0.9,
+            "fast_1": None,
+            "samples": 18,
+            "compare": {
+                "base": {"correct": 0.0, "valid": 0.0, "compiled": 0.0, "fast_1": None},
+                "sft": {"correct": 0.7778, "valid": 1.0, "compiled": 0.9, "fast_1": None},
+            },
+        },
     },
 }
 
@@ -17,12 +25,23 @@ STAGES = {
 def test_rows_set_the_base_sft_and_final_model_side_by_side_with_what_trained_them():
     rows = learning_rows(STAGES)
     assert [(r.model, r.uri, r.metrics["correct"]) for r in rows] == [
-        ("base", "tiny-local", 0.0), ("sft", "file:///a/sft-1", 0.7778), ("grpo", "file:///a/grpo-1", 0.8333)]
+        ("base", "tiny-local", 0.0),
+        ("sft", "file:///a/sft-1", 0.7778),
+        ("grpo", "file:///a/grpo-1", 0.8333),
+    ]
     assert rows[1].training == "300 SFT steps, loss 7.070 → 0.006"
     assert rows[2].training == "2 GRPO steps, reward 0.750 → 0.875"
     assert learning_metrics(rows) == {
-        "base.correct": 0.0, "base.valid": 0.0, "base.compiled": 0.0, "sft.correct": 0.7778, "sft.valid": 1.0,
-        "sft.compiled": 0.9, "grpo.correct": 0.8333, "grpo.valid": 1.0, "grpo.compiled": 0.9}
+        "base.correct": 0.0,
+        "base.valid": 0.0,
+        "base.compiled": 0.0,
+        "sft.correct": 0.7778,
+        "sft.valid": 1.0,
+        "sft.compiled": 0.9,
+        "grpo.correct": 0.8333,
+        "grpo.valid": 1.0,
+        "grpo.compiled": 0.9,
+    }
 
 
 def test_table_and_terminal_lines_show_shares_and_dashes_for_what_was_not_measured():

@@ -39,7 +39,9 @@ def test_pass_at_k_product_form_agrees_with_enumeration(monkeypatch, n):
             assert pass_at_k(n, c, k) == pytest.approx(float(brute_force_pass_at_k(n, c, k)), rel=1e-12, abs=1e-15)
 
 
-@pytest.mark.parametrize("n,c,k", [(2000, 1, 1), (2000, 7, 10), (2000, 500, 100), (5000, 4990, 5), (3000, 0, 50), (4000, 3999, 1)])
+@pytest.mark.parametrize(
+    "n,c,k", [(2000, 1, 1), (2000, 7, 10), (2000, 500, 100), (5000, 4990, 5), (3000, 0, 50), (4000, 3999, 1)]
+)
 def test_pass_at_k_large_n_matches_exact_binomials(n, c, k):
     exact = 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
     assert pass_at_k(n, c, k) == pytest.approx(float(exact), rel=1e-12, abs=1e-15)
@@ -103,7 +105,9 @@ def test_per_level_blocks_by_hand():
     assert one["naive_correct"] == 5 / 8  # 3 + 2
     assert one["robust_vs_naive_gap"] == 2 / 8
     assert (one["fast_0"], one["fast_1"], one["fast_2"]) == (3 / 8, 2 / 8, 1 / 8)  # 2.0, 0.5, 4.0
-    assert one["pass_at_k"] == pytest.approx({"1": 3 / 8, "2": 2 / 3, "3": 7 / 8, "4": 1.0})  # (1/2+1/4)/2, (5/6+1/2)/2, (1+3/4)/2
+    assert one["pass_at_k"] == pytest.approx(
+        {"1": 3 / 8, "2": 2 / 3, "3": 7 / 8, "4": 1.0}
+    )  # (1/2+1/4)/2, (5/6+1/2)/2, (1+3/4)/2
     assert one["mean_speedup"] == pytest.approx(6.5 / 3)
     assert one["geomean_speedup"] == pytest.approx(4 ** (1 / 3))  # 2 * 0.5 * 4 = 4
     # level 2 = p3, 4 samples
@@ -140,7 +144,12 @@ def test_all_wrong():
 
 
 def test_one_sample_per_problem_gives_only_pass_at_1():
-    records = [rec("a", 0, correct=True, speedup=3.0), rec("b", 0), rec("c", 0, correct=True, speedup=0.75), rec("d", 0)]
+    records = [
+        rec("a", 0, correct=True, speedup=3.0),
+        rec("b", 0),
+        rec("c", 0, correct=True, speedup=0.75),
+        rec("d", 0),
+    ]
     o = compute_metrics(records)["overall"]
     assert o["pass_at_k"] == {"1": 0.5}  # 2 of 4 problems solved by their only sample
     assert o["correct"] == 0.5
@@ -184,8 +193,14 @@ def test_sol_fraction_median_and_p90_per_level_over_correct_samples():
 
 def test_a_verdicts_record_fields_come_from_one_place():
     timed = Verdict(ran=True, matches_reference=True, speedup=2.0, sol_fraction=0.5, device="cuda")
-    assert verdict_record(timed) == {"valid": True, "compiled": True, "correct": True, "naive_correct": True,
-                                     "speedup": 2.0, "sol_fraction": 0.5}
+    assert verdict_record(timed) == {
+        "valid": True,
+        "compiled": True,
+        "correct": True,
+        "naive_correct": True,
+        "speedup": 2.0,
+        "sol_fraction": 0.5,
+    }
     wrong = Verdict(ran=True, reasons=[Reason(ReasonCode.WRONG_RESULT, "")], speedup=2.0, sol_fraction=0.5)
     assert (verdict_record(wrong)["speedup"], verdict_record(wrong)["sol_fraction"]) == (None, None)
     record = {"problem": "p", "level": 1, "sample": 0, **verdict_record(timed)}
@@ -214,13 +229,45 @@ def test_per_problem_rows():
     rows = per_problem_rows(example_records())
     assert rows == [
         # p1 reasons: traced_torch_compute 1, compile_error 1 -> tie, alphabetical first
-        {"problem": "p1", "level": 1, "samples": 4, "correct": 2, "best_speedup": 2.0, "best_sol_fraction": 0.4, "top_reason": "compile_error"},
+        {
+            "problem": "p1",
+            "level": 1,
+            "samples": 4,
+            "correct": 2,
+            "best_speedup": 2.0,
+            "best_sol_fraction": 0.4,
+            "top_reason": "compile_error",
+        },
         # p2 reasons: wrong_result 2, syntax_error 1, no_kernel_launched 1
-        {"problem": "p2", "level": 1, "samples": 4, "correct": 1, "best_speedup": 4.0, "best_sol_fraction": 0.8, "top_reason": "wrong_result"},
-        {"problem": "p3", "level": 2, "samples": 4, "correct": 3, "best_speedup": 8.0, "best_sol_fraction": 0.9, "top_reason": "wrong_result"},
+        {
+            "problem": "p2",
+            "level": 1,
+            "samples": 4,
+            "correct": 1,
+            "best_speedup": 4.0,
+            "best_sol_fraction": 0.8,
+            "top_reason": "wrong_result",
+        },
+        {
+            "problem": "p3",
+            "level": 2,
+            "samples": 4,
+            "correct": 3,
+            "best_speedup": 8.0,
+            "best_sol_fraction": 0.9,
+            "top_reason": "wrong_result",
+        },
     ]
     assert per_problem_rows([rec("q", 0, level=None)]) == [
-        {"problem": "q", "level": None, "samples": 1, "correct": 0, "best_speedup": None, "best_sol_fraction": None, "top_reason": None}
+        {
+            "problem": "q",
+            "level": None,
+            "samples": 1,
+            "correct": 0,
+            "best_speedup": None,
+            "best_sol_fraction": None,
+            "top_reason": None,
+        }
     ]
 
 

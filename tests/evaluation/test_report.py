@@ -61,10 +61,19 @@ def test_markdown_rows_and_percentages(tmp_path, example):
     assert header in text
     # numbers from tests/evaluation/test_metrics.py: level 1 = 8 samples (valid 5, compiled 6, correct 3, naive 5,
     # fast_1 2, fast_2 1), pass@1 3/8, mean 6.5/3 = 2.17, geomean 4^(1/3) = 1.59, sol_fractions 0.1 0.4 0.8
-    assert "| 1 | 2 | 8 | 62.5% | 75.0% | 37.5% | 62.5% | 25.0% | 12.5% | 37.5% | 100.0% | 2.17× | 1.59× | 40.0% | 80.0% |" in text
-    assert "| 2 | 1 | 4 | 100.0% | 100.0% | 75.0% | 75.0% | 25.0% | 25.0% | 75.0% | 100.0% | 4.50× | 2.83× | 55.0% | 90.0% |" in text
+    assert (
+        "| 1 | 2 | 8 | 62.5% | 75.0% | 37.5% | 62.5% | 25.0% | 12.5% | 37.5% | 100.0% | 2.17× | 1.59× | 40.0% | 80.0% |"
+        in text
+    )
+    assert (
+        "| 2 | 1 | 4 | 100.0% | 100.0% | 75.0% | 75.0% | 25.0% | 25.0% | 75.0% | 100.0% | 4.50× | 2.83× | 55.0% | 90.0% |"
+        in text
+    )
     # all: 12 samples, valid 9, compiled 10, correct 6, naive 8, fast_1 3, fast_2 2, mean 3.1, geomean 2
-    assert "| all | 3 | 12 | 75.0% | 83.3% | 50.0% | 66.7% | 25.0% | 16.7% | 50.0% | 100.0% | 3.10× | 2.00× | 40.0% | 90.0% |" in text
+    assert (
+        "| all | 3 | 12 | 75.0% | 83.3% | 50.0% | 66.7% | 25.0% | 16.7% | 50.0% | 100.0% | 3.10× | 2.00× | 40.0% | 90.0% |"
+        in text
+    )
     # level rows come before the "all" row
     assert text.index("| 1 | 2 | 8 |") < text.index("| 2 | 1 | 4 |") < text.index("| all |")
     assert "66.7% of samples correct (8 of 12)" in text
@@ -86,7 +95,9 @@ def test_no_speedups_figure_and_dashes(tmp_path, monkeypatch):
     messages = []
     original = R._message_png
     monkeypatch.setattr(R, "_message_png", lambda plt, text, title: messages.append(text) or original(plt, text, title))
-    records = [rec("a", s, correct=s < 2) for s in range(3)] + [rec("b", 0, level=None, reasons=["timeout"])]  # CPU: no timing
+    records = [rec("a", s, correct=s < 2) for s in range(3)] + [
+        rec("b", 0, level=None, reasons=["timeout"])
+    ]  # CPU: no timing
     metrics = compute_metrics(records)
     paths = write_report(metrics, per_problem_rows(records), tmp_path)
     assert messages == ["no speed-ups measured (CPU run or no correct samples)"]
@@ -141,13 +152,21 @@ def test_rejects_inputs_that_are_not_metrics(tmp_path, example):
 
 def test_refinement_turns_table_and_plot(tmp_path):
     """Two conversations over three turns: a (wrong, then correct at 1.5x) and b (never correct)."""
-    records = [{**rec("a", 0, reasons=["wrong_result"]), "turn": 1}, {**rec("a", 0, correct=True, speedup=1.5), "turn": 2},
-               {**rec("b", 0, reasons=["compile_error"]), "turn": 1}, {**rec("b", 0, reasons=["wrong_result"]), "turn": 2},
-               {**rec("b", 0, reasons=["wrong_result"]), "turn": 3}]
+    records = [
+        {**rec("a", 0, reasons=["wrong_result"]), "turn": 1},
+        {**rec("a", 0, correct=True, speedup=1.5), "turn": 2},
+        {**rec("b", 0, reasons=["compile_error"]), "turn": 1},
+        {**rec("b", 0, reasons=["wrong_result"]), "turn": 2},
+        {**rec("b", 0, reasons=["wrong_result"]), "turn": 3},
+    ]
     paths = write_report(compute_metrics(records, turns=3), per_problem_rows(records), tmp_path)
     text = paths["markdown"].read_text()
     assert "| turn | answered | correct@t | fast_1@t |" in text
-    assert "| 1 | 2 | 0.0% | 0.0% |" in text and "| 2 | 2 | 50.0% | 50.0% |" in text and "| 3 | 1 | 50.0% | 50.0% |" in text
+    assert (
+        "| 1 | 2 | 0.0% | 0.0% |" in text
+        and "| 2 | 2 | 50.0% | 50.0% |" in text
+        and "| 3 | 1 | 50.0% | 50.0% |" in text
+    )
     assert "| a | 1 | 1 | 1 | 1.50× | – | – |" in text  # each sample's best answer: a's turn 2
     width, height = png_size(paths["turns"])
     assert paths["turns"] == tmp_path / "turns.png" and width > 200 and height > 200

@@ -41,8 +41,14 @@ def build_tiny_model(path, chat_template: str | None = CHAT_TEMPLATE):
     tokenizer.save_pretrained(path)
 
     config = GPT2Config(
-        n_layer=1, n_head=2, n_embd=32, n_positions=2048, vocab_size=len(tokenizer),
-        bos_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
+        n_layer=1,
+        n_head=2,
+        n_embd=32,
+        n_positions=2048,
+        vocab_size=len(tokenizer),
+        bos_token_id=tokenizer.eos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
     )
     GPT2LMHeadModel(config).save_pretrained(path)
     return tokenizer
@@ -92,13 +98,15 @@ def test_many_prompts_batched_answer_as_each_would_alone(tiny_model):
     """Left-padded prompts of different lengths in one batch: greedy answers equal the unbatched ones."""
     path, _ = tiny_model
     teacher = HFTeacher(str(path), batch_size=3)
-    longer = Problem(name="2_add.py", source=PROBLEM.source.replace("torch.relu(x)", "x + x + x  # a longer prompt"),
-                     origin="test")
+    longer = Problem(
+        name="2_add.py", source=PROBLEM.source.replace("torch.relu(x)", "x + x + x  # a longer prompt"), origin="test"
+    )
     requests = [(PROBLEM, messages()), (longer, build_messages(longer.source)), (PROBLEM, messages())]
     batched = teacher.generate_many(requests, n=2, temperature=0.0, max_tokens=6)
     alone = [teacher.generate(problem, msgs, n=2, temperature=0.0, max_tokens=6) for problem, msgs in requests]
-    assert [[(c.text, c.completion_tokens, c.prompt_tokens) for c in cs] for cs in batched] == \
-        [[(c.text, c.completion_tokens, c.prompt_tokens) for c in cs] for cs in alone]
+    assert [[(c.text, c.completion_tokens, c.prompt_tokens) for c in cs] for cs in batched] == [
+        [(c.text, c.completion_tokens, c.prompt_tokens) for c in cs] for cs in alone
+    ]
     sampled = teacher.generate_many(requests, n=2, temperature=1.0, max_tokens=4)
     assert [len(cs) for cs in sampled] == [2, 2, 2] and all(c.error is None for cs in sampled for c in cs)
 

@@ -60,7 +60,9 @@ def problem():
 
 
 def ask(teacher: OpenAITeacher, problem, n: int = 1, temperature: float = 0.7, max_tokens: int = 256):
-    return teacher.generate(problem, build_messages(problem.source), n=n, temperature=temperature, max_tokens=max_tokens)
+    return teacher.generate(
+        problem, build_messages(problem.source), n=n, temperature=temperature, max_tokens=max_tokens
+    )
 
 
 # -- success --------------------------------------------------------------------------------------------------------
@@ -325,7 +327,10 @@ def test_build_teacher_openai():
         (TeacherConfig(kind="openai", model="m", endpoint="http://h/v1", samples_per_task=0), "samples_per_task"),
         (TeacherConfig(kind="openai", model="m", endpoint="http://h/v1", temperature=-1.0), "temperature"),
         (TeacherConfig(kind="openai", model="m", endpoint="http://h/v1", concurrency=0), "concurrency"),
-        (TeacherConfig(kind="openai", model="m", endpoint="http://h/v1", requests_per_second=-1.0), "requests_per_second"),
+        (
+            TeacherConfig(kind="openai", model="m", endpoint="http://h/v1", requests_per_second=-1.0),
+            "requests_per_second",
+        ),
     ],
 )
 def test_build_teacher_rejects_unusable_openai_configs(config, message):

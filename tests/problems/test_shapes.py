@@ -62,7 +62,9 @@ def test_the_batch_is_the_first_dimension_of_the_first_tensor_get_inputs_makes()
 def test_input_dimension_sites_are_the_constants_that_size_get_inputs_tensors():
     assert input_dimension_sites(TUPLES) == {"input_shape:0", "depth", "height", "width"}  # `num` is no constant
     assert input_dimension_sites(VARIADIC) == {"batch"}
-    named = "import torch\nC = 8\nshape = (C, 4)\nn = 3\ndef get_inputs():\n    return [torch.randint(0, n, size=shape)]"
+    named = (
+        "import torch\nC = 8\nshape = (C, 4)\nn = 3\ndef get_inputs():\n    return [torch.randint(0, n, size=shape)]"
+    )
     assert input_dimension_sites(named) == {"C", "shape:1"}  # through a tuple's elements; randint's high is no size
 
 
@@ -138,7 +140,7 @@ def test_positional_size_literals_are_sites_in_source_order():
 def test_literal_and_constant_rewritten_together_rest_byte_identical():
     out = with_shapes(VARIADIC, {"get_inputs:0": 9, "get_inputs:1": 129, "batch": 3, "get_inputs:2": 31})
     assert "x = torch.randn(9, 129)  # two sites\n" in out
-    assert "y = torch.randn(batch, 31, dtype=torch.float32, device=\"cpu\")" in out
+    assert 'y = torch.randn(batch, 31, dtype=torch.float32, device="cpu")' in out
     assert "batch = 3\n" in out
     back = with_shapes(out, {"get_inputs:0": 16, "get_inputs:1": 64, "batch": 16, "get_inputs:2": 32})
     assert back == VARIADIC
@@ -237,8 +239,15 @@ def get_init_inputs():
 
 
 def test_get_inputs_locals_that_reach_a_size_are_sites_named_by_the_local():
-    assert shape_sites(LOCALS) == {"batch": 4, "input_shape:0": 8, "input_shape:1": 3, "get_inputs:rows": 16,
-                                   "get_inputs:cols": 4096, "get_inputs:n": 64, "get_inputs:shape:1": 5}
+    assert shape_sites(LOCALS) == {
+        "batch": 4,
+        "input_shape:0": 8,
+        "input_shape:1": 3,
+        "get_inputs:rows": 16,
+        "get_inputs:cols": 4096,
+        "get_inputs:n": 64,
+        "get_inputs:shape:1": 5,
+    }
     assert input_dimension_sites(LOCALS) == {"batch", "input_shape:0", "input_shape:1"}
     out = with_shapes(LOCALS, {"get_inputs:rows": 5, "get_inputs:cols": 33, "get_inputs:n": 7, "get_inputs:shape:1": 2})
     assert "    rows, cols = 5, 33  # sizes bound to locals\n" in out and "    n = 7\n" in out
@@ -295,11 +304,23 @@ def get_init_inputs():
 
 def test_get_init_inputs_integers_are_sites_named_by_the_parameter_they_bind():
     sites = shape_sites(INIT_LITERAL)
-    assert sites == {"get_inputs:0": 16, "get_inputs:1": 256, "get_init_inputs:features": 256,
-                     "get_init_inputs:kernel_size:0": 3, "get_init_inputs:kernel_size:1": 5,
-                     "get_init_inputs:hidden": 8}  # `*rest` names no position; a bool, a float, a call: no sites
-    out = with_shapes(INIT_LITERAL, {"get_inputs:1": 321, "get_init_inputs:features": 321,
-                                     "get_init_inputs:kernel_size:1": 7, "get_init_inputs:hidden": 2})
+    assert sites == {
+        "get_inputs:0": 16,
+        "get_inputs:1": 256,
+        "get_init_inputs:features": 256,
+        "get_init_inputs:kernel_size:0": 3,
+        "get_init_inputs:kernel_size:1": 5,
+        "get_init_inputs:hidden": 8,
+    }  # `*rest` names no position; a bool, a float, a call: no sites
+    out = with_shapes(
+        INIT_LITERAL,
+        {
+            "get_inputs:1": 321,
+            "get_init_inputs:features": 321,
+            "get_init_inputs:kernel_size:1": 7,
+            "get_init_inputs:hidden": 2,
+        },
+    )
     assert "return [321, (3, 7), hidden * 4, True, 0.5, torch.ones(2).numel()]" in out and "hidden = 2\n" in out
     inputs, arguments = _built(out)
     assert inputs == [(16, 321)] and arguments == [321, (3, 7), 8, True, 0.5, 2]
@@ -325,8 +346,11 @@ def get_inputs():
 def get_init_inputs():
     return [[4], {'out_features': 4}]
 """
-    assert shape_sites(src) == {**{f"get_inputs:{k}": 4 for k in range(4)}, "get_init_inputs:in_features": 4,
-                                "get_init_inputs:out_features": 4}
+    assert shape_sites(src) == {
+        **{f"get_inputs:{k}": 4 for k in range(4)},
+        "get_init_inputs:in_features": 4,
+        "get_init_inputs:out_features": 4,
+    }
     moved = with_shapes(src, dict.fromkeys(shape_sites(src), 5))
     assert _built(moved) == ([(5, 5, 5, 5)], [[5], {"out_features": 5}])
 

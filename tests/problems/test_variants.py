@@ -574,8 +574,9 @@ def get_init_inputs():
 """
     assert all("get_init_inputs:kernel_size" not in v for v in make_variants(src))  # augmentation: the operation stays
     variants = make_variants(src, count=4, scaling=EVERY)
-    assert variants and all(v["get_init_inputs:kernel_size"] in (10, 12) and v["get_init_inputs:stride"] == 2
-                            for v in variants)
+    assert variants and all(
+        v["get_init_inputs:kernel_size"] in (10, 12) and v["get_init_inputs:stride"] == 2 for v in variants
+    )
     assert all(v.get("get_inputs:2", 128) >= 11 for seed in range(4) for v in make_variants(src, 5, seed))
     assert _failures(src, variants, tmp_path) == []
 

@@ -83,8 +83,12 @@ def kernelbook_teacher_server():
     def script(index):
         prompt = server.requests[index].body["messages"][-1]["content"]
         answer = next(text for marker, text in solutions.items() if marker in prompt)
-        return Reply(body={"choices": [{"message": {"role": "assistant", "content": answer}}],
-                           "usage": {"prompt_tokens": 100, "completion_tokens": 200}})
+        return Reply(
+            body={
+                "choices": [{"message": {"role": "assistant", "content": answer}}],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 200},
+            }
+        )
 
     server = ScriptedServer(script)
     yield server.endpoint

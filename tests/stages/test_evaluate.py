@@ -18,7 +18,9 @@ SETTINGS = VerifierSettings(trials=1, timeout_s=30)
 def responses_file(tmp_path_factory):
     builtin = {p.name: p for p in load_builtin()}
     relu, row_sum = builtin["01_relu.py"].reference_response, builtin["06_row_sum.py"].reference_response
-    cheat = relu.replace("tl.maximum(x, 0.0)", "x").replace("        return out\n```", "        return torch.relu(out)\n```")
+    cheat = relu.replace("tl.maximum(x, 0.0)", "x").replace(
+        "        return out\n```", "        return torch.relu(out)\n```"
+    )
     wrong = row_sum.replace("tl.sum(", "tl.max(")
     assert cheat != relu and wrong != row_sum
     rows = [
@@ -39,10 +41,25 @@ def evaluation(responses_file, tmp_path_factory):
     """`tritonrl eval --json` on the responses: (its JSON, the report directory). No --problems: evaluate.problems's
     default, the built-in suite."""
     out = tmp_path_factory.mktemp("report")
-    result = CliRunner().invoke(app, ["eval", "--responses", str(responses_file), "--out", str(out),
-                                      "--json", "--trials", "1", "--timeout", "30", "--workers", "2"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--responses",
+            str(responses_file),
+            "--out",
+            str(out),
+            "--json",
+            "--trials",
+            "1",
+            "--timeout",
+            "30",
+            "--workers",
+            "2",
+        ],
+    )
     assert result.exit_code == 0, result.output
-    return json.loads(result.output[result.output.index("{"):]), out
+    return json.loads(result.output[result.output.index("{") :]), out
 
 
 def test_metrics_match_a_hand_count(evaluation):
@@ -114,20 +131,48 @@ def test_eval_generates_responses_with_a_model_then_verifies_them(tmp_path, trit
     for problem in chosen:
         (problems / problem.name).write_text(problem.source)
     out = tmp_path / "eval"
-    command = [sys.executable, "-m", "tritonrl.cli", "eval", "--problems", str(problems), "--model", "tiny-local",
-               "--max-tokens", "8", "--out", str(out), "--trials", "1", "--json"]
+    command = [
+        sys.executable,
+        "-m",
+        "tritonrl.cli",
+        "eval",
+        "--problems",
+        str(problems),
+        "--model",
+        "tiny-local",
+        "--max-tokens",
+        "8",
+        "--out",
+        str(out),
+        "--trials",
+        "1",
+        "--json",
+    ]
     with open(tmp_path / "stderr.txt", "w") as stderr:  # `2> file`: no terminal, and still a line per step (issue 33)
-        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=600,
-                              env={**os.environ, "TRITONRL_HOME": str(tritonrl_home)})
+        done = subprocess.run(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            timeout=600,
+            env={**os.environ, "TRITONRL_HOME": str(tritonrl_home)},
+        )
     log = (tmp_path / "stderr.txt").read_text()
     assert done.returncode == 0, log[-2000:]
     generating = [line for line in log.splitlines() if line.startswith("generating with hf:")]
     verifying = [line for line in log.splitlines() if line.startswith("verifying: ")]
     assert [line.split(" (")[0].split(", ")[0].rsplit(": ", 1)[1] for line in generating] == [
-        "0/2 prompts answered", "2/2 prompts answered"], log  # one batch of both prompts
-    assert "01_relu.py … 06_row_sum.py, 2 in one batch" in generating[1] and re.search(r", \d+s, [\d.]+s each$", generating[1])
+        "0/2 prompts answered",
+        "2/2 prompts answered",
+    ], log  # one batch of both prompts
+    assert "01_relu.py … 06_row_sum.py, 2 in one batch" in generating[1] and re.search(
+        r", \d+s, [\d.]+s each$", generating[1]
+    )
     assert [line.split(" (")[0].split(",")[0] for line in verifying] == [
-        "verifying: 0/2 answers verified", "verifying: 1/2 answers verified", "verifying: 2/2 answers verified"], log
+        "verifying: 0/2 answers verified",
+        "verifying: 1/2 answers verified",
+        "verifying: 2/2 answers verified",
+    ], log
     assert re.search(r"\(0[16]_\w+\.py: not correct\), \d+s, [\d.]+s each, ~\d+s left$", verifying[1]), verifying
     rows = [json.loads(line) for line in (out / "responses.jsonl").read_text().splitlines()]
     assert len(rows) == 2 and {row["problem"] for row in rows} == {p.name for p in chosen}
@@ -139,7 +184,9 @@ def test_eval_generates_responses_with_a_model_then_verifies_them(tmp_path, trit
 
 def test_eval_needs_exactly_one_source_of_responses(responses_file):
     runner = CliRunner()
-    both = runner.invoke(app, ["eval", "--problems", "builtin", "--responses", str(responses_file), "--model", "tiny-local"])
+    both = runner.invoke(
+        app, ["eval", "--problems", "builtin", "--responses", str(responses_file), "--model", "tiny-local"]
+    )
     neither = runner.invoke(app, ["eval", "--problems", "builtin"])
     for result in (both, neither):
         assert result.exit_code == 2 and "exactly one of --responses" in result.output
@@ -149,12 +196,12 @@ def test_eval_needs_exactly_one_source_of_responses(responses_file):
 
 def test_at_held_out_shapes_the_final_model_is_also_evaluated_at_the_problems_own_shapes():
     """A model can learn the held-out shapes and fail a problem as its source defines it (issue 33): the stage asks both."""
-    from tritonrl.artifacts.store import ArtifactStore
     from tritonrl.config import load_config
-    from tritonrl.stages.evaluate import _evaluations, evaluate_model
+    from tritonrl.stages.evaluate import _evaluations
 
-    config, _ = load_config("tiny", None, ["verify.trials=1", "evaluate.limit=2", "evaluate.max_tokens=4",
-                                           "evaluate.compare=[]"])
+    config, _ = load_config(
+        "tiny", None, ["verify.trials=1", "evaluate.limit=2", "evaluate.max_tokens=4", "evaluate.compare=[]"]
+    )
     asked = _evaluations(config, "tiny-local", None)
     assert list(asked) == ["", "original_shapes"]
     own = load_builtin()[:2]
@@ -170,8 +217,9 @@ def test_the_evaluate_stage_reports_both_evaluations_in_its_summary_and_its_repo
     from tritonrl.config import load_config
     from tritonrl.stages.evaluate import evaluate_model
 
-    config, _ = load_config("tiny", None, ["verify.trials=1", "evaluate.limit=2", "evaluate.max_tokens=4",
-                                           "evaluate.compare=[]"])
+    config, _ = load_config(
+        "tiny", None, ["verify.trials=1", "evaluate.limit=2", "evaluate.max_tokens=4", "evaluate.compare=[]"]
+    )
     lines = []
     summary = evaluate_model(config, "tiny-local", on_log=lines.append)
     assert summary.metrics["original_shapes"]["samples"] == 2 and summary.metrics["original_shapes"]["correct"] == 0.0

@@ -48,8 +48,10 @@ def test_negative_weight_zero_leaves_the_worse_sample_without_a_push(tritonrl_ho
 
 
 def test_frozen_embeddings_stay_put_while_sgd_moves_the_rest(tritonrl_home):
-    config, _ = load_config("tiny", overrides=["grpo.learning_rate=1.0", "grpo.optimizer=sgd",
-                                               r"grpo.train_params=^(?!model\.embed_tokens)"])
+    config, _ = load_config(
+        "tiny",
+        overrides=["grpo.learning_rate=1.0", "grpo.optimizer=sgd", r"grpo.train_params=^(?!model\.embed_tokens)"],
+    )
     policy, tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)
     good = make_rollout(tokenizer, 0, RELU.reference_response)
     bad = make_rollout(tokenizer, 0, "I am not sure how to do this.")
@@ -105,7 +107,11 @@ def test_responses_are_scored_at_the_sampling_temperature(tritonrl_home):
     with torch.no_grad():
         logits = policy(input_ids=torch.tensor([rollout.prompt_ids + rollout.response_ids])).logits[0]
         scaled, mask = grpo_update.response_logps(policy, [rollout], tokenizer.pad_token_id, temperature=0.5)
-    expected = (logits[start - 1 : start - 1 + n] / 0.5).log_softmax(-1).gather(-1, torch.tensor(rollout.response_ids)[:, None])
+    expected = (
+        (logits[start - 1 : start - 1 + n] / 0.5)
+        .log_softmax(-1)
+        .gather(-1, torch.tensor(rollout.response_ids)[:, None])
+    )
     assert mask.sum() == n
     assert torch.allclose(scaled[0], expected.squeeze(-1), atol=1e-4)
 
@@ -114,13 +120,22 @@ def _train_against(server: ScriptedServer, tmp_path, *overrides: str) -> tuple[g
     """GRPO of one task, groups of 2, on the CPU verifier, sampling from `server` (closed afterwards); the result and
     the stage's lines."""
     try:
-        config, _ = load_config("tiny", overrides=[
-            "grpo.generation=openai", f"grpo.endpoint={server.endpoint}", "grpo.served_model=policy",
-            "grpo.group_size=2", "grpo.tasks_per_step=1", "verify.trials=1", *overrides,
-        ])
+        config, _ = load_config(
+            "tiny",
+            overrides=[
+                "grpo.generation=openai",
+                f"grpo.endpoint={server.endpoint}",
+                "grpo.served_model=policy",
+                "grpo.group_size=2",
+                "grpo.tasks_per_step=1",
+                "verify.trials=1",
+                *overrides,
+            ],
+        )
         lines: list[str] = []
-        result = grpo.run(config, publish_tasks(config), model="tiny-local", out_uri=str(tmp_path / "grpo"),
-                          on_log=lines.append)
+        result = grpo.run(
+            config, publish_tasks(config), model="tiny-local", out_uri=str(tmp_path / "grpo"), on_log=lines.append
+        )
     finally:
         server.close()
     return result, lines
@@ -150,6 +165,7 @@ def test_grpo_end_to_end_with_verifier_rewards(tritonrl_home, tmp_path):
 @pytest.mark.slow
 def test_multi_turn_grpo_refines_with_feedback_and_logs_each_turn(tritonrl_home, tmp_path):
     """grpo.turns=2: one first answer is right and stops; the other is wrong, gets the feedback, and is fixed."""
+
     def refining(request) -> bool:
         return any(m["role"] == "assistant" for m in request.body["messages"])
 
@@ -172,8 +188,9 @@ def test_multi_turn_grpo_refines_with_feedback_and_logs_each_turn(tritonrl_home,
 
 
 def test_grpo_with_local_generation_runs_a_step(tritonrl_home, tmp_path):
-    config, _ = load_config("tiny", overrides=["grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1",
-                                               "grpo.max_new_tokens=8"])
+    config, _ = load_config(
+        "tiny", overrides=["grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1", "grpo.max_new_tokens=8"]
+    )
     result = grpo.run(config, publish_tasks(config), out_uri=str(tmp_path / "g"), on_log=lambda line: None)
     step = result.history[0]
     assert step["reward_code"] == 0.0 and step["response_tokens"] <= 8  # an untrained model writes no kernel
@@ -181,8 +198,16 @@ def test_grpo_with_local_generation_runs_a_step(tritonrl_home, tmp_path):
 
 
 def test_local_generation_asks_every_wrong_answer_again(tritonrl_home, tmp_path):
-    config, _ = load_config("tiny", overrides=["grpo.steps=1", "grpo.group_size=2", "grpo.tasks_per_step=1",
-                                               "grpo.max_new_tokens=8", "grpo.turns=2"])
+    config, _ = load_config(
+        "tiny",
+        overrides=[
+            "grpo.steps=1",
+            "grpo.group_size=2",
+            "grpo.tasks_per_step=1",
+            "grpo.max_new_tokens=8",
+            "grpo.turns=2",
+        ],
+    )
     step = grpo.run(config, publish_tasks(config), out_uri=str(tmp_path / "g"), on_log=lambda line: None).history[0]
     assert step["turns.reached.1"] == step["turns.reached.2"] == 2  # an untrained model writes no kernel
     assert step["turns.correct.2"] == 0.0 and step["turns.reward_code.2"] == 0.0
@@ -194,7 +219,9 @@ def test_bad_settings_and_inputs_are_refused(tritonrl_home, tmp_path):
         load_config("tiny", overrides=bad)  # before any stage starts
     config, _ = load_config("tiny")
     config = replace(config, grpo=replace(config.grpo, group_size=1, negative_weight=-1.0, generation="openai"))
-    with pytest.raises(grpo.GRPOError, match="group_size=1 must be >= 2.*negative_weight=-1.0 must be >= 0.*needs grpo.endpoint"):
+    with pytest.raises(
+        grpo.GRPOError, match="group_size=1 must be >= 2.*negative_weight=-1.0 must be >= 0.*needs grpo.endpoint"
+    ):
         grpo.run(config, "unused", on_log=lambda line: None)
     config, _ = load_config("tiny")
     empty = publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "augment-tasks", [], {"stage": "t"})
@@ -207,7 +234,15 @@ def test_bad_settings_and_inputs_are_refused(tritonrl_home, tmp_path):
 def test_grpo_help_explains_the_options():
     result = CliRunner().invoke(app, ["grpo", "--help"])
     assert result.exit_code == 0
-    for option in ("--tasks", "--model", "--out", "--set", "--profile", "grpo.nproc_per_node", "grpo.nnodes",
-                   "grpo.rdzv_endpoint"):
+    for option in (
+        "--tasks",
+        "--model",
+        "--out",
+        "--set",
+        "--profile",
+        "grpo.nproc_per_node",
+        "grpo.nnodes",
+        "grpo.rdzv_endpoint",
+    ):
         assert option in result.output
     assert [key.name for key in fields(GRPOConfig) if key.name not in result.output] == []  # every grpo key explained

@@ -16,8 +16,16 @@ from tritonrl.stages.evaluate import evaluate_model
 
 # Three short elementwise problems, five shape variants each; enough steps for the tiny model to write them
 # at shapes it never saw (measured: the full tiny profile reaches 15-17 of 18 problems).
-REDUCED = ["problems.limit=3", "teacher.samples_per_task=1", "verify.trials=1", "sft.max_steps=120",
-           "sft.learning_rate=4e-3", "sft.eval_fraction=0", "sft.logging_steps=20", "evaluate.limit=3"]
+REDUCED = [
+    "problems.limit=3",
+    "teacher.samples_per_task=1",
+    "verify.trials=1",
+    "sft.max_steps=120",
+    "sft.learning_rate=4e-3",
+    "sft.eval_fraction=0",
+    "sft.logging_steps=20",
+    "evaluate.limit=3",
+]
 
 
 @pytest.mark.slow
@@ -34,5 +42,7 @@ def test_sft_model_solves_held_out_problems_the_base_model_cannot(tritonrl_home)
 
     base, trained = summary.metrics["compare"]["base"]["correct"], summary.metrics["correct"]
     assert base == 0.0, "the untrained model cannot write a kernel"
-    assert trained >= 2 / 3, f"after SFT only {trained:.0%} of the held-out problems are correct; see {summary.outputs['report']}"
+    assert trained >= 2 / 3, (
+        f"after SFT only {trained:.0%} of the held-out problems are correct; see {summary.outputs['report']}"
+    )
     assert "same evaluation: base 0%" in summary.line

@@ -22,12 +22,20 @@ def test_a_line_per_problem_but_at_most_one_per_interval_the_first_and_last_alwa
     now, lines, updates = [0.0], [], []
     progress = Progress(lines.append, lambda *update: updates.append(update), interval_s=5, clock=lambda: now[0])
     tally = progress.start("filter", 4)
-    for at, detail in ((1, "a: 1/1 accepted"), (2, "b: 0/1 accepted"), (7, "c: 1/1 accepted"), (125, "d: 2/2 accepted")):
+    for at, detail in (
+        (1, "a: 1/1 accepted"),
+        (2, "b: 0/1 accepted"),
+        (7, "c: 1/1 accepted"),
+        (125, "d: 2/2 accepted"),
+    ):
         now[0] = at
         tally.advance(detail)
-    assert lines == ["filter: 0/4 problems, 0s", "filter: 1/4 problems (a: 1/1 accepted), 1s, 1.0s each, ~3s left",
-                     "filter: 3/4 problems (c: 1/1 accepted), 7s, 2.3s each, ~2s left",
-                     "filter: 4/4 problems (d: 2/2 accepted), 2m05s, 31s each"]
+    assert lines == [
+        "filter: 0/4 problems, 0s",
+        "filter: 1/4 problems (a: 1/1 accepted), 1s, 1.0s each, ~3s left",
+        "filter: 3/4 problems (c: 1/1 accepted), 7s, 2.3s each, ~2s left",
+        "filter: 4/4 problems (d: 2/2 accepted), 2m05s, 31s each",
+    ]
     assert updates == [("filter", done, 4, line) for done, line in zip((0, 1, 3, 4), lines)]
 
 
@@ -49,8 +57,14 @@ def test_batched_generation_reports_each_batch_where_the_loop_is_with_the_time_l
             return [[Completion("x", None, 120.0)] * n for _ in requests]
 
     tally = Progress(lines.append, interval_s=5, clock=lambda: now[0]).start("evaluate", 18, "problems answered")
-    answers = ask(Batching(), [(p, []) for p in problems], 1, 0.0, 8,
-                  lambda answered: tally.advance(together([p.name for p in answered]), count=len(answered)))
+    answers = ask(
+        Batching(),
+        [(p, []) for p in problems],
+        1,
+        0.0,
+        8,
+        lambda answered: tally.advance(together([p.name for p in answered]), count=len(answered)),
+    )
     assert len(answers) == 18
     assert lines == [
         "evaluate: 0/18 problems answered, 0s",
@@ -85,9 +99,15 @@ def test_the_filter_and_augment_commands_print_a_line_per_problem():
     filtered = runner.invoke(app, ["filter", "--input", samples, *common])
     assert filtered.exit_code == 0, filtered.output
     shown = [line for line in filtered.stderr.splitlines() if line.startswith("filter: ")]
-    assert [line.split(" (")[0] for line in shown] == ["filter: 0/2 problems, 0s", "filter: 1/2 problems", "filter: 2/2 problems"]
-    assert all(re.search(r"\(0\d_\w+\.py: 1/1 accepted\), \d+s(, [\d.]+s each(, ~\d+s left)?)?$", line) for line in shown[1:]), shown
-    accepted = json.loads(filtered.stdout[filtered.stdout.index("{"):])["accepted"]
+    assert [line.split(" (")[0] for line in shown] == [
+        "filter: 0/2 problems, 0s",
+        "filter: 1/2 problems",
+        "filter: 2/2 problems",
+    ]
+    assert all(
+        re.search(r"\(0\d_\w+\.py: 1/1 accepted\), \d+s(, [\d.]+s each(, ~\d+s left)?)?$", line) for line in shown[1:]
+    ), shown
+    accepted = json.loads(filtered.stdout[filtered.stdout.index("{") :])["accepted"]
 
     augmented = runner.invoke(app, ["augment", "--input", accepted, *common, "--set", "augment.variants_per_task=2"])
     assert augmented.exit_code == 0, augmented.output

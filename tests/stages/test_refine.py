@@ -60,7 +60,7 @@ def policy(problems):
 def _eval(*args):
     result = CliRunner().invoke(app, ["eval", *args, "--json", *VERIFY])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output[result.output.index("{"):])
+    return json.loads(result.output[result.output.index("{") :])
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +68,18 @@ def two_turns(problems, policy, tmp_path_factory):
     """`tritonrl eval --endpoint … --turns 2`: (its JSON, the report directory, the requests the policy got)."""
     out = tmp_path_factory.mktemp("refined")
     first = len(policy.requests)
-    data = _eval("--problems", str(problems[0]), "--endpoint", policy.endpoint, "--served-model", "policy",
-                 "--turns", "2", "--out", str(out))
+    data = _eval(
+        "--problems",
+        str(problems[0]),
+        "--endpoint",
+        policy.endpoint,
+        "--served-model",
+        "policy",
+        "--turns",
+        "2",
+        "--out",
+        str(out),
+    )
     return data, out, policy.requests[first:]
 
 
@@ -91,12 +101,20 @@ def test_responses_keep_every_turn_with_the_verifiers_feedback(two_turns, proble
     _, out, requests = two_turns
     lines = [json.loads(line) for line in (out / "responses.jsonl").read_text().splitlines()]
     assert sorted((a["problem"], a["sample"], a["turn"]) for a in lines) == [
-        ("01_relu.py", 0, 1), ("01_relu.py", 0, 2), ("06_row_sum.py", 0, 1), ("06_row_sum.py", 0, 2)]
+        ("01_relu.py", 0, 1),
+        ("01_relu.py", 0, 2),
+        ("06_row_sum.py", 0, 1),
+        ("06_row_sum.py", 0, 2),
+    ]
     assert len(requests) == 4
     assert policy.max_in_flight == 2  # a turn's prompts are in flight together, not one at a time
     for answer in (a for a in lines if a["turn"] == 2):
-        asked = next(r.body["messages"] for r in requests if len(r.body["messages"]) == 4
-                     and problems[1][answer["problem"]][0].source.strip() in r.body["messages"][1]["content"])
+        asked = next(
+            r.body["messages"]
+            for r in requests
+            if len(r.body["messages"]) == 4
+            and problems[1][answer["problem"]][0].source.strip() in r.body["messages"][1]["content"]
+        )
         # The conversation: the prompt, the broken answer, the verifier's feedback on it, which the line keeps.
         assert [m["role"] for m in asked] == ["system", "user", "assistant", "user"]
         assert asked[2]["content"] == problems[1][answer["problem"]][1]
@@ -118,8 +136,16 @@ def test_a_multi_turn_file_is_re_verified_without_generating(two_turns, policy):
 @pytest.mark.slow
 def test_one_turn_is_the_single_turn_evaluation(problems, policy, tmp_path):
     first = len(policy.requests)
-    data = _eval("--problems", str(problems[0]), "--endpoint", policy.endpoint, "--served-model", "policy",
-                 "--out", str(tmp_path))
+    data = _eval(
+        "--problems",
+        str(problems[0]),
+        "--endpoint",
+        policy.endpoint,
+        "--served-model",
+        "policy",
+        "--out",
+        str(tmp_path),
+    )
     assert len(policy.requests) - first == 2 and all(len(r.body["messages"]) == 2 for r in policy.requests[first:])
     assert "turns" not in data and data["overall"]["correct"] == 0.0 and data["overall"]["samples"] == 2
     assert not (tmp_path / "turns.png").exists()
@@ -128,10 +154,15 @@ def test_one_turn_is_the_single_turn_evaluation(problems, policy, tmp_path):
 @pytest.mark.slow
 def test_the_pipelines_evaluation_refines_for_evaluate_turns():
     """The evaluate stage with the untrained tiny model: nothing is correct, so every conversation takes both turns."""
-    config, _ = load_config("tiny", None, ["verify.trials=1", "evaluate.limit=2", "evaluate.max_tokens=8", "evaluate.turns=2"])
+    config, _ = load_config(
+        "tiny", None, ["verify.trials=1", "evaluate.limit=2", "evaluate.max_tokens=8", "evaluate.turns=2"]
+    )
     summary = evaluate_model(config, "tiny-local", on_log=lambda line: None)
-    assert summary.metrics["turns"] == {"correct": {"1": 0.0, "2": 0.0}, "fast_1": {"1": 0.0, "2": 0.0},
-                                        "answered": {"1": 2, "2": 2}}
+    assert summary.metrics["turns"] == {
+        "correct": {"1": 0.0, "2": 0.0},
+        "fast_1": {"1": 0.0, "2": 0.0},
+        "answered": {"1": 2, "2": 2},
+    }
     responses = ArtifactStore().read_text(summary.outputs["report"].replace("report.json", "responses.jsonl"))
     lines = [json.loads(line) for line in responses.splitlines()]
     assert [(a["sample"], a["turn"]) for a in lines] == [(0, 1), (0, 2), (0, 1), (0, 2)]
@@ -148,7 +179,11 @@ def test_best_answer_so_far_and_per_turn_shares():
         {**rec("q", 0, reasons=["compile_error"]), "turn": 1},
         {**rec("q", 0, reasons=["wrong_result"]), "turn": 2},  # never correct: ends with its last answer
     ]
-    assert [(r["problem"], r["sample"], r["turn"]) for r in final_answers(records)] == [("p", 0, 1), ("p", 1, 3), ("q", 0, 2)]
+    assert [(r["problem"], r["sample"], r["turn"]) for r in final_answers(records)] == [
+        ("p", 0, 1),
+        ("p", 1, 3),
+        ("q", 0, 2),
+    ]
     metrics = compute_metrics(records, turns=4)
     assert metrics["turns"] == {
         "correct": {"1": 1 / 3, "2": 2 / 3, "3": 2 / 3, "4": 2 / 3},
@@ -173,22 +208,42 @@ def test_a_conversation_stops_when_correct_and_fast_enough():
 
 def test_a_later_turn_needs_its_sample_and_the_turn_before(tmp_path):
     path = tmp_path / "r.jsonl"
-    path.write_text('{"problem": "01_relu.py", "response": "x"}\n{"problem": "01_relu.py", "response": "y", "turn": 2}\n')
-    with pytest.raises(EvaluationError, match=r"r.jsonl:2: \"sample\" must be an integer >= 0, got None \(a later turn"):
+    path.write_text(
+        '{"problem": "01_relu.py", "response": "x"}\n{"problem": "01_relu.py", "response": "y", "turn": 2}\n'
+    )
+    with pytest.raises(
+        EvaluationError, match=r"r.jsonl:2: \"sample\" must be an integer >= 0, got None \(a later turn"
+    ):
         load_responses(path)
-    path.write_text('{"problem": "01_relu.py", "response": "x"}\n'
-                    '{"problem": "01_relu.py", "response": "y", "sample": 1, "turn": 2}\n')
+    path.write_text(
+        '{"problem": "01_relu.py", "response": "x"}\n'
+        '{"problem": "01_relu.py", "response": "y", "sample": 1, "turn": 2}\n'
+    )
     with pytest.raises(EvaluationError, match=r"r.jsonl:2: turn 2 of 01_relu.py sample 1 comes before its turn 1"):
         load_responses(path)
-    path.write_text('{"problem": "01_relu.py", "response": "x"}\n{"problem": "01_relu.py", "response": "y"}\n'
-                    '{"problem": "01_relu.py", "response": "z", "sample": 1, "turn": 2}\n')
+    path.write_text(
+        '{"problem": "01_relu.py", "response": "x"}\n{"problem": "01_relu.py", "response": "y"}\n'
+        '{"problem": "01_relu.py", "response": "z", "sample": 1, "turn": 2}\n'
+    )
     assert [(a["sample"], a["turn"]) for a in load_responses(path)] == [(0, 1), (1, 1), (1, 2)]
     assert [(a["sample"], a["turn"]) for a in load_responses(path, turns=1)] == [(0, 1), (1, 1)]
 
 
 def test_turns_below_one_is_refused_before_anything_is_asked():
-    result = CliRunner().invoke(app, ["eval", "--problems", "builtin", "--endpoint", "http://127.0.0.1:9/v1",
-                                      "--served-model", "policy", "--turns", "0"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--problems",
+            "builtin",
+            "--endpoint",
+            "http://127.0.0.1:9/v1",
+            "--served-model",
+            "policy",
+            "--turns",
+            "0",
+        ],
+    )
     assert result.exit_code == 2 and "turns must be >= 1, got 0" in result.output
     with pytest.raises(ConfigError, match=r"evaluate.turns=0 must be >= 1"):
         load_config("tiny", None, ["evaluate.turns=0"])

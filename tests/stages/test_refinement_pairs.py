@@ -32,7 +32,11 @@ def refined(tmp_path_factory):
         on = load_config("tiny", None, [*base, f"augment.refinement_pairs={LIMIT}"])[0]
         accepted = filter_stage.run(off, distill.run(off).dataset.uri).accepted.uri
         lines = []
-        yield augment.run(off, accepted), augment.run(on, accepted, progress=Progress(lines.append, interval_s=0)), lines
+        yield (
+            augment.run(off, accepted),
+            augment.run(on, accepted, progress=Progress(lines.append, interval_s=0)),
+            lines,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -52,32 +56,45 @@ def conversation(single_turn):
     [slip] = break_response(single_turn["response"], single_turn["source"], ["syntax_slip"])
     with Verifier(VerifierSettings(trials=1)) as verifier:
         verdict = verifier.verify(single_turn["source"], slip.response)
-    return single_turn, {"prompt": refinement_messages(single_turn["prompt"], slip.response, verdict),
-                         "response": single_turn["response"]}
+    return single_turn, {
+        "prompt": refinement_messages(single_turn["prompt"], slip.response, verdict),
+        "response": single_turn["response"],
+    }
 
 
 @pytest.mark.slow
 def test_augment_adds_verified_refinement_rows_counted_by_kind(refined):
     off, on, lines = refined
-    assert re.fullmatch(r"augment: 1/1 problems \(01_relu\.py: no shape variants, [3-5]/5 breakages rejected\), .+", lines[-1])
+    assert re.fullmatch(
+        r"augment: 1/1 problems \(01_relu\.py: no shape variants, [3-5]/5 breakages rejected\), .+", lines[-1]
+    )
     store = ArtifactStore()
     single, rows = read_dataset(store, off.pairs.uri), read_dataset(store, on.pairs.uri)
     assert (off.refinement_pairs, on.refinement_pairs) == (0, LIMIT)
-    assert rows[: len(single)] == single and all(set(row) == SINGLE_TURN_COLUMNS for row in rows)  # single-turn rows as before
+    assert rows[: len(single)] == single and all(
+        set(row) == SINGLE_TURN_COLUMNS for row in rows
+    )  # single-turn rows as before
     manifest = read_manifest(store, on.pairs.uri)
-    assert manifest["counts"]["refinement_pairs"] == LIMIT and manifest["counts"]["pairs"] == len(rows) == len(single) + LIMIT
+    assert (
+        manifest["counts"]["refinement_pairs"] == LIMIT
+        and manifest["counts"]["pairs"] == len(rows) == len(single) + LIMIT
+    )
     refinement = manifest["refinement"]
     assert sum(refinement["kept"].values()) == LIMIT and len(refinement["proposed"]) == 5  # relu has no reduction axis
-    assert all(refinement["kept"][kind] <= count for kind, count in refinement["proposed"].items() if kind in refinement["kept"])
+    assert all(
+        refinement["kept"][kind] <= count
+        for kind, count in refinement["proposed"].items()
+        if kind in refinement["kept"]
+    )
     assert read_manifest(store, off.pairs.uri)["refinement"] == {"proposed": {}, "kept": {}, "reasons": {}}
     fixed = single[0]["response"]
-    for row in rows[len(single):]:
+    for row in rows[len(single) :]:
         first, answer, feedback = row["prompt"][:2], row["prompt"][2], row["prompt"][3]
         assert first == build_messages(row["problem_source"]) and row["response"] == fixed and len(row["prompt"]) == 4
         assert answer["role"] == "assistant" and parse_response(answer["content"]).code != parse_response(fixed).code
         assert feedback["role"] == "user" and feedback["content"].startswith("The verifier rejected your answer:")
         assert feedback["content"].endswith(FIX_REQUEST) and "What to do:" in feedback["content"]
-    assert len({row["prompt"][2]["content"] for row in rows[len(single):]}) == LIMIT  # three different mistakes
+    assert len({row["prompt"][2]["content"] for row in rows[len(single) :]}) == LIMIT  # three different mistakes
 
 
 @pytest.mark.slow
@@ -85,16 +102,21 @@ def test_a_refinement_row_trains_only_the_fixed_answer(conversation, tokenizer):
     examples, dropped = sft.tokenize_pairs(tokenizer, list(conversation), max_seq_len=1 << 20)
     assert dropped == 0 and len(examples) == 2
     for row, example in zip(conversation, examples):
-        prompt, trained = example.input_ids[: example.prompt_tokens], example.labels[example.prompt_tokens:]
-        assert example.labels[: example.prompt_tokens] == [IGNORE_INDEX] * example.prompt_tokens and IGNORE_INDEX not in trained
-        assert tokenizer.decode(trained) == row["response"] + IM_END + "\n"  # the fixed answer and its end of turn, nothing else
+        prompt, trained = example.input_ids[: example.prompt_tokens], example.labels[example.prompt_tokens :]
+        assert (
+            example.labels[: example.prompt_tokens] == [IGNORE_INDEX] * example.prompt_tokens
+            and IGNORE_INDEX not in trained
+        )
+        assert (
+            tokenizer.decode(trained) == row["response"] + IM_END + "\n"
+        )  # the fixed answer and its end of turn, nothing else
         assert tokenizer.decode(prompt) == prompt_text(tokenizer, row["prompt"])
     single, refinement = examples
     broken, feedback = conversation[1]["prompt"][2]["content"], conversation[1]["prompt"][3]["content"]
     assert "[syntax_error]" in feedback
     seen = tokenizer.decode(refinement.input_ids[: refinement.prompt_tokens])
     assert broken in seen and feedback in seen  # the mistake and its feedback are context, never trained
-    assert refinement.labels[refinement.prompt_tokens:] == single.labels[single.prompt_tokens:]
+    assert refinement.labels[refinement.prompt_tokens :] == single.labels[single.prompt_tokens :]
 
 
 def test_single_turn_rows_tokenize_as_before(single_turn, tokenizer):

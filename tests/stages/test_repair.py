@@ -34,10 +34,19 @@ def relu_teacher(tmp_path):
 
 
 def _config(folder, server, repair_turns):
-    config, _ = load_config("tiny", overrides=[
-        f"problems.source={folder}", "teacher.kind=openai", f"teacher.endpoint={server.endpoint}", "teacher.model=policy",
-        "teacher.samples_per_task=1", f"teacher.repair_turns={repair_turns}", "verify.trials=1",
-        "augment.variants_per_task=1"])
+    config, _ = load_config(
+        "tiny",
+        overrides=[
+            f"problems.source={folder}",
+            "teacher.kind=openai",
+            f"teacher.endpoint={server.endpoint}",
+            "teacher.model=policy",
+            "teacher.samples_per_task=1",
+            f"teacher.repair_turns={repair_turns}",
+            "verify.trials=1",
+            "augment.variants_per_task=1",
+        ],
+    )
     return config
 
 
@@ -51,20 +60,28 @@ def test_a_rejected_teacher_answer_repaired_after_feedback_becomes_a_multi_turn_
     (accepted,) = read_dataset(store, result.accepted.uri)
     assert accepted["turns"] == 2 and accepted["first_reasons"] == ["wrong_result"]
     assert [m["role"] for m in accepted["conversation"]] == ["system", "user", "assistant", "user"]
-    assert "tl.minimum" in accepted["conversation"][2]["content"] and "[wrong_result]" in accepted["conversation"][3]["content"]
+    assert (
+        "tl.minimum" in accepted["conversation"][2]["content"]
+        and "[wrong_result]" in accepted["conversation"][3]["content"]
+    )
     assert "tl.maximum(x, 0.0)" in accepted["response"]
     assert read_manifest(store, result.accepted.uri)["counts"]["repaired"] == {"2": 1}
     assert len(server.requests) == 2  # the first answer and one repair turn
 
     pairs = read_dataset(store, augment.run(config, result.accepted.uri).pairs.uri)
     multi = [p for p in pairs if len(p["prompt"]) == 4]
-    assert len(multi) == 1 and multi[0]["prompt"] == accepted["conversation"] and multi[0]["response"] == accepted["response"]
+    assert (
+        len(multi) == 1
+        and multi[0]["prompt"] == accepted["conversation"]
+        and multi[0]["response"] == accepted["response"]
+    )
     assert any(len(p["prompt"]) == 2 and p["response"] == accepted["response"] for p in pairs)  # and the plain prompt
 
 
 @pytest.mark.slow
 def test_without_repair_turns_the_rejected_answer_stays_rejected_and_the_records_keep_their_columns(
-        relu_teacher, tritonrl_home):
+    relu_teacher, tritonrl_home
+):
     folder, server = relu_teacher
     config = _config(folder, server, repair_turns=0)
     result = filter_stage.run(config, distill.run(config).dataset.uri)

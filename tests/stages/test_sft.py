@@ -17,8 +17,16 @@ from tritonrl.stages import sft
 from tritonrl.training.models import load_model_and_tokenizer, resolve_model_source
 
 # Short problems keep each step ~1 s on 2 cores; a high constant learning rate makes 8 steps visibly learn.
-FAST = ["sft.max_steps=8", "sft.batch_size=2", "sft.learning_rate=0.005", "sft.warmup_ratio=0",
-        "sft.lr_scheduler=constant", "sft.eval_steps=8", "sft.logging_steps=1", "sft.eval_fraction=0.25"]
+FAST = [
+    "sft.max_steps=8",
+    "sft.batch_size=2",
+    "sft.learning_rate=0.005",
+    "sft.warmup_ratio=0",
+    "sft.lr_scheduler=constant",
+    "sft.eval_steps=8",
+    "sft.logging_steps=1",
+    "sft.eval_fraction=0.25",
+]
 
 
 def _pairs(config, count=4, name="augment-pairs"):
@@ -54,8 +62,9 @@ def test_short_sft_lowers_the_loss_and_publishes_a_loadable_model(tritonrl_home,
 
 @pytest.mark.slow
 def test_two_cpu_processes_train_packed_rows_with_gloo(tritonrl_home, tmp_path):
-    config, _ = load_config("tiny", overrides=[*FAST, "sft.max_steps=4", "sft.batch_size=2", "sft.nproc_per_node=2",
-                                               "sft.packing=true"])
+    config, _ = load_config(
+        "tiny", overrides=[*FAST, "sft.max_steps=4", "sft.batch_size=2", "sft.nproc_per_node=2", "sft.packing=true"]
+    )
     lines = []
     result = sft.run(config, _pairs(config), str(tmp_path / "ddp"), on_log=lines.append)
     assert result.world_size == 2 and result.steps == 4
@@ -67,7 +76,9 @@ def test_two_cpu_processes_train_packed_rows_with_gloo(tritonrl_home, tmp_path):
 
 def test_missing_dataset_is_a_clear_error(tritonrl_home, tmp_path):
     config, _ = load_config("tiny")
-    with pytest.raises(DatasetError, match="not a complete dataset .*; pass the pairs dataset the augment stage printed"):
+    with pytest.raises(
+        DatasetError, match="not a complete dataset .*; pass the pairs dataset the augment stage printed"
+    ):
         sft.run(config, (tmp_path / "nowhere").as_uri())
 
 
@@ -82,8 +93,13 @@ def test_too_long_rows_and_wrong_columns_are_refused(tritonrl_home):
     config, _ = load_config("tiny", overrides=["sft.max_seq_len=50"])
     with pytest.raises(DatasetError, match="longer than sft.max_seq_len=50"):
         sft.run(config, _pairs(config, 2))
-    wrong = publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "filter-rejected",
-                            [{"problem": "x", "reasons": ["bad"]}], {"stage": "test"})
+    wrong = publish_dataset(
+        ArtifactStore(),
+        f"{config.artifact_root}/datasets",
+        "filter-rejected",
+        [{"problem": "x", "reasons": ["bad"]}],
+        {"stage": "test"},
+    )
     with pytest.raises(DatasetError, match=r"lacks column\(s\) \['prompt', 'response'\]"):
         sft.run(config, wrong.uri)
 
@@ -134,11 +150,12 @@ def test_cli_sft_help_explains_every_option_and_bad_input_exits_2(tmp_path):
 @pytest.mark.slow
 @pytest.mark.integration
 def test_s3_output_gets_checkpoints_model_and_manifest_last(tritonrl_home, s3_endpoint, bucket):
-    config, _ = load_config("tiny", overrides=[*FAST, "sft.max_steps=2", "sft.save_steps=2",
-                                                f"storage.s3_endpoint_url={s3_endpoint}"])
+    config, _ = load_config(
+        "tiny", overrides=[*FAST, "sft.max_steps=2", "sft.save_steps=2", f"storage.s3_endpoint_url={s3_endpoint}"]
+    )
     out = f"s3://{bucket}/runs/sft"
     result = sft.run(config, _pairs(config, 2), out, on_log=lambda line: None)
-    keys = {uri[len(out) + 1:] for uri in ArtifactStore(s3_endpoint).list(out)}
+    keys = {uri[len(out) + 1 :] for uri in ArtifactStore(s3_endpoint).list(out)}
     assert {MANIFEST_FILE, "model/config.json", "model/tokenizer.json", "checkpoint-2/tritonrl-complete.json"} <= keys
     assert not any(k.startswith("tokenized/") for k in keys)
     assert result.checkpoints == [f"{out}/checkpoint-2"]
@@ -161,20 +178,28 @@ def test_packed_batches_give_the_same_loss_as_padded_ones(tritonrl_home):
     tokenizer = load_model_and_tokenizer("tiny-local", tritonrl_home)[1]
     source = resolve_model_source("tiny-local", tritonrl_home)
     problems = load_problems("builtin")[:2]
-    features = [{"input_ids": e.input_ids, "labels": e.labels} for e in
-                (encode_example(tokenizer, build_messages(p.source), p.reference_response) for p in problems)]
+    features = [
+        {"input_ids": e.input_ids, "labels": e.labels}
+        for e in (encode_example(tokenizer, build_messages(p.source), p.reference_response) for p in problems)
+    ]
     varlen = collator(tokenizer, True, packed_attention.NAME)(features)
     assert "cu_seq_lens_q" in varlen
-    cases = [("sdpa", collator(tokenizer, False, "sdpa")(features)), ("sdpa", collator(tokenizer, True, "sdpa")(features)),
-             (packed_attention.NAME, varlen),
-             (packed_attention.NAME, {k: v for k, v in varlen.items() if not k.startswith(("cu_seq", "max_length"))})]
+    cases = [
+        ("sdpa", collator(tokenizer, False, "sdpa")(features)),
+        ("sdpa", collator(tokenizer, True, "sdpa")(features)),
+        (packed_attention.NAME, varlen),
+        (packed_attention.NAME, {k: v for k, v in varlen.items() if not k.startswith(("cu_seq", "max_length"))}),
+    ]
     losses = []
     with torch.no_grad():
         for attention, batch in cases:
             model = load_model(source, attn_implementation=attention)
             # no KV cache, as in training (sft_worker sets use_cache=False): with one, packing goes undetected
-            losses.append(model(**{k: torch.as_tensor(v) if isinstance(v, list) else v for k, v in batch.items()},
-                                use_cache=False).loss)
+            losses.append(
+                model(
+                    **{k: torch.as_tensor(v) if isinstance(v, list) else v for k, v in batch.items()}, use_cache=False
+                ).loss
+            )
     assert all(torch.allclose(losses[0], loss, atol=1e-4) for loss in losses[1:]), losses
 
 
@@ -190,7 +215,10 @@ def test_tokenized_examples_round_trip_with_loss_only_on_responses(tmp_path):
     from tritonrl.training.models import IGNORE_INDEX, Example
     from tritonrl.training.sft.token_store import TokenizedExamples, save_examples
 
-    examples = [Example([5, 6, 7, 8], [IGNORE_INDEX, IGNORE_INDEX, 7, 8], 2), Example([9, 10, 11], [IGNORE_INDEX, 10, 11], 1)]
+    examples = [
+        Example([5, 6, 7, 8], [IGNORE_INDEX, IGNORE_INDEX, 7, 8], 2),
+        Example([9, 10, 11], [IGNORE_INDEX, 10, 11], 1),
+    ]
     save_examples(examples, tmp_path / "train")
     data = TokenizedExamples(tmp_path / "train")
     assert len(data) == 2

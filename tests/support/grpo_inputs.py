@@ -13,12 +13,15 @@ RELU = {p.name: p for p in load_builtin()}["01_relu.py"]
 
 def publish_tasks(config, problems=(RELU,)):
     rows = [{"problem": p.name, "problem_source": p.source, "level": None} for p in problems]
-    return publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "augment-tasks", rows, {"stage": "test"}).uri
+    return publish_dataset(
+        ArtifactStore(), f"{config.artifact_root}/datasets", "augment-tasks", rows, {"stage": "test"}
+    ).uri
 
 
 def make_rollout(tokenizer, task, text):
     messages = build_messages(RELU.source)
     example = encode_example(tokenizer, messages, text)
-    response = example.input_ids[example.prompt_tokens:]
-    return Rollout(task, example.input_ids[: example.prompt_tokens], response, text,
-                        hrd.token_classes(tokenizer, response, text))
+    response = example.input_ids[example.prompt_tokens :]
+    return Rollout(
+        task, example.input_ids[: example.prompt_tokens], response, text, hrd.token_classes(tokenizer, response, text)
+    )

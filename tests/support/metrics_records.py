@@ -1,8 +1,19 @@
 """Per-sample evaluation records for the metrics and report tests, with a hand-counted example set."""
 
 
-def rec(problem, sample, *, level=1, valid=True, compiled=True, correct=False, naive=None, speedup=None, sol=None,
-        reasons=None):
+def rec(
+    problem,
+    sample,
+    *,
+    level=1,
+    valid=True,
+    compiled=True,
+    correct=False,
+    naive=None,
+    speedup=None,
+    sol=None,
+    reasons=None,
+):
     """One record; naive_correct defaults to correct (an honest sample)."""
     out = {
         "problem": problem,

@@ -80,7 +80,12 @@ class ScriptedServer:
                 with server.lock:
                     index = len(server.requests)
                     server.requests.append(
-                        Seen(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw), time.monotonic())
+                        Seen(
+                            self.path,
+                            {k.lower(): v for k, v in self.headers.items()},
+                            json.loads(raw),
+                            time.monotonic(),
+                        )
                     )
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)

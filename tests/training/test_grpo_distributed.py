@@ -64,8 +64,14 @@ def _gradients(source: str, rollouts, config, pad_id: int, device: str) -> dict:
 
 
 def _rank_process(rank: int, port: int, source: str, scenarios, config, pad_id: int, out: str) -> None:
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), WORLD_SIZE="2",
-                      LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE="2")
+    os.environ.update(
+        MASTER_ADDR="127.0.0.1",
+        MASTER_PORT=str(port),
+        RANK=str(rank),
+        WORLD_SIZE="2",
+        LOCAL_RANK=str(rank),
+        LOCAL_WORLD_SIZE="2",
+    )
     torch.set_num_threads(1)
     me = distributed.start()
     try:
@@ -97,9 +103,10 @@ def test_two_processes_make_the_update_one_process_makes_on_all_rollouts(backend
     out = tmp_path / "rank0.pt"
     port = _free_port()
     spawn = multiprocessing.get_context("spawn")
-    processes = [spawn.Process(target=_rank_process,
-                               args=(r, port, source, scenarios, config, tokenizer.pad_token_id, str(out)))
-                 for r in range(2)]
+    processes = [
+        spawn.Process(target=_rank_process, args=(r, port, source, scenarios, config, tokenizer.pad_token_id, str(out)))
+        for r in range(2)
+    ]
     for p in processes:
         p.start()
     for p in processes:
@@ -160,15 +167,26 @@ def test_grpo_on_two_processes_averages_over_both_and_publishes_once(backend, tr
     """
     server = _relu_half_right_silu_never()
     try:
-        config, _ = load_config("tiny", overrides=[
-            "grpo.generation=openai", f"grpo.endpoint={server.endpoint}", "grpo.served_model=policy",
-            "grpo.steps=2", "grpo.group_size=2", "grpo.tasks_per_step=2", "grpo.nproc_per_node=2",
-            "grpo.save_steps=1", "verify.trials=1", f"verify.device={'cuda' if backend == 'nccl' else 'cpu'}",
-        ])
+        config, _ = load_config(
+            "tiny",
+            overrides=[
+                "grpo.generation=openai",
+                f"grpo.endpoint={server.endpoint}",
+                "grpo.served_model=policy",
+                "grpo.steps=2",
+                "grpo.group_size=2",
+                "grpo.tasks_per_step=2",
+                "grpo.nproc_per_node=2",
+                "grpo.save_steps=1",
+                "verify.trials=1",
+                f"verify.device={'cuda' if backend == 'nccl' else 'cpu'}",
+            ],
+        )
         lines = []
         out = tmp_path / "grpo"
-        result = grpo.run(config, publish_tasks(config, (RELU, SILU)), model="tiny-local", out_uri=str(out),
-                          on_log=lines.append)
+        result = grpo.run(
+            config, publish_tasks(config, (RELU, SILU)), model="tiny-local", out_uri=str(out), on_log=lines.append
+        )
     finally:
         server.close()
     assert result.world_size == 2 and result.steps == 2 and len(server.requests) == 8
@@ -191,13 +209,15 @@ def test_a_failing_process_fails_the_stage_and_publishes_nothing(tritonrl_home, 
     """A model whose tokenizer loads but whose weights are missing: every process fails after the launch."""
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # two CPU processes, also on a host with one GPU
     broken = tmp_path / "no-weights"
-    shutil.copytree(resolve_model_source("tiny-local", tritonrl_home), broken,
-                    ignore=shutil.ignore_patterns("*.safetensors"))
+    shutil.copytree(
+        resolve_model_source("tiny-local", tritonrl_home), broken, ignore=shutil.ignore_patterns("*.safetensors")
+    )
     config, _ = load_config("tiny", overrides=["grpo.tasks_per_step=2", "grpo.nproc_per_node=2", "grpo.group_size=2"])
     out = tmp_path / "failed"
     with pytest.raises(grpo.GRPOError, match=r"training failed \(launcher exit code 1\); nothing published") as failure:
-        grpo.run(config, publish_tasks(config, (RELU, SILU)), model=str(broken), out_uri=str(out),
-                 on_log=lambda line: None)
+        grpo.run(
+            config, publish_tasks(config, (RELU, SILU)), model=str(broken), out_uri=str(out), on_log=lambda line: None
+        )
     assert "torch.distributed.run" in str(failure.value)  # the command, to rerun by hand
     assert not (out / MANIFEST_FILE).exists() and not (out / MODEL_DIR).exists()
 
@@ -205,8 +225,11 @@ def test_a_failing_process_fails_the_stage_and_publishes_nothing(tritonrl_home, 
 def test_process_settings_that_cannot_work_are_refused_before_anything_starts(tritonrl_home):
     config, _ = load_config("tiny")
     config = replace(config, grpo=replace(config.grpo, nproc_per_node=2, nnodes=2, tasks_per_step=3))
-    with pytest.raises(grpo.GRPOError, match=r"grpo.nnodes=2 needs grpo.rdzv_endpoint=host:port of node 0.*"
-                                             r"tasks_per_step=3 is the global batch .* >= the 4 processes"):
+    with pytest.raises(
+        grpo.GRPOError,
+        match=r"grpo.nnodes=2 needs grpo.rdzv_endpoint=host:port of node 0.*"
+        r"tasks_per_step=3 is the global batch .* >= the 4 processes",
+    ):
         grpo.run(config, "unused", on_log=lambda line: None)
     config, _ = load_config("tiny", overrides=["grpo.nproc_per_node=2", "grpo.tasks_per_step=2"])
     with pytest.raises(DatasetError, match="has 1 task\\(s\\), fewer than the 2 GRPO processes"):

@@ -14,16 +14,29 @@ def test_one_node_is_standalone_and_several_nodes_meet_at_the_rendezvous(tmp_pat
     spec = tmp_path / "sft-20261130" / "sft-spec.json"
     config, _ = load_config("tiny", overrides=["sft.nproc_per_node=2"])
     command = torchrun_command("sft", config.sft, "tritonrl.training.sft.worker", spec, SFTError)
-    assert command[1:] == ["-m", "torch.distributed.run", "--standalone", "--nnodes=1", "--nproc_per_node=2",
-                           "-m", "tritonrl.training.sft.worker", "--spec", str(spec)]
+    assert command[1:] == [
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nnodes=1",
+        "--nproc_per_node=2",
+        "-m",
+        "tritonrl.training.sft.worker",
+        "--spec",
+        str(spec),
+    ]
     with pytest.raises(ConfigError, match=r"sft.nnodes=2 needs sft.rdzv_endpoint=host:port of node 0"):
         load_config("tiny", overrides=["sft.nnodes=2"])  # refused before any stage starts
     with pytest.raises(SFTError, match=r"sft.nnodes=2 needs sft.rdzv_endpoint=host:port of node 0"):
         torchrun_command("sft", replace(config.sft, nnodes=2), "tritonrl.training.sft.worker", spec, SFTError)
     config, _ = load_config("tiny", overrides=["sft.nnodes=2", "sft.rdzv_endpoint=node0:29500"])
     command = torchrun_command("sft", config.sft, "tritonrl.training.sft.worker", spec, SFTError)
-    assert {"--nnodes=2", "--rdzv-backend=c10d", "--rdzv-endpoint=node0:29500",
-            "--rdzv-id=tritonrl-sft-sft-20261130"} <= set(command)  # the same id on every node
+    assert {
+        "--nnodes=2",
+        "--rdzv-backend=c10d",
+        "--rdzv-endpoint=node0:29500",
+        "--rdzv-id=tritonrl-sft-sft-20261130",
+    } <= set(command)  # the same id on every node
     assert "--standalone" not in command
 
 

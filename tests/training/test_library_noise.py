@@ -55,10 +55,26 @@ def test_a_cpu_run_prints_no_library_noise_and_a_cuda_run_without_a_gpu_is_warne
 @pytest.mark.slow
 def test_the_sft_command_on_cpu_prints_training_lines_and_no_library_noise(tritonrl_home):
     config, _ = load_config("tiny")
-    rows = [{"problem": p.name, "prompt": build_messages(p.source), "response": p.reference_response}
-            for p in load_problems("builtin")[:2]]
-    pairs = publish_dataset(ArtifactStore(), f"{config.artifact_root}/datasets", "augment-pairs", rows, {"stage": "test"})
-    output = _run([str(Path(sys.executable).with_name("tritonrl")), "sft", "--profile", "tiny", "--input", pairs.uri,
-                   "--set", "sft.max_steps=1", "--set", "sft.eval_fraction=0"])
+    rows = [
+        {"problem": p.name, "prompt": build_messages(p.source), "response": p.reference_response}
+        for p in load_problems("builtin")[:2]
+    ]
+    pairs = publish_dataset(
+        ArtifactStore(), f"{config.artifact_root}/datasets", "augment-pairs", rows, {"stage": "test"}
+    )
+    output = _run(
+        [
+            str(Path(sys.executable).with_name("tritonrl")),
+            "sft",
+            "--profile",
+            "tiny",
+            "--input",
+            pairs.uri,
+            "--set",
+            "sft.max_steps=1",
+            "--set",
+            "sft.eval_fraction=0",
+        ]
+    )
     assert "sft: step 1/1" in output
     assert not [noise for noise in NOISE if noise in output], output

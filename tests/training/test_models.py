@@ -78,7 +78,7 @@ def test_labels_cover_exactly_the_response_and_its_end_of_turn(tokenizer, relu):
     example = encode_example(tokenizer, messages, relu.reference_response)
     assert example.input_ids[: example.prompt_tokens] == encode_prompt(tokenizer, messages)
     assert example.labels[: example.prompt_tokens] == [IGNORE_INDEX] * example.prompt_tokens
-    trained = example.labels[example.prompt_tokens:]
+    trained = example.labels[example.prompt_tokens :]
     assert IGNORE_INDEX not in trained
     assert tokenizer.decode(trained) == relu.reference_response + "<|im_end|>\n"
 

@@ -15,11 +15,15 @@ CLASSES = [hrd.PLAN, hrd.CODE]  # one plan token, one code token
 
 
 def turn(r_code: float, r_plan: float, previous: Rollout | None = None) -> Rollout:
-    return Rollout(0, [1], [2, 3], "", CLASSES, r_code, r_plan, turn=previous.turn + 1 if previous else 1, previous=previous)
+    return Rollout(
+        0, [1], [2, 3], "", CLASSES, r_code, r_plan, turn=previous.turn + 1 if previous else 1, previous=previous
+    )
 
 
 def config(*overrides: str):
-    return load_config("tiny", overrides=["grpo.normalize_std=false", "grpo.negative_weight=1", "grpo.alpha=0.1", *overrides])[0]
+    return load_config(
+        "tiny", overrides=["grpo.normalize_std=false", "grpo.negative_weight=1", "grpo.alpha=0.1", *overrides]
+    )[0]
 
 
 def test_discounted_returns_by_hand():
@@ -44,8 +48,9 @@ def test_group_advantages_per_turn_position_of_discounted_returns():
 
 
 def test_trloo_baseline_is_the_other_trajectories_at_the_same_turn():
-    targets = grpo_update.group_targets(two_by_two(), config("grpo.turns=2", "grpo.turn_discount=0.5",
-                                                             "grpo.leave_one_out=true"))
+    targets = grpo_update.group_targets(
+        two_by_two(), config("grpo.turns=2", "grpo.turn_discount=0.5", "grpo.leave_one_out=true")
+    )
     # two trajectories: the baseline is the other one's return at that turn
     expected = [(0.5, 0.4), (-0.5, -0.4), (1.0, 0.8), (-1.0, -0.8)]
     for t, (a_code, a_plan) in zip(targets, expected):
@@ -76,7 +81,7 @@ def test_one_turn_is_single_turn_grpo_exactly(tritonrl_home):
         r.r_code, r.r_plan = float(k % 2), 0.3 * k
     targets = grpo_update.group_targets(rollouts, settings)
     for task in (0, 1):
-        group = rollouts[3 * task: 3 * task + 3]
+        group = rollouts[3 * task : 3 * task + 3]
         a_code = hrd.group_advantages(torch.tensor([r.r_code for r in group]), True, False)
         a_plan = hrd.group_advantages(torch.tensor([r.r_plan for r in group]), True, False)
         for k, r in enumerate(group):
@@ -84,8 +89,14 @@ def test_one_turn_is_single_turn_grpo_exactly(tritonrl_home):
     with torch.no_grad():
         logps, mask = grpo_update.response_logps(policy, rollouts, tokenizer.pad_token_id)
     width = logps.shape[1]
-    expected = hrd.clipped_objective(logps, logps, grpo_update._padded([t.advantages for t in targets], width, "cpu"),
-                                     grpo_update._padded([t.weights for t in targets], width, "cpu"), mask, 0.2)
+    expected = hrd.clipped_objective(
+        logps,
+        logps,
+        grpo_update._padded([t.advantages for t in targets], width, "cpu"),
+        grpo_update._padded([t.weights for t in targets], width, "cpu"),
+        mask,
+        0.2,
+    )
     optimizer = torch.optim.SGD(policy.parameters(), lr=0.0)
     stats = grpo_update.policy_update(policy, None, optimizer, rollouts, settings, tokenizer.pad_token_id)
     assert stats["loss"] == float(expected.loss) != 0

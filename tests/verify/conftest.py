@@ -4,11 +4,11 @@ from pathlib import Path
 import pytest
 
 from tritonrl.problems.loaders import load_builtin, load_python_files
+from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 # Problems the built-in suite lacks that fixtures need (a PReLU's one-element slope, a BatchNorm's running
 # variance, BCE targets, a transpose, an fp64 model): `# problem: <file name>` in a fixture finds them here too.
 CATALOGUE_PROBLEMS = Path(__file__).parent / "candidates" / "problems"
-from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 
 @pytest.fixture(scope="session")
@@ -72,7 +72,9 @@ def catalogue_summary(results: dict[str, tuple[str, bool | None]]) -> list[str]:
     uncontained = sorted(n for n, (outcome, accepted) in faults.items() if outcome != "passed")
     parts = []
     if honest:
-        parts.append(f"honest {len(honest) - len(false_rejects)}/{len(honest)} accepted ({len(false_rejects)} false rejects)")
+        parts.append(
+            f"honest {len(honest) - len(false_rejects)}/{len(honest)} accepted ({len(false_rejects)} false rejects)"
+        )
     if hacks:
         parts.append(
             f"hacks {len(hacks) - len(missed) - len(wrong_reason)}/{len(hacks)} rejected "
@@ -81,8 +83,12 @@ def catalogue_summary(results: dict[str, tuple[str, bool | None]]) -> list[str]:
     if faults:
         parts.append(f"faults {len(faults) - len(uncontained)}/{len(faults)} contained")
     lines = ["verifier catalogue: " + ", ".join(parts)]
-    for label, names in (("false rejects", false_rejects), ("missed cheats", missed),
-                         ("rejected for an unexpected reason", wrong_reason), ("faults not contained", uncontained)):
+    for label, names in (
+        ("false rejects", false_rejects),
+        ("missed cheats", missed),
+        ("rejected for an unexpected reason", wrong_reason),
+        ("faults not contained", uncontained),
+    ):
         if names:
             lines.append(f"  {label}: {' '.join(names)}")
     return lines

@@ -7,8 +7,15 @@ from tritonrl.verify.draws import build_reference, make_inputs
 
 
 def _problem(model_class, init=(), shape=(16, 512)) -> type:
-    return type("Problem", (), {"Model": model_class, "get_init_inputs": staticmethod(lambda: list(init)),
-                                "get_inputs": staticmethod(lambda: [torch.randn(*shape)])})
+    return type(
+        "Problem",
+        (),
+        {
+            "Model": model_class,
+            "get_init_inputs": staticmethod(lambda: list(init)),
+            "get_inputs": staticmethod(lambda: [torch.randn(*shape)]),
+        },
+    )
 
 
 class _RowSum(torch.nn.Module):
@@ -63,9 +70,23 @@ def test_a_reference_that_only_moves_values_is_told_by_what_it_does_not_by_its_o
     place that does not depend on the values, so an answer's torch copies are the computation (red team B: roll
     by cat, tril by row copies, flip by stack passed with a decoy kernel). Rounding, ReLU, max-pool, sort do not."""
     x = [torch.randn(8, 16)]
-    moving = [lambda x: torch.roll(x, 3, 1), lambda x: x.flip(1), torch.tril, lambda x: torch.cat([x, x], 1),
-              lambda x: torch.nn.functional.pad(x, (1, 1)), lambda x: x.t().contiguous()]
-    computing = [torch.relu, torch.trunc, torch.abs, lambda x: -x, lambda x: x.sort(1).values, lambda x: x.clamp(-3, 3),
-                 lambda x: torch.nn.functional.max_pool1d(x[None], 2)[0], lambda x: x.cumsum(1)]
+    moving = [
+        lambda x: torch.roll(x, 3, 1),
+        lambda x: x.flip(1),
+        torch.tril,
+        lambda x: torch.cat([x, x], 1),
+        lambda x: torch.nn.functional.pad(x, (1, 1)),
+        lambda x: x.t().contiguous(),
+    ]
+    computing = [
+        torch.relu,
+        torch.trunc,
+        torch.abs,
+        lambda x: -x,
+        lambda x: x.sort(1).values,
+        lambda x: x.clamp(-3, 3),
+        lambda x: torch.nn.functional.max_pool1d(x[None], 2)[0],
+        lambda x: x.cumsum(1),
+    ]
     assert all(_moves_data_only(_Apply(f), x, "cpu") for f in moving)
     assert not any(_moves_data_only(_Apply(f), x, "cpu") for f in computing)

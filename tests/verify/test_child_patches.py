@@ -54,8 +54,12 @@ def test_interpreter_runs_every_program_once_in_a_seeded_order(monkeypatch):
 
 def _keep_launch_machinery(monkeypatch, interpreter) -> None:
     """Restore what the patches replace once the test ends."""
-    for owner, name in ((interpreter.GridExecutor, "__call__"), (interpreter.InterpretedFunction, "__call__"),
-                        (interpreter.interpreter_builder, "set_grid_dim"), (interpreter.interpreter_builder, "set_grid_idx")):
+    for owner, name in (
+        (interpreter.GridExecutor, "__call__"),
+        (interpreter.InterpretedFunction, "__call__"),
+        (interpreter.interpreter_builder, "set_grid_dim"),
+        (interpreter.interpreter_builder, "set_grid_idx"),
+    ):
         monkeypatch.setattr(owner, name, getattr(owner, name))
 
 

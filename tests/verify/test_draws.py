@@ -171,7 +171,7 @@ def test_layers_built_alike_take_the_mapping_that_answers_like_the_reference(dec
 
 @pytest.mark.parametrize("bias_first", [False, True])
 def test_a_gain_and_bias_stacked_in_one_parameter_take_both(bias_first):
-    rows = [torch.ones(8), torch.zeros(8)][::-1 if bias_first else 1]
+    rows = [torch.ones(8), torch.zeros(8)][:: -1 if bias_first else 1]
 
     class ModelNew(torch.nn.Module):
         def __init__(self):
@@ -182,7 +182,7 @@ def test_a_gain_and_bias_stacked_in_one_parameter_take_both(bias_first):
     problem = _problem(_NormAndLinear)
     reference = build_reference(problem, 6, "cpu", "signed")
     candidate = build_candidate(problem, _solution(ModelNew), reference, 6, "cpu", "signed")
-    expected = [reference.ln.weight, reference.ln.bias][::-1 if bias_first else 1]
+    expected = [reference.ln.weight, reference.ln.bias][:: -1 if bias_first else 1]
     assert torch.equal(candidate.affine, torch.stack(expected))
 
 
@@ -214,8 +214,10 @@ def test_float_arguments_vary_and_sizes_do_not():
 def test_forward_integers_move_near_and_far_zero_and_one_included():
     """Red team round 5: tril's diagonal 1 hard-coded (0/1 were never moved), an exponent of 3 read through three
     bits (moved by one only, it stayed below 8)."""
-    moved = {value: {vary_arguments([value], {}, seed, "kept_sign", ints=True)[0][0] for seed in range(32)}
-             for value in (0, 1, 3)}
+    moved = {
+        value: {vary_arguments([value], {}, seed, "kept_sign", ints=True)[0][0] for seed in range(32)}
+        for value in (0, 1, 3)
+    }
     assert all(value not in seen for value, seen in moved.items())
     assert moved[0] >= {-1, 1, 3} and moved[1] >= {0, 2, 5} and moved[3] >= {2, 4, 9}
     assert vary_arguments([3], {}, 5, "kept_sign")[0] == [3]  # the constructor's integers are sizes: not here
@@ -232,7 +234,9 @@ def test_forward_scalars_vary_with_their_trial_and_tensors_stay():
 
 
 def test_floats_made_from_integer_draws_get_values_between_the_integers_and_integer_inputs_are_redrawn():
-    problem = _problem(torch.nn.Identity, inputs=lambda: [torch.randint(0, 2, (64, 64)).float(), torch.randint(0, 10, (16,))])
+    problem = _problem(
+        torch.nn.Identity, inputs=lambda: [torch.randint(0, 2, (64, 64)).float(), torch.randint(0, 10, (16,))]
+    )
     own_targets, _ = make_inputs(problem, 2, "cpu")
     assert set(own_targets.unique().tolist()) == {0.0, 1.0}
     targets, labels = make_inputs(problem, 2, "cpu", "normal")
@@ -247,8 +251,14 @@ def test_floats_made_from_integer_draws_get_values_between_the_integers_and_inte
 
 def test_other_samplers_are_refilled_and_bernoulli_draws_become_values_between_0_and_1():
     """Red team round 6: a ReLU as a copy passed on `exponential_()` inputs, an MSE with t² as t on bernoulli targets."""
-    problem = _problem(torch.nn.Identity, inputs=lambda: [
-        torch.empty(64, 64).exponential_(), torch.bernoulli(torch.full((64, 64), 0.5)), torch.empty(64).log_normal_()])
+    problem = _problem(
+        torch.nn.Identity,
+        inputs=lambda: [
+            torch.empty(64, 64).exponential_(),
+            torch.bernoulli(torch.full((64, 64), 0.5)),
+            torch.empty(64).log_normal_(),
+        ],
+    )
     own = make_inputs(problem, 3, "cpu")
     assert all(bool((x >= 0).all()) for x in own) and set(own[1].unique().tolist()) == {0.0, 1.0}
     x, targets, scales = make_inputs(problem, 3, "cpu", "normal")
@@ -277,9 +287,17 @@ def test_buffers_the_seed_decides_are_redrawn_and_structure_stays():
 def test_float_inputs_returned_as_a_constant_factory_made_them_are_refilled_and_structure_stays():
     """Red team round 6: a 0-d torch.tensor gain, ones/zeros gain and bias inputs, a torch.full temperature and
     linspace positions were the same in every trial, and hard-coding them passed."""
-    problem = _problem(torch.nn.Identity, inputs=lambda: [
-        torch.tensor(0.5), torch.ones(64), torch.full((16, 1), 2.0), torch.linspace(0, 1, 64),
-        torch.tril(torch.ones(8, 8)), torch.zeros(64) + 1])
+    problem = _problem(
+        torch.nn.Identity,
+        inputs=lambda: [
+            torch.tensor(0.5),
+            torch.ones(64),
+            torch.full((16, 1), 2.0),
+            torch.linspace(0, 1, 64),
+            torch.tril(torch.ones(8, 8)),
+            torch.zeros(64) + 1,
+        ],
+    )
     own = make_inputs(problem, 3, "cpu")
     assert float(own[0]) == 0.5 and bool((own[2] == 2.0).all())
     assert count_draws(problem, 3, "cpu") == 4
@@ -361,8 +379,12 @@ def test_weights_change_in_place_in_two_complementary_parts_and_come_back_exactl
             for name in changed[seed]:
                 ratio = (state[name][before[name] != 0] / before[name][before[name] != 0]).abs()
                 assert bool(((0.5 <= ratio) & (ratio <= 2)).all())
-            assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(candidate.lin.weight, reference.lin.weight)
-            assert torch.equal(candidate.beta, reference.ln.bias) and torch.equal(candidate.lin.bias, reference.lin.bias)
+            assert torch.equal(candidate.gamma, reference.ln.weight) and torch.equal(
+                candidate.lin.weight, reference.lin.weight
+            )
+            assert torch.equal(candidate.beta, reference.ln.bias) and torch.equal(
+                candidate.lin.bias, reference.lin.bias
+            )
         assert all(torch.equal(v, before[k]) for k, v in candidate.state_dict().items())
     assert changed[5] and changed[-5] and not changed[5] & changed[-5]
     assert changed[5] | changed[-5] == {"gamma", "beta", "lin.weight", "lin.bias"}  # the table is the answer's own
@@ -425,8 +447,9 @@ def test_floats_in_tuples_and_zero_floats_vary_and_integer_tuples_stay():
 
 
 def test_floats_made_from_bool_masks_and_in_place_samples_are_redrawn():
-    problem = _problem(torch.nn.Identity, inputs=lambda: [(torch.rand(64, 64) > 0.5).float(),
-                                                          torch.empty(64, 64).normal_()])
+    problem = _problem(
+        torch.nn.Identity, inputs=lambda: [(torch.rand(64, 64) > 0.5).float(), torch.empty(64, 64).normal_()]
+    )
     targets, sampled = make_inputs(problem, 1, "cpu", "signed_uniform")
     assert ((targets > 0) & (targets < 1)).float().mean() > 0.9
     assert float(sampled.abs().max()) <= 1.0  # signed uniform, not the problem's normal_
@@ -542,7 +565,9 @@ def test_parameters_of_its_own_initialised_in_another_order_go_by_their_role():
     problem = _problem(Model, inputs=lambda: [torch.randn(4, 16)])
     reference = build_reference(problem, 2, "cpu", "signed")
     candidate = build_candidate(problem, _solution(ModelNew), reference, 2, "cpu", "signed")
-    assert torch.equal(candidate.kernel, reference.linear.weight) and torch.equal(candidate.offset, reference.linear.bias)
+    assert torch.equal(candidate.kernel, reference.linear.weight) and torch.equal(
+        candidate.offset, reference.linear.bias
+    )
 
 
 def test_extreme_ranges_put_every_row_kind_somewhere_and_name_their_top():

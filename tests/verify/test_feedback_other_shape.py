@@ -10,8 +10,10 @@ from tests.support.candidates import candidate
 def test_an_exception_raised_only_at_the_other_shape_reaches_the_feedback_as_its_type(verifier, builtin_problems):
     """The red team's c02: the exception spells the other shape's sizes and their products in its text."""
     reference = verifier.prepare_reference(builtin_problems["01_relu.py"].source)
-    body = (f"if x.shape[0] != {reference.shapes['batch_size']}:\n"
-            '    raise ValueError(f"unsupported b{x.shape[0]}d{x.shape[1]} = {x.numel()}, tiles {x.shape[1] * 1000 + 7}")')
+    body = (
+        f"if x.shape[0] != {reference.shapes['batch_size']}:\n"
+        '    raise ValueError(f"unsupported b{x.shape[0]}d{x.shape[1]} = {x.numel()}, tiles {x.shape[1] * 1000 + 7}")'
+    )
     verdict = verifier.verify_against(reference, candidate(body))
     (reason,) = verdict.reasons
     (label,) = [n for n in verdict.other_shape_trials if reason.message.startswith(reference.describe(n) + ":")]

@@ -90,6 +90,6 @@ def test_sharers_overlap(gate):
 
 def test_lock_files_are_openable_by_unprivileged_children(tmp_path):
     lock = GpuLock(tmp_path, "GPU-1234/x").create()
-    assert lock.run_path.parent == tmp_path and "/" not in lock.run_path.name[len("tritonrl-gpu-"):]
+    assert lock.run_path.parent == tmp_path and "/" not in lock.run_path.name[len("tritonrl-gpu-") :]
     assert lock.run_path.stat().st_mode & 0o777 == 0o666
     assert GpuLock(**lock.to_job()).run_path == lock.run_path

@@ -61,7 +61,9 @@ def test_fixture_headers_are_well_formed(builtin_problems, catalogue_problems):
             assert len(expect) == 2, f"{where}: reject needs one a|b|c list of codes"
             unknown = set(expect[1].split("|")) - codes
             assert not unknown, f"{where}: unknown reason codes {sorted(unknown)}"
-    assert honest_problems == set(catalogue_problems), f"problems without an honest fixture: {sorted(set(catalogue_problems) - honest_problems)}"
+    assert honest_problems == set(catalogue_problems), (
+        f"problems without an honest fixture: {sorted(set(catalogue_problems) - honest_problems)}"
+    )
 
 
 def _fixture_id(path: Path) -> str:
@@ -81,11 +83,16 @@ def verdict_of(request, verifier_settings, catalogue_problems):
     per core on CPU; one per GPU, so a GPU's candidates still run one at a time). SHORT_TIMEOUT fixtures go
     through a pool with a 5 s timeout.
     """
-    selected = [item.callspec.params["path"] for item in request.session.items
-                if getattr(item, "originalname", "") == "test_candidate_gets_the_expected_verdict"]
+    selected = [
+        item.callspec.params["path"]
+        for item in request.session.items
+        if getattr(item, "originalname", "") == "test_candidate_gets_the_expected_verdict"
+    ]
     verdicts: dict[Path, Verdict] = {}
-    with VerifierPool(verifier_settings, workers_per_gpu=1) as pool, \
-            VerifierPool(replace(verifier_settings, timeout_s=5), workers_per_gpu=1) as short_pool:
+    with (
+        VerifierPool(verifier_settings, workers_per_gpu=1) as pool,
+        VerifierPool(replace(verifier_settings, timeout_s=5), workers_per_gpu=1) as short_pool,
+    ):
 
         def pool_of(path: Path) -> VerifierPool:
             return short_pool if _fixture_id(path) in SHORT_TIMEOUT else pool
@@ -93,9 +100,14 @@ def verdict_of(request, verifier_settings, catalogue_problems):
         def verdict(path: Path) -> Verdict:
             if path not in verdicts:
                 problem = catalogue_problems[candidate_header(path)["problem"]]
-                batch = [p for p in selected
-                         if candidate_header(p)["problem"] == problem.name and pool_of(p) is pool_of(path)]
-                results = pool_of(path).verify_batches([ProblemBatch(problem.name, problem.source, [p.read_text() for p in batch])])
+                batch = [
+                    p
+                    for p in selected
+                    if candidate_header(p)["problem"] == problem.name and pool_of(p) is pool_of(path)
+                ]
+                results = pool_of(path).verify_batches(
+                    [ProblemBatch(problem.name, problem.source, [p.read_text() for p in batch])]
+                )
                 verdicts.update(zip(batch, results[problem.name]))
             return verdicts[path]
 

@@ -84,8 +84,15 @@ def _memfd(data: bytes) -> int:
 
 @pytest.mark.parametrize(
     "case",
-    ["pipe instead of a file", "fewer descriptors than tensors", "bytes do not match the shape", "larger than the limit",
-     "together larger than the limit", "unknown dtype", "not json"],
+    [
+        "pipe instead of a file",
+        "fewer descriptors than tensors",
+        "bytes do not match the shape",
+        "larger than the limit",
+        "together larger than the limit",
+        "unknown dtype",
+        "not json",
+    ],
 )
 def test_malformed_messages_are_refused_without_blocking_the_verifier(inbox, case):
     spec = {"dtype": "float32", "shape": [2], "nbytes": 8}

@@ -25,10 +25,19 @@ def test_an_old_interpreter_with_a_new_numpy_is_refused_with_the_fix(monkeypatch
     assert "numpy<2.4" in message and "triton>=3.7" in message and "verify.device=cuda" in message
 
 
-@pytest.mark.parametrize("triton, numpy", [
-    ("3.6.0", "2.3.5"), ("3.7.0+git1234", "2.5.2"), ("3.9.0", "2.4.6"), ("3.10.0rc1", "2.6.0"), ("3.6rc1", "2.3rc1"),
-    ("", "2.5.2"), ("3.6.0", ""), ("v3.6", "2.5"),  # unreadable or missing: unknown, not known bad
-])
+@pytest.mark.parametrize(
+    "triton, numpy",
+    [
+        ("3.6.0", "2.3.5"),
+        ("3.7.0+git1234", "2.5.2"),
+        ("3.9.0", "2.4.6"),
+        ("3.10.0rc1", "2.6.0"),
+        ("3.6rc1", "2.3rc1"),
+        ("", "2.5.2"),
+        ("3.6.0", ""),
+        ("v3.6", "2.5"),  # unreadable or missing: unknown, not known bad
+    ],
+)
 def test_working_or_unknown_pairs_pass(monkeypatch, triton, numpy):
     _sandbox_has(monkeypatch, triton, numpy)
     check_interpreter()

@@ -42,7 +42,10 @@ def test_fail_verdict_rejects_and_is_cached(chat_server, tmp_path, monkeypatch):
     chat_server["answer"] = FAIL
     review = judge.review("problem source", "candidate code")
     assert (review.outcome, review.reason) == ("fail", "skips all but the first block")
-    assert review.rejection.code is ReasonCode.JUDGE_REJECTED and "skips all but the first block" in review.rejection.message
+    assert (
+        review.rejection.code is ReasonCode.JUDGE_REJECTED
+        and "skips all but the first block" in review.rejection.message
+    )
     assert chat_server["requests"][0]["path"] == "/v1/chat/completions"
     assert chat_server["requests"][0]["auth"] == "Bearer k-123"
     assert "candidate code" in chat_server["requests"][0]["body"]["messages"][0]["content"]
@@ -72,7 +75,9 @@ def test_a_pass_rejects_nothing_and_an_answer_without_verdict_is_an_error(chat_s
     ],
     ids=["http-500", "dropped", "not-json", "no-choices", "no-content"],
 )
-def test_a_judge_without_a_usable_reply_rejects_nothing_says_why_and_is_asked_again(chat_server, tmp_path, action, says):
+def test_a_judge_without_a_usable_reply_rejects_nothing_says_why_and_is_asked_again(
+    chat_server, tmp_path, action, says
+):
     chat_server["action"] = action
     judge = Judge(chat_server["url"], "judge-model", tmp_path / "cache", timeout_s=5)
     review = judge.review("p", "c")
@@ -89,8 +94,13 @@ def test_an_unreachable_judge_rejects_nothing_and_says_why(tmp_path):
 
 
 def test_the_prompt_asks_after_the_cheats_tests_miss():
-    for cheat in ("an ignored parameter or argument", "a hard-coded constant where the problem has a parameter",
-                  "`if x.is_cuda:`", "computation outside Triton", "right only at particular shapes or values"):
+    for cheat in (
+        "an ignored parameter or argument",
+        "a hard-coded constant where the problem has a parameter",
+        "`if x.is_cuda:`",
+        "computation outside Triton",
+        "right only at particular shapes or values",
+    ):
         assert cheat in PROMPT
     assert "VERDICT: FAIL: <one-sentence reason>" in PROMPT.splitlines()[-1]
 
@@ -110,16 +120,26 @@ def test_the_verdict_carries_the_judges_outcome(chat_server, tmp_path, builtin_p
 
         chat_server["answer"] = FAIL
         failed = verdict("fail")
-        assert not failed.correct and not failed.valid and failed.matches_reference and failed.codes == ["judge_rejected"]
+        assert (
+            not failed.correct and not failed.valid and failed.matches_reference and failed.codes == ["judge_rejected"]
+        )
         assert (failed.judge, failed.judge_reason) == ("fail", "skips all but the first block")
-        assert failed.to_dict()["reasons"] == [{"code": "judge_rejected", "message": "the LLM judge: skips all but the first block"}]
+        assert failed.to_dict()["reasons"] == [
+            {"code": "judge_rejected", "message": "the LLM judge: skips all but the first block"}
+        ]
         chat_server["answer"] = "Every element is computed by the kernel.\nVERDICT: PASS"
         passed = verdict("pass")
         assert passed.correct and (passed.judge, passed.judge_reason) == ("pass", "")
         chat_server["action"] = Reply(body=b"not json")
         unjudged = verdict("malformed")
-        assert unjudged.correct and unjudged.judge == "error" and "something other than a chat completion" in unjudged.judge_reason
-        assert "  judge     error, no verdict (advisory, nothing rejected): the judge at" in render_verdict(unjudged, "p", "c")
+        assert (
+            unjudged.correct
+            and unjudged.judge == "error"
+            and "something other than a chat completion" in unjudged.judge_reason
+        )
+        assert "  judge     error, no verdict (advisory, nothing rejected): the judge at" in render_verdict(
+            unjudged, "p", "c"
+        )
         asked = len(chat_server["requests"])
         cheat = honest.replace("x = x.contiguous()", "return torch.relu(x)")
         invalid = verifier.verify_against(reference, cheat)
@@ -133,10 +153,18 @@ def test_the_judge_is_off_by_default():
 
 
 def test_the_judge_keys_reach_the_verifier_settings_every_stage_uses():
-    config, _ = load_config("gpu", overrides=["verify.judge_url=http://judge:8000/v1", "verify.judge_model=big-judge",
-                                              "verify.judge_api_key_env=MY_JUDGE_KEY", "verify.judge_timeout_s=7"])
+    config, _ = load_config(
+        "gpu",
+        overrides=[
+            "verify.judge_url=http://judge:8000/v1",
+            "verify.judge_model=big-judge",
+            "verify.judge_api_key_env=MY_JUDGE_KEY",
+            "verify.judge_timeout_s=7",
+        ],
+    )
     assert VerifierSettings.from_config(config.verify).judge == Judge(
-        "http://judge:8000/v1", "big-judge", state_dir() / "judge-cache", api_key_env="MY_JUDGE_KEY", timeout_s=7.0)
+        "http://judge:8000/v1", "big-judge", state_dir() / "judge-cache", api_key_env="MY_JUDGE_KEY", timeout_s=7.0
+    )
 
 
 def test_tritonrl_verify_reports_the_judge_configured_by_its_keys(chat_server, tmp_path, monkeypatch):
@@ -147,13 +175,32 @@ def test_tritonrl_verify_reports_the_judge_configured_by_its_keys(chat_server, t
     answer.write_text(runner.invoke(app, ["problems", "show", "01_relu.py", "--reference"]).output)
     monkeypatch.setenv("MY_JUDGE_KEY", "secret-from-env")
     chat_server["answer"] = FAIL
-    result = runner.invoke(app, [
-        "verify", "--problem", str(problem), "--candidate", str(answer), "--json", "--trials", "1",
-        "--set", f"verify.judge_url={chat_server['url']}", "--set", "verify.judge_model=judge-model",
-        "--set", "verify.judge_api_key_env=MY_JUDGE_KEY"])
+    result = runner.invoke(
+        app,
+        [
+            "verify",
+            "--problem",
+            str(problem),
+            "--candidate",
+            str(answer),
+            "--json",
+            "--trials",
+            "1",
+            "--set",
+            f"verify.judge_url={chat_server['url']}",
+            "--set",
+            "verify.judge_model=judge-model",
+            "--set",
+            "verify.judge_api_key_env=MY_JUDGE_KEY",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["correct"] is False and data["judge"] == "fail" and [r["code"] for r in data["reasons"]] == ["judge_rejected"]
+    assert (
+        data["correct"] is False
+        and data["judge"] == "fail"
+        and [r["code"] for r in data["reasons"]] == ["judge_rejected"]
+    )
     [request] = chat_server["requests"]
     assert request["auth"] == "Bearer secret-from-env" and request["body"]["model"] == "judge-model"
     assert "class ModelNew" in request["body"]["messages"][0]["content"]

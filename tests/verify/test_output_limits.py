@@ -26,9 +26,11 @@ def log_sizes(monkeypatch):
     """The size of each child log the verifier read a tail of (the job folder is gone once the verdict is made)."""
     sizes = []
     read_tail = Verifier._log_tail
-    monkeypatch.setattr(Verifier, "_log_tail", staticmethod(
-        lambda job_dir: sizes.append((job_dir / "child.log").stat().st_size) or read_tail(job_dir)
-    ))
+    monkeypatch.setattr(
+        Verifier,
+        "_log_tail",
+        staticmethod(lambda job_dir: sizes.append((job_dir / "child.log").stat().st_size) or read_tail(job_dir)),
+    )
     return sizes
 
 
@@ -52,12 +54,16 @@ def _counting_memfds(monkeypatch) -> list:
 def test_outputs_beyond_the_limit_are_refused_before_they_are_copied(tmp_path, monkeypatch):
     created = _counting_memfds(monkeypatch)
     received = {}
-    with Inbox(tmp_path, "cpu", lambda label, tensors: received.update({label: [t.clone() for t in tensors]}), 1 << 20) as box:
+    with Inbox(
+        tmp_path, "cpu", lambda label, tensors: received.update({label: [t.clone() for t in tensors]}), 1 << 20
+    ) as box:
         big = torch.ones(1)[:1].expand(1 << 29)  # 2 GiB as a copy, 4 bytes of memory
         with pytest.raises(RuntimeError, match="did not take outputs 0"):
             send_outputs(0, [torch.ones(4), big, big, big, big], str(box.path))
         assert created == [] and received == {}
-        assert box.errors == {"0": f"outputs of {16 + 4 * (2 << 30)} bytes exceed what this job's outputs may hold (a few times the reference's)"}
+        assert box.errors == {
+            "0": f"outputs of {16 + 4 * (2 << 30)} bytes exceed what this job's outputs may hold (a few times the reference's)"
+        }
         send_outputs(1, [torch.ones(4)], str(box.path))  # within the limit: copied and delivered
     assert len(created) == 1 and torch.equal(received[1][0], torch.ones(4))
 
@@ -71,7 +77,9 @@ def test_an_amplified_return_is_refused_with_the_limit_not_out_of_memory(verifie
         return out, big, big, big, big""")
     verdict = verifier.verify(builtin_problems["01_relu.py"].source, candidate(body))
     assert "out_of_memory" not in verdict.codes and not verdict.correct
-    assert any("could not be handed over" in r.message and "may hold" in r.message for r in verdict.reasons), verdict.reasons
+    assert any("could not be handed over" in r.message and "may hold" in r.message for r in verdict.reasons), (
+        verdict.reasons
+    )
 
 
 KILLED_VERIFIER = """
@@ -87,7 +95,9 @@ os.kill(os.getpid(), signal.SIGKILL)
 @pytest.mark.parametrize("owner", ["killed", "alive"])
 def test_a_new_verifier_sweeps_the_folders_of_killed_ones_only(tmp_path, monkeypatch, owner):
     monkeypatch.setenv("TRITONRL_JOB_ROOT", str(tmp_path))
-    other = subprocess.Popen([sys.executable, "-c", KILLED_VERIFIER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    other = subprocess.Popen(
+        [sys.executable, "-c", KILLED_VERIFIER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         folder = other.stdout.readline().strip()
         assert os.path.basename(folder).startswith(f"{VERIFIER_FOLDER_PREFIX}{other.pid}-")

@@ -15,7 +15,11 @@ from tests.support.candidates import candidate
 def test_pool_verifies_many_problems_in_order_with_one_reference_each(builtin_problems, monkeypatch):
     names = ["01_relu.py", "06_row_sum.py", "13_matmul.py"]
     tasks = [
-        ProblemBatch(name, builtin_problems[name].source, [builtin_problems[name].reference_response, "no code", builtin_problems[name].reference_response])
+        ProblemBatch(
+            name,
+            builtin_problems[name].source,
+            [builtin_problems[name].reference_response, "no code", builtin_problems[name].reference_response],
+        )
         for name in names
     ]
     references = []
@@ -30,7 +34,6 @@ def test_pool_verifies_many_problems_in_order_with_one_reference_each(builtin_pr
     for name in names:
         assert [v.correct for v in results[name]] == [True, False, True], results[name]
         assert results[name][1].codes == ["no_code"]
-
 
 
 def test_pool_carries_on_when_a_fork_server_dies_mid_candidate(builtin_problems, monkeypatch):

@@ -67,26 +67,39 @@ def test_parse_ttir_refuses_a_dot_it_cannot_read():
 
 def test_parse_casts_reads_narrowing_truncf_and_fp_to_fp():
     assert parse_casts(TTIR) == [("fp32", "fp16", None)]
-    lines = "\n".join([
-        "%5 = arith.truncf %4 : tensor<64x64xf32> to tensor<64x64xf16> loc(#loc7)",
-        "%6 = arith.truncf %c : f32 to bf16 loc(#loc8)",  # a scalar, e.g. a scan's carry
-        "%7 = tt.fp_to_fp %5, rounding = rtne : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN> loc(#loc9)",
-        '%8 = arith.truncf %d : tensor<32xf64, #blocked> to tensor<32xf32, #blocked> loc("/tmp/c.py":9:4)',  # fp64 -> fp32 too
-        "%9 = arith.extf %5 : tensor<64x64xf16> to tensor<64x64xf32> loc(#loc10)",  # widening: not a cast line
-        "%10 = tt.fp_to_fp %9 : tensor<64x64xf8E5M2> -> tensor<64x64xf32> loc(#loc11)",  # fp8 -> fp32 widens
-    ])
-    assert parse_casts(lines) == [("fp32", "fp16", None), ("fp32", "bf16", None), ("fp32", "fp8e4nv", None), ("fp64", "fp32", None)]
+    lines = "\n".join(
+        [
+            "%5 = arith.truncf %4 : tensor<64x64xf32> to tensor<64x64xf16> loc(#loc7)",
+            "%6 = arith.truncf %c : f32 to bf16 loc(#loc8)",  # a scalar, e.g. a scan's carry
+            "%7 = tt.fp_to_fp %5, rounding = rtne : tensor<64x64xf32> -> tensor<64x64xf8E4M3FN> loc(#loc9)",
+            '%8 = arith.truncf %d : tensor<32xf64, #blocked> to tensor<32xf32, #blocked> loc("/tmp/c.py":9:4)',  # fp64 -> fp32 too
+            "%9 = arith.extf %5 : tensor<64x64xf16> to tensor<64x64xf32> loc(#loc10)",  # widening: not a cast line
+            "%10 = tt.fp_to_fp %9 : tensor<64x64xf8E5M2> -> tensor<64x64xf32> loc(#loc11)",  # fp8 -> fp32 widens
+        ]
+    )
+    assert parse_casts(lines) == [
+        ("fp32", "fp16", None),
+        ("fp32", "bf16", None),
+        ("fp32", "fp8e4nv", None),
+        ("fp64", "fp32", None),
+    ]
 
 
 def test_parse_casts_reads_pointers_cast_to_narrower_elements():
-    lines = "\n".join([
-        "%5 = tt.bitcast %4 : !tt.ptr<f32> -> !tt.ptr<i16> loc(#loc3)",
-        "%6 = tt.bitcast %a : tensor<128x!tt.ptr<f32>> -> tensor<128x!tt.ptr<bf16>> loc(#loc3)",
-        "%7 = tt.bitcast %b : !tt.ptr<i1> -> !tt.ptr<i8> loc(#loc3)",  # Triton's own, for bool tensors
-        "%8 = tt.int_to_ptr %c : i64 -> !tt.ptr<i16> loc(#loc3)",
-        "%9 = tt.bitcast %d : tensor<128xf32> -> tensor<128xi32> loc(#loc3)",  # same width, values
-    ])
-    assert parse_casts(lines) == [("ptr<fp32>", "ptr<int16>", None), ("ptr<fp32>", "ptr<bf16>", None), ("ptr<int>", "ptr<int16>", None)]
+    lines = "\n".join(
+        [
+            "%5 = tt.bitcast %4 : !tt.ptr<f32> -> !tt.ptr<i16> loc(#loc3)",
+            "%6 = tt.bitcast %a : tensor<128x!tt.ptr<f32>> -> tensor<128x!tt.ptr<bf16>> loc(#loc3)",
+            "%7 = tt.bitcast %b : !tt.ptr<i1> -> !tt.ptr<i8> loc(#loc3)",  # Triton's own, for bool tensors
+            "%8 = tt.int_to_ptr %c : i64 -> !tt.ptr<i16> loc(#loc3)",
+            "%9 = tt.bitcast %d : tensor<128xf32> -> tensor<128xi32> loc(#loc3)",  # same width, values
+        ]
+    )
+    assert parse_casts(lines) == [
+        ("ptr<fp32>", "ptr<int16>", None),
+        ("ptr<fp32>", "ptr<bf16>", None),
+        ("ptr<int>", "ptr<int16>", None),
+    ]
 
 
 def test_parse_casts_refuses_a_cast_it_cannot_read():
@@ -96,7 +109,14 @@ def test_parse_casts_refuses_a_cast_it_cannot_read():
 
 def test_narrowing_casts_are_downgrades_under_both_policies():
     kernel = _trials({"cast": "fp32->fp16"})
-    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}], "input_dtypes": ["float32"]}}]
+    host = [
+        {
+            "precision": {
+                "dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}],
+                "input_dtypes": ["float32"],
+            }
+        }
+    ]
     for policy in ("strict", "tf32"):
         assert "kernel k: a fp32->fp16 cast" in precision_reason(kernel, ["float32"], policy).message
         assert "host code: aten._to_copy float32->float16" in precision_reason(host, ["float32"], policy).message
@@ -220,7 +240,11 @@ def _dot_forms(a_ptr, b_ptr, c_ptr, MODE: tl.constexpr):
 @pytest.mark.parametrize(
     ("mode", "seen", "casts"),
     [
-        (0, ("fp32", "fp32", "tf32"), []),  # a plain tl.dot is TF32 on a GPU, and resolves to tf32 in the interpreter too
+        (
+            0,
+            ("fp32", "fp32", "tf32"),
+            [],
+        ),  # a plain tl.dot is TF32 on a GPU, and resolves to tf32 in the interpreter too
         (1, ("fp32", "fp32", "tf32"), []),
         (2, ("fp32", "fp32", "tf32x3"), []),
         (3, ("fp32", "fp32", "ieee"), []),
@@ -247,9 +271,15 @@ def test_dot_watch_restores_what_it_patched():
     from triton.runtime.jit import JITFunction
 
     patched = lambda: [  # noqa: E731
-        JITFunction.run, InterpretedFunction.run, InterpreterBuilder.create_dot,
-        InterpreterBuilder.create_fp_trunc, InterpreterBuilder.create_fp_to_fp, InterpreterBuilder.create_fp_to_si,
-        InterpreterBuilder.get_fp32, interpreter.ReduceScanOpInterface.apply, interpreter._patch_lang_tensor,
+        JITFunction.run,
+        InterpretedFunction.run,
+        InterpreterBuilder.create_dot,
+        InterpreterBuilder.create_fp_trunc,
+        InterpreterBuilder.create_fp_to_fp,
+        InterpreterBuilder.create_fp_to_si,
+        InterpreterBuilder.get_fp32,
+        interpreter.ReduceScanOpInterface.apply,
+        interpreter._patch_lang_tensor,
     ]
     before = patched()
     with DotWatch(DEVICE):
@@ -274,7 +304,9 @@ def test_verify_precision_tf32_accepts_a_tf32_dot(builtin_problems):
     with Verifier(VerifierSettings(device=DEVICE, trials=1, alternate_shapes=False, precision="tf32")) as verifier:
         verdict = verifier.verify(problem.source, path.read_text())
     assert verdict.ran and "precision_downgrade" not in verdict.codes, verdict.reasons
-    if DEVICE == "cpu":  # the interpreter computes the TF32 dot in fp32; a GPU's TF32 error may still miss the tolerance
+    if (
+        DEVICE == "cpu"
+    ):  # the interpreter computes the TF32 dot in fp32; a GPU's TF32 error may still miss the tolerance
         assert verdict.correct, verdict.reasons
 
 
@@ -294,19 +326,23 @@ def test_integer_tensors_are_fp32_data_narrowed_only_when_the_host_views_floats_
         x.view(torch.int64).view(torch.int32).view(torch.int16)  # fp32 bits reach 16-bit pieces by the last step
         x.double().view(torch.int32)
     assert list(trace.narrowings) == ["aten.view int32->int16 view", "aten.view float64->int32 view"]
-    host = [{"precision": {"dots": [{"kernel": "host", "cast": c} for c in trace.narrowings], "input_dtypes": ["float32"]}}]
+    host = [
+        {"precision": {"dots": [{"kernel": "host", "cast": c} for c in trace.narrowings], "input_dtypes": ["float32"]}}
+    ]
     assert "reads this problem's fp32 data in narrower pieces" in precision_reason(host, ["float32"], "strict").message
 
 
 def test_integer_bits_made_floats_are_downgrades_when_they_are_narrow():
     from tritonrl.verify.precision import parse_bitcasts
 
-    lines = "\n".join([
-        "%5 = tt.bitcast %4 : tensor<1024xi16> -> tensor<1024xf16> loc(#loc3)",
-        "%6 = tt.bitcast %a : tensor<1024xi32> -> tensor<1024xf32> loc(#loc3)",
-        "%7 = tt.bitcast %b : tensor<1024xf32> -> tensor<1024xi32> loc(#loc3)",  # float to integer: no decoding
-        "%8 = tt.bitcast %c : !tt.ptr<f32> -> !tt.ptr<i16> loc(#loc3)",  # a pointer cast, judged by parse_casts
-    ])
+    lines = "\n".join(
+        [
+            "%5 = tt.bitcast %4 : tensor<1024xi16> -> tensor<1024xf16> loc(#loc3)",
+            "%6 = tt.bitcast %a : tensor<1024xi32> -> tensor<1024xf32> loc(#loc3)",
+            "%7 = tt.bitcast %b : tensor<1024xf32> -> tensor<1024xi32> loc(#loc3)",  # float to integer: no decoding
+            "%8 = tt.bitcast %c : !tt.ptr<f32> -> !tt.ptr<i16> loc(#loc3)",  # a pointer cast, judged by parse_casts
+        ]
+    )
     assert parse_bitcasts(lines) == [("int16", "fp16", False), ("int32", "fp32", False)]
     bits32, bits16 = {"bits": "int32->fp32"}, {"bits": "int16->fp16"}
     assert precision_reason(_trials(bits32), ["float32"], "strict") is None  # fp32 bits whole
@@ -353,7 +389,12 @@ def test_a_bitcast_decodes_narrowed_data_only_when_its_value_comes_from_16_bit_i
 
     flows = parse_bitcasts(DATA_FLOW_TTIR)
     # %14 carries %arg5 = %0 on the first pass and %11 (loaded bits) after it: a loop's yield feeds both results
-    assert flows == [("int32", "fp32", False), ("int32", "fp32", True), ("int32", "fp32", True), ("int32", "fp32", True)]
+    assert flows == [
+        ("int32", "fp32", False),
+        ("int32", "fp32", True),
+        ("int32", "fp32", True),
+        ("int32", "fp32", True),
+    ]
 
 
 @triton.jit
@@ -408,7 +449,14 @@ def test_an_fp64_problem_may_not_narrow_its_data_to_fp32():
         {"argument": "float32"},  # an fp32 copy made in __init__
     ]
     assert _judged(records, ("float64",), ["float64"]) == [True] * 4
-    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float64->float32"}], "input_dtypes": ["float64"]}}]
+    host = [
+        {
+            "precision": {
+                "dots": [{"kernel": "host", "cast": "aten._to_copy float64->float32"}],
+                "input_dtypes": ["float64"],
+            }
+        }
+    ]
     message = precision_reason(host, ["float64"], "tf32").message
     assert "float64->float32 rounds this problem's fp64 data" in message and "keep it fp64" in message
     honest = [{"a": "fp64", "b": "fp64", "precision": "ieee", "from": "fp64"}, {"argument": "float64"}]
@@ -419,7 +467,14 @@ def test_fp64_may_still_be_rounded_back_to_the_fp32_it_came_from():
     """An fp32 problem that accumulates in fp64 (honest/57_row_sum_fp64_accumulator) rounds fp64 to fp32."""
     records = [{"cast": "fp64->fp32", "from": "fp64"}, {"cast": "fp64->fp32", "from": "fp32"}, {"argument": "float32"}]
     assert _judged(records, ("float32",), ["float32"]) == [False, False, False]
-    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float64->float32"}], "input_dtypes": ["float32"]}}]
+    host = [
+        {
+            "precision": {
+                "dots": [{"kernel": "host", "cast": "aten._to_copy float64->float32"}],
+                "input_dtypes": ["float32"],
+            }
+        }
+    ]
     assert precision_reason(host, ["float32"], "strict") is None
 
 
@@ -443,7 +498,14 @@ def test_a_mixed_problem_judges_each_value_by_the_data_it_came_from():
     assert _judged(rejected, inputs, outputs) == [True] * len(rejected)
     assert _judged(accepted, inputs, outputs) == [False] * len(accepted)
     assert _judged([rejected[3]], inputs, outputs, "tf32") == [False]  # verify.precision=tf32 allows TF32
-    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}], "input_dtypes": list(inputs)}}]
+    host = [
+        {
+            "precision": {
+                "dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}],
+                "input_dtypes": list(inputs),
+            }
+        }
+    ]
     assert "host code: aten._to_copy float32->float16" in precision_reason(host, outputs, "strict").message
 
 
@@ -458,7 +520,14 @@ def test_honest_half_precision_problems_stay_accepted():
         {"unknown": "no TTIR"},
     ]
     assert _judged(accepted, inputs, outputs) == [False] * len(accepted)
-    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}], "input_dtypes": ["float16"]}}]
+    host = [
+        {
+            "precision": {
+                "dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}],
+                "input_dtypes": ["float16"],
+            }
+        }
+    ]
     assert precision_reason(host, outputs, "strict") is None  # an fp32 result made the fp16 output
     assert _judged([{"a": "fp8e4nv", "b": "fp8e4nv", "precision": "ieee", "from": "fp16"}], inputs, outputs) == [True]
     # fp32 data with an fp16 output: the output's precision caps what the data needs
@@ -472,15 +541,21 @@ def test_float_data_made_integers_is_fixed_point():
         {"fixed": "int32", "from": "fp32"},  # .to(tl.int32) of float data, stored for a later kernel
     ]
     assert _judged(rejected, ("float32",), ["float32"]) == [True] * 3
-    assert "stores int32 integers converted from fp32 data: fixed point" in precision_reason(
-        _problem_trials(rejected[2]), ["float32"], "strict").message
-    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten.copy_ float32->int32"}], "input_dtypes": ["float32"]}}]
+    assert (
+        "stores int32 integers converted from fp32 data: fixed point"
+        in precision_reason(_problem_trials(rejected[2]), ["float32"], "strict").message
+    )
+    host = [
+        {"precision": {"dots": [{"kernel": "host", "cast": "aten.copy_ float32->int32"}], "input_dtypes": ["float32"]}}
+    ]
     assert "turns fp32 data into integers" in precision_reason(host, ["float32"], "strict").message
     # integers the problem outputs (a bucket index), and integer data, are no fixed point of float data
-    assert _judged([{"fixed": "int64", "from": "fp32"}, {"cast": "fp32->int16", "from": "fp32"}],
-                   ("float32",), ["int64", "int16"]) == [False, False]
-    assert _judged([{"cast": "fp32->fp16", "from": "int64"}, {"cast": "fp32->int16", "from": "int32"}],
-                   ("float32",), ["float32"]) == [False, False]
+    assert _judged(
+        [{"fixed": "int64", "from": "fp32"}, {"cast": "fp32->int16", "from": "fp32"}], ("float32",), ["int64", "int16"]
+    ) == [False, False]
+    assert _judged(
+        [{"cast": "fp32->fp16", "from": "int64"}, {"cast": "fp32->int16", "from": "int32"}], ("float32",), ["float32"]
+    ) == [False, False]
 
 
 # TTIR as Triton 3.6 printed it on an H100 (trimmed): fp32 tiles truncated to fp16 for a dot, an fp16 bias widened,
@@ -526,8 +601,14 @@ def test_ttir_values_carry_the_data_they_were_computed_from():
         ("fp32", "int16", "fp32"),  # fptosi to 16 bits: judged at the cast
     ]  # the fptosi to i32 is judged where it is stored
     assert parse_fixed_stores(VALUE_TTIR) == [("int32", "fp32")]  # the index that only addresses a store is not
-    mixed = [{"precision": {"dots": [{"kernel": "k", "cast": f"{a}->{b}", "from": d} for a, b, d in parse_casts(VALUE_TTIR)[1:2]],
-                            "input_dtypes": ["float32", "float16"]}}]
+    mixed = [
+        {
+            "precision": {
+                "dots": [{"kernel": "k", "cast": f"{a}->{b}", "from": d} for a, b, d in parse_casts(VALUE_TTIR)[1:2]],
+                "input_dtypes": ["float32", "float16"],
+            }
+        }
+    ]
     assert precision_reason(mixed, ["float32"], "strict") is None
 
 
@@ -572,7 +653,9 @@ def test_dot_watch_records_narrowings_with_the_data_they_came_from(mode, seen):
     z = torch.empty(16, device=DEVICE, dtype=torch.float16)
     with DotWatch(DEVICE) as watch:
         _value_forms[(1,)](x, h, d, q, y, z, MODE=mode)
-    records = [{k: v for k, v in r.items() if k != "kernel"} for r in watch.observation([x], {})["dots"] if "argument" not in r]
+    records = [
+        {k: v for k, v in r.items() if k != "kernel"} for r in watch.observation([x], {})["dots"] if "argument" not in r
+    ]
     assert records == seen
     if mode == 1:
         assert torch.allclose(y, torch.trunc(x[:16] * 4096) / 4096)
@@ -581,9 +664,17 @@ def test_dot_watch_records_narrowings_with_the_data_they_came_from(mode, seen):
 def test_a_cast_to_a_dtype_the_problem_outputs_may_make_that_output():
     """(y, y.half()) as outputs: the fp16 one is made by rounding fp32 data, in a kernel (Triton's name) or on the host."""
     outputs = ["float32", "float16"]
-    assert _judged([{"cast": "fp32->fp16", "from": "fp32"}, {"cast": "fp32->bf16", "from": "fp32"}],
-                   ("float32",), outputs) == [False, True]
-    host = [{"precision": {"dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}], "input_dtypes": ["float32"]}}]
+    assert _judged(
+        [{"cast": "fp32->fp16", "from": "fp32"}, {"cast": "fp32->bf16", "from": "fp32"}], ("float32",), outputs
+    ) == [False, True]
+    host = [
+        {
+            "precision": {
+                "dots": [{"kernel": "host", "cast": "aten._to_copy float32->float16"}],
+                "input_dtypes": ["float32"],
+            }
+        }
+    ]
     assert precision_reason(host, outputs, "strict") is None
 
 
@@ -597,7 +688,13 @@ def test_held_data_follows_the_host_s_reinterpretations_of_float_storage():
     x, d = torch.randn(8), torch.randn(8, dtype=torch.float64)
     with AtenTrace() as trace:
         bits = x.view(torch.int32)
-        moved = [bits.clone(), bits[2:].contiguous(), torch.cat([bits, bits]), (bits >> 23) & 0xFF, bits.to(torch.int64)]
+        moved = [
+            bits.clone(),
+            bits[2:].contiguous(),
+            torch.cat([bits, bits]),
+            (bits >> 23) & 0xFF,
+            bits.to(torch.int64),
+        ]
         wide = d.view(torch.int64).clone()
         numbers = [torch.argmax(x), x.int(), torch.arange(8, dtype=torch.int32), torch.randint(0, 9, (8,))]
     held = trace.held
@@ -645,13 +742,19 @@ def test_ttir_loads_carry_the_data_their_pointer_points_into():
     from tritonrl.verify.precision import func_arguments
 
     assert func_arguments(TTIR_LAUNDERED) == [
-        ("arg0", "a_ptr", "int32"), ("arg1", "x_ptr", "fp64"), ("arg2", "idx_ptr", "int32"), ("arg3", "address", None)]
+        ("arg0", "a_ptr", "int32"),
+        ("arg1", "x_ptr", "fp64"),
+        ("arg2", "idx_ptr", "int32"),
+        ("arg3", "address", None),
+    ]
     assert parse_casts(TTIR_LAUNDERED) == [("int64", "fp32", "fp64"), ("int32", "fp32", "fp64")]
     assert parse_ttir(TTIR_LAUNDERED) == [("fp32", "fp32", "ieee", "int32")]  # a_ptr's int32 bits: unknown as floats
     assert parse_ttir(TTIR_LAUNDERED, {"a_ptr": "fp32"}) == [("fp32", "fp32", "ieee", "fp32")]
     assert parse_casts(TTIR_LAUNDERED, {"idx_ptr": "fp32"})[2:] == [("int32", "fp16", "fp32")]
     assert parse_casts(TTIR_LAUNDERED, {"address": "fp32"})[2:] == [("int32", "bf16", "fp32")]
-    judged = precision_reason(_problem_trials({"cast": "int64->fp32", "from": "fp64"}, inputs=("float64",)), ["float64"], "strict")
+    judged = precision_reason(
+        _problem_trials({"cast": "int64->fp32", "from": "fp64"}, inputs=("float64",)), ["float64"], "strict"
+    )
     assert "int64->fp32 cast rounds this problem's fp64 data" in judged.message
 
 
@@ -679,8 +782,14 @@ def test_ttir_stores_of_float_data_into_integer_buffers_are_held():
     from tritonrl.verify.precision import parse_held_stores
 
     assert parse_held_stores(HELD_STORES_TTIR) == {"q_ptr": "fp32"}
-    assert parse_held_stores(HELD_STORES_TTIR.replace("!tt.ptr<f32> loc", "!tt.ptr<i32> loc", 1).replace("f32>", "i32>")
-                             .replace("xf32", "xi32")) == {}  # integers copied: integers
+    assert (
+        parse_held_stores(
+            HELD_STORES_TTIR.replace("!tt.ptr<f32> loc", "!tt.ptr<i32> loc", 1)
+            .replace("f32>", "i32>")
+            .replace("xf32", "xi32")
+        )
+        == {}
+    )  # integers copied: integers
 
 
 @triton.jit
@@ -725,8 +834,14 @@ def _launder(a: torch.Tensor, how: str):
     return a  # "pointer cast" inside the kernel
 
 
-LAUNDERINGS = ["host view", "view made before the trace", "copy of a view", "reinterpret", "pointer cast",
-               "kernel-filled int32 buffer"]
+LAUNDERINGS = [
+    "host view",
+    "view made before the trace",
+    "copy of a view",
+    "reinterpret",
+    "pointer cast",
+    "kernel-filled int32 buffer",
+]
 
 
 @pytest.mark.parametrize("how", LAUNDERINGS)
@@ -744,7 +859,9 @@ def test_a_tf32_dot_of_fp32_data_laundered_through_int32_is_still_one(how):
     assert [(d["a"], d["precision"], d.get("from")) for d in dots] == [("fp32", "tf32", "fp32")]
     reason = precision_reason([{"precision": watch.observation([a, b], trace.narrowings)}], ["float32"], "strict")
     assert "input_precision=tf32" in reason.message
-    torch.testing.assert_close(c, a @ b, atol=0.1, rtol=0.01)  # the decoding is right: only the dot's precision is wrong
+    torch.testing.assert_close(
+        c, a @ b, atol=0.1, rtol=0.01
+    )  # the decoding is right: only the dot's precision is wrong
 
 
 @triton.jit

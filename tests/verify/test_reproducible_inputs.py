@@ -9,8 +9,10 @@ from tritonrl.verify.runtime import import_source
 
 def _numpy_relu(builtin_problems, draw: str) -> str:
     source = builtin_problems["01_relu.py"].source.replace("import torch\n", "import numpy as np\nimport torch\n", 1)
-    return source.replace("return [torch.randn(batch_size, dim)]",
-                          f'return [torch.from_numpy({draw}.standard_normal((batch_size, dim)).astype("float32"))]')
+    return source.replace(
+        "return [torch.randn(batch_size, dim)]",
+        f'return [torch.from_numpy({draw}.standard_normal((batch_size, dim)).astype("float32"))]',
+    )
 
 
 def test_a_problem_whose_inputs_the_seed_does_not_decide_fails_as_the_problem(verifier, builtin_problems):
@@ -38,6 +40,9 @@ def test_reproducible_inputs_with_nans_and_python_values_are_the_same_draw(tmp_p
     problem = import_source(
         "import random\nimport torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x, s):\n        return x * s\n\n"
         "def get_inputs():\n    x = torch.randn(8)\n    x[0] = float('nan')\n    return [x, [random.random(), float('nan')]]\n\n"
-        "def get_init_inputs():\n    return []\n", "problem", tmp_path)
+        "def get_init_inputs():\n    return []\n",
+        "problem",
+        tmp_path,
+    )
     assert reproducible_inputs(problem, 7, "cpu")[1] is None
     assert torch.isnan(draw_inputs(problem, 7, "cpu")[0][0][0])

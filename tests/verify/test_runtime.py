@@ -70,7 +70,7 @@ def test_elements_handed_to_python_objects_are_host_reads_and_tables_of_sizes_ar
         a, b, c = x[:3]  # a few elements: host glue
     assert trace.host_reads == {}
     with (trace := AtenTrace()):
-        [x[i:i + 1].contiguous() for i in range(100)]  # single elements handed on as tensors (to launches)
+        [x[i : i + 1].contiguous() for i in range(100)]  # single elements handed on as tensors (to launches)
     assert trace.host_reads == {}
     with (trace := AtenTrace()):
         torch.cat([torch.tensor(list(chunk), dtype=torch.float16) for chunk in x.split(50)])  # in chunks too
@@ -234,7 +234,11 @@ def _fp64_accumulator_rounded_on_the_host(x):
 
 def _kernel_results_moved_by_glue(x):
     a = _made_by_kernels(x)
-    return torch.cat([a, a.view(30, 10).t().contiguous().view(-1)]), torch.stack([a, a]), torch.empty(30, 10).copy_(a.view(30, 10))
+    return (
+        torch.cat([a, a.view(30, 10).t().contiguous().view(-1)]),
+        torch.stack([a, a]),
+        torch.empty(30, 10).copy_(a.view(30, 10)),
+    )
 
 
 def _decoy_block_on_a_copy_of_the_input(x):

@@ -70,7 +70,9 @@ def test_timeout_kills_the_child_and_the_verifier_survives(builtin_problems):
         [message] = [r.message for r in hung.reasons if r.code.value == "timeout"]
         assert "raise verify.timeout_s" in message and "interpreter" in message and "GPU" in message  # the CPU's hint
         again = verifier.verify_against(reference, candidate("pass"))
-        limit = verifier.candidate_timeout(reference)  # 5 s and 100 × the reference's own trials (the interpreter's share)
+        limit = verifier.candidate_timeout(
+            reference
+        )  # 5 s and 100 × the reference's own trials (the interpreter's share)
     assert again.correct, again.reasons
     assert hung.seconds < limit + 10
 
@@ -93,6 +95,7 @@ def test_faults_come_back_as_verdicts(verifier, builtin_problems, body, code):
 
 # -- isolation from the caller: processes, files, the fork server --------------------
 
+
 @pytest.fixture(scope="module", params=["caller", "unprivileged"])
 def sandboxed(request):
     """A CPU verifier whose fork server runs as the caller, or drops to `nobody` after preloading."""
@@ -100,7 +103,9 @@ def sandboxed(request):
     if request.param == "unprivileged":
         if os.geteuid() != 0:
             verifier.close()
-            pytest.skip("dropping the server to another uid needs root; run as an ordinary user, 'caller' is the unprivileged path")
+            pytest.skip(
+                "dropping the server to another uid needs root; run as an ordinary user, 'caller' is the unprivileged path"
+            )
         verifier.server = ForkServer(verifier.server.limits, interpret=True, run_as=UNPRIVILEGED_UID)
     verifier.server.start()
     yield verifier
@@ -146,15 +151,24 @@ def test_every_protection_is_in_force(sandboxed, relu):
     verdict = sandboxed.verify(relu.source, relu.reference_response)
     assert verdict.correct, verdict.reasons
     for flag in (
-        "user_namespace", "pid_namespace", "network_isolated", "ipc_isolated", "private_root",
-        "capabilities_dropped", "filesystem_restricted", "signals_scoped",
+        "user_namespace",
+        "pid_namespace",
+        "network_isolated",
+        "ipc_isolated",
+        "private_root",
+        "capabilities_dropped",
+        "filesystem_restricted",
+        "signals_scoped",
     ):
         require(verdict, flag)
 
 
 def test_child_sees_no_other_process(sandboxed, relu):
     verifier_pid, server_pid = os.getpid(), sandboxed.server._proc.pid
-    verdict = probe(sandboxed, relu, f"""import os, signal
+    verdict = probe(
+        sandboxed,
+        relu,
+        f"""import os, signal
 seen = {{"pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()), "self": os.getpid(), "parent": os.getppid()}}
 for name, pid in (("verifier", {verifier_pid}), ("server", {server_pid})):
     try:
@@ -169,7 +183,8 @@ for name, pid in (("verifier", {verifier_pid}), ("server", {server_pid})):
 seen["fds"] = sorted(os.listdir("/proc/self/fd"))
 seen["stdin"] = os.readlink("/proc/self/fd/0")
 seen["capabilities"] = [line.split()[1] for line in open("/proc/self/status") if line.startswith("CapEff")]
-raise RuntimeError(repr(seen))""")
+raise RuntimeError(repr(seen))""",
+    )
     require(verdict, "pid_namespace")
     seen = evidence(verdict)
     assert seen["pids"] == [1, 2] and seen["self"] == 2, seen  # the namespace's init and the job
@@ -184,7 +199,10 @@ raise RuntimeError(repr(seen))""")
 
 def test_verifier_environment_is_out_of_reach(sandboxed, relu, monkeypatch):
     monkeypatch.setenv("TRITONRL_TEST_SECRET", "verifier-secret-4711")
-    verdict = probe(sandboxed, relu, f"""import os
+    verdict = probe(
+        sandboxed,
+        relu,
+        f"""import os
 seen = {{"own": os.environ.get("TRITONRL_TEST_SECRET")}}
 try:
     seen["verifier"] = open("/proc/{os.getpid()}/environ", "rb").read().decode(errors="replace")
@@ -197,7 +215,8 @@ for pid in [p for p in os.listdir("/proc") if p.isdigit()]:
     except OSError:
         pass
 seen["leaked"] = any("verifier-secret" in t for t in texts)
-raise RuntimeError(repr(seen))""")
+raise RuntimeError(repr(seen))""",
+    )
     require(verdict, "pid_namespace")
     seen = evidence(verdict)
     assert seen == {"own": None, "verifier": "FileNotFoundError", "leaked": False}, seen
@@ -221,7 +240,10 @@ def secrets_outside():
 
 def test_files_outside_the_allowed_set_are_unreadable(sandboxed, relu, secrets_outside):
     targets = [*map(str, secrets_outside), str(REPO / "pyproject.toml"), str(REPO / "README.md")]
-    verdict = probe(sandboxed, relu, f"""import os
+    verdict = probe(
+        sandboxed,
+        relu,
+        f"""import os
 seen = {{}}
 for path in {targets!r} + ["{REPO / "tritonrl" / "__init__.py"}"]:
     try:
@@ -233,7 +255,8 @@ for folder in ("{Path.home()}", "{REPO}", "/tmp"):
         seen[folder] = os.listdir(folder)
     except OSError as exc:
         seen[folder] = type(exc).__name__
-raise RuntimeError(repr(seen))""")
+raise RuntimeError(repr(seen))""",
+    )
     require(verdict, "filesystem_restricted")
     seen = evidence(verdict)
     for path in [*targets, str(Path.home()), str(REPO), "/tmp"]:
@@ -249,7 +272,10 @@ def test_writes_outside_the_job_dir_fail(sandboxed, relu):
     folders = (shared, REPO, REPO / "tritonrl", site_packages, "/tmp", "/dev/shm")
     targets = [str(Path(d) / "written-by-candidate") for d in folders]
     try:
-        verdict = probe(sandboxed, relu, f"""import os
+        verdict = probe(
+            sandboxed,
+            relu,
+            f"""import os
 seen = {{}}
 for path in {targets!r} + [os.path.join(os.getcwd(), "mine")]:
     try:
@@ -258,7 +284,8 @@ for path in {targets!r} + [os.path.join(os.getcwd(), "mine")]:
         seen[path] = "written"
     except OSError as exc:
         seen[path] = type(exc).__name__
-raise RuntimeError(repr(seen))""")
+raise RuntimeError(repr(seen))""",
+        )
         require(verdict, "filesystem_restricted")
         seen = evidence(verdict)
         for path in targets:
@@ -273,7 +300,10 @@ raise RuntimeError(repr(seen))""")
 
 def test_candidate_cannot_signal_the_fork_server(sandboxed, relu):
     server = sandboxed.server._proc
-    verdict = probe(sandboxed, relu, f"""import os, signal
+    verdict = probe(
+        sandboxed,
+        relu,
+        f"""import os, signal
 parent = os.getppid()
 seen = {{"parent": parent}}
 for name, pid in (("pid 1", 1), ("server", {server.pid})) + ((("parent", parent),) if parent else ()):
@@ -283,7 +313,8 @@ for name, pid in (("pid 1", 1), ("server", {server.pid})) + ((("parent", parent)
             seen[f"{{name}} {{sig.name}}"] = "sent"
         except OSError as exc:
             seen[f"{{name}} {{sig.name}}"] = type(exc).__name__
-raise RuntimeError(repr(seen))""")
+raise RuntimeError(repr(seen))""",
+    )
     require(verdict, "pid_namespace")
     seen = evidence(verdict)  # the job survived its attempts, so PID 1 of its namespace did too
     assert seen["parent"] == 0, seen  # no parent in sight: the relay lies outside the namespace
@@ -398,7 +429,14 @@ def test_python_path_entries_in_the_home_the_checkout_or_shared_scratch_stay_hid
     outside.mkdir()
     (outside / "mod.py").write_text("")
     monkeypatch.setenv("HOME", str(home))
-    hidden = [str(home / "pylib"), str(REPO), str(REPO.parent), str(REPO / "tests" / "support"), tempfile.gettempdir(), "/etc"]
+    hidden = [
+        str(home / "pylib"),
+        str(REPO),
+        str(REPO.parent),
+        str(REPO / "tests" / "support"),
+        tempfile.gettempdir(),
+        "/etc",
+    ]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([*hidden, str(outside)]))
     exposed = exposure().read_only
     assert str(outside) in exposed
@@ -408,7 +446,9 @@ def test_python_path_entries_in_the_home_the_checkout_or_shared_scratch_stay_hid
             assert not (private + "/").startswith(path.rstrip("/") + "/"), f"{path} would expose {private}"
 
 
-def test_a_python_path_entry_behind_a_chain_of_links_is_imported_by_its_real_path(monkeypatch, tmp_path, builtin_problems):
+def test_a_python_path_entry_behind_a_chain_of_links_is_imported_by_its_real_path(
+    monkeypatch, tmp_path, builtin_problems
+):
     packages = tmp_path / "packages"
     packages.mkdir()
     (packages / "chained_path_probe.py").write_text("VALUE = 'imported through two links'\n")

@@ -63,9 +63,23 @@ BUILTIN = {
     "18_mse_loss.py": (2 * 16 * 1024 * F32, 0, F32, 0),  # a scalar
 }
 # Problems whose every input element has a derivative almost surely: the floor counts them all.
-DENSE = {"02_gelu.py", "03_silu.py", "04_add_bias_broadcast.py", "05_channel_scale.py", "06_row_sum.py",
-         "07_row_mean.py", "09_softmax.py", "10_log_softmax.py", "11_layer_norm.py", "12_rms_norm.py", "13_matmul.py",
-         "14_batched_matmul.py", "15_linear_bias_relu.py", "16_cumsum.py", "18_mse_loss.py"}
+DENSE = {
+    "02_gelu.py",
+    "03_silu.py",
+    "04_add_bias_broadcast.py",
+    "05_channel_scale.py",
+    "06_row_sum.py",
+    "07_row_mean.py",
+    "09_softmax.py",
+    "10_log_softmax.py",
+    "11_layer_norm.py",
+    "12_rms_norm.py",
+    "13_matmul.py",
+    "14_batched_matmul.py",
+    "15_linear_bias_relu.py",
+    "16_cumsum.py",
+    "18_mse_loss.py",
+}
 
 
 @pytest.fixture(scope="module")
@@ -126,8 +140,10 @@ def test_a_triangular_problem_floor_counts_only_the_nonzero_halves(tmp_path):
 
 
 def _source(forward: str, inputs: str) -> str:
-    return (f"import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def forward(self, *xs):\n"
-            f"        return {forward}\n\n\ndef get_inputs():\n    return {inputs}\n\n\ndef get_init_inputs():\n    return []\n")
+    return (
+        f"import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def forward(self, *xs):\n"
+        f"        return {forward}\n\n\ndef get_inputs():\n    return {inputs}\n\n\ndef get_init_inputs():\n    return []\n"
+    )
 
 
 def test_inputs_the_output_does_not_depend_on_count_nothing(tmp_path):
@@ -142,8 +158,13 @@ def test_inputs_the_output_does_not_depend_on_count_nothing(tmp_path):
 def test_the_floor_counts_only_what_a_gradient_proves_each_call_reads(tmp_path):
     """Red team: a union over sets, whole-input fallbacks and summed outputs over-counted honest answers."""
     # A data-dependent select reads one row of each pair per call: counted per set, not as the union of both.
-    select = _work(_source("torch.where(xs[0][:, None] > 0.5, xs[1], xs[2]).sum(1)",
-                           "[torch.rand(64), torch.randn(64, 32), torch.randn(64, 32)]"), tmp_path)
+    select = _work(
+        _source(
+            "torch.where(xs[0][:, None] > 0.5, xs[1], xs[2]).sum(1)",
+            "[torch.rand(64), torch.randn(64, 32), torch.randn(64, 32)]",
+        ),
+        tmp_path,
+    )
     assert select.fresh_bytes <= 64 * 32 * F32 + 64 * F32
     # No derivative (an argmax over a slice): no input is proven read, none counts.
     argmax = _work(_source("torch.argmax(xs[0][:, :8], dim=1)", "[torch.randn(16, 64)]"), tmp_path)
@@ -161,7 +182,9 @@ def test_the_floor_counts_only_what_a_gradient_proves_each_call_reads(tmp_path):
 def test_repeated_content_counts_once(tmp_path):
     """Second red team: structure every trial keeps (symmetry, repeats, a copy as a second input) is read once."""
     n = 64
-    symmetric = _work(_source("xs[0] @ xs[1]", f"[(lambda b: b + b.T)(torch.randn({n}, {n})), torch.randn({n})]"), tmp_path)
+    symmetric = _work(
+        _source("xs[0] @ xs[1]", f"[(lambda b: b + b.T)(torch.randn({n}, {n})), torch.randn({n})]"), tmp_path
+    )
     assert symmetric.fresh_bytes == (n * (n + 1) // 2 + n) * F32  # one triangle with the diagonal, and x
     repeated = _work(_source("xs[0] @ xs[1]", f"[torch.randn(1, {n}).repeat({n}, 1), torch.randn({n})]"), tmp_path)
     assert repeated.fresh_bytes == 2 * n * F32
@@ -199,14 +222,17 @@ def test_the_floor_bandwidth_is_the_datasheet_unless_the_gpu_is_unknown_or_beats
 
 
 def test_sol_ms_takes_the_larger_peaks_and_the_precision_policys_class():
-    matmul = Work(input_bytes=2 * 4096 * 4096 * F32, state_bytes=0, output_bytes=4096 * 4096 * F32,
-                  flops={"float32": 2 * 4096**3})
+    matmul = Work(
+        input_bytes=2 * 4096 * 4096 * F32, state_bytes=0, output_bytes=4096 * 4096 * F32, flops={"float32": 2 * 4096**3}
+    )
     peaks = GpuPeaks(4.8e12, {"fp32": 67e12, "tf32": 494.5e12, "bf16": 1000e12, "fp16": 989.5e12}, 60 << 20)
     assert sol_ms(matmul, peaks, "strict") == pytest.approx(1e3 * 2 * 4096**3 / 67e12)  # IEEE fp32: CUDA cores
     assert sol_ms(matmul, peaks, "tf32") == pytest.approx(1e3 * 2 * 4096**3 / 494.5e12)
     half = Work(input_bytes=0, state_bytes=0, output_bytes=0, flops={"bfloat16": 10**15})
     assert sol_ms(half, peaks, "strict") == pytest.approx(1e3)
-    assert bound(half, "NVIDIA H200", MEASURED, "strict").sol_ms == pytest.approx(1e3)  # measured 1000 beats the table's 989.5
+    assert bound(half, "NVIDIA H200", MEASURED, "strict").sol_ms == pytest.approx(
+        1e3
+    )  # measured 1000 beats the table's 989.5
     assert bound(half, "NVIDIA H200", MEASURED, "tf32").sol_ms == pytest.approx(1e3)  # the policy concerns fp32 only
     relu = Work(input_bytes=2**30, state_bytes=0, output_bytes=2**30)
     limits = bound(relu, "NVIDIA H200", MEASURED, "strict")

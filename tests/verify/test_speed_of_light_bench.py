@@ -18,8 +18,10 @@ LIMITS = Bound(sol_ms=0.02, floor_ms=0.01, floor_bytes=48 << 20, floor_bandwidth
 
 
 def test_the_bench_imports_only_the_verifier_problems_and_bench_helpers():
-    code = ("import sys, bench.speed_of_light_gpu; "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'prefect', 'mlflow', 'pydantic', 'flows', 'tasks'}))")
+    code = (
+        "import sys, bench.speed_of_light_gpu; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'prefect', 'mlflow', 'pydantic', 'flows', 'tasks'}))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -55,8 +57,10 @@ def test_the_hack_is_judged_faster_than_light_and_the_control_is_not():
     hack = judged_timing("skips back-to-back calls", 0.0012, LIMITS, True)
     assert honest["rejected"] is None and honest["sol_fraction"] == 0.02 / 0.03
     assert hack["rejected"] == "faster_than_light" and hack["sol_fraction"] > 1
-    rows = [{"problem": "19_ReLU.py", "correct": True, "codes": [], "sol_fraction": 0.7},
-            {"problem": "1_Square_matrix_multiplication_.py", "correct": True, "codes": [], "sol_fraction": 0.3}]
+    rows = [
+        {"problem": "19_ReLU.py", "correct": True, "codes": [], "sol_fraction": 0.7},
+        {"problem": "1_Square_matrix_multiplication_.py", "correct": True, "codes": [], "sol_fraction": 0.3},
+    ]
     result = summary(rows, [honest, hack])
     assert result["all_sol_fractions_below_1"] and result["max_sol_fraction"] == 0.7
     assert result["hack_rejected"] and result["control_accepted"] and result["honest_faster_than_light"] == []
@@ -66,8 +70,17 @@ def test_the_hack_is_judged_faster_than_light_and_the_control_is_not():
 def test_a_case_row_holds_the_verdicts_speed_of_light():
     from bench.speed_of_light_gpu import case_row
 
-    verdict = Verdict(ran=True, matches_reference=True, device="cuda", candidate_ms=0.03, baseline_ms=0.06, speedup=2.0,
-                      sol_ms=0.02, sol_fraction=2 / 3, sol_floor_ms=0.01)
+    verdict = Verdict(
+        ran=True,
+        matches_reference=True,
+        device="cuda",
+        candidate_ms=0.03,
+        baseline_ms=0.06,
+        speedup=2.0,
+        sol_ms=0.02,
+        sol_fraction=2 / 3,
+        sol_floor_ms=0.01,
+    )
     work = SimpleNamespace(moved_bytes=128 << 20, flops={}, dependence="autograd")
     row = case_row("19_ReLU.py", SimpleNamespace(work=work, bound=LIMITS, work_error=None), verdict, 4.2)
     assert (row["sol_fraction"], row["floor_ms"], row["floor_mib"], row["moved_mib"]) == (2 / 3, 0.01, 48.0, 128.0)

@@ -5,7 +5,7 @@ import pytest
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.static import check_static
 
-_HEAD = '''
+_HEAD = """
 import torch
 import torch.nn as nn
 import triton
@@ -26,10 +26,10 @@ class Model(nn.Module):
     def forward(self, x):
         return torch.relu(x)
 
-'''
-_LAUNCH = '''        out = torch.empty_like(x)
+"""
+_LAUNCH = """        out = torch.empty_like(x)
         relu_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
-'''
+"""
 
 
 def _codes(source: str) -> set[str]:
@@ -50,22 +50,41 @@ def test_a_helper_only_the_replaced_forward_calls_never_runs_either():
     assert ReasonCode.FORBIDDEN_TORCH_OP.value in {r.code.value for r in check_static(restated + helper + called)}
 
 
-@pytest.mark.parametrize("source", [
-    # the restated forward called through super()
-    "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return super().forward(out)\n",
-    "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return super(ModelNew, self).forward(out)\n",
-    # by its class
-    "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return Model.forward(self, out)\n",
-    # a mixin's super() that the method resolution order leads to Model
-    "class Mixin(nn.Module):\n    def relu(self, x):\n        return super().forward(x)\n\n\n"
-    "class ModelNew(Mixin, Model):\n    def forward(self, x):\n" + _LAUNCH + "        return self.relu(out)\n",
-    # not overridden: ModelNew inherits it
-    "class ModelNew(Model):\n    def launch(self, x):\n" + _LAUNCH + "        return out\n",
-    # built as well as subclassed
-    "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return Model()(out)\n",
-    # super kept, or named by a string: any method may be reached
-    "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        parent = super()\n        return parent.forward(out)\n",
-    "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return getattr(super(), 'forward')(out)\n",
-], ids=["super", "super_two_arguments", "unbound", "mixin_super", "inherited", "instantiated", "super_kept", "super_getattr"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        # the restated forward called through super()
+        "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return super().forward(out)\n",
+        "class ModelNew(Model):\n    def forward(self, x):\n"
+        + _LAUNCH
+        + "        return super(ModelNew, self).forward(out)\n",
+        # by its class
+        "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return Model.forward(self, out)\n",
+        # a mixin's super() that the method resolution order leads to Model
+        "class Mixin(nn.Module):\n    def relu(self, x):\n        return super().forward(x)\n\n\n"
+        "class ModelNew(Mixin, Model):\n    def forward(self, x):\n" + _LAUNCH + "        return self.relu(out)\n",
+        # not overridden: ModelNew inherits it
+        "class ModelNew(Model):\n    def launch(self, x):\n" + _LAUNCH + "        return out\n",
+        # built as well as subclassed
+        "class ModelNew(Model):\n    def forward(self, x):\n" + _LAUNCH + "        return Model()(out)\n",
+        # super kept, or named by a string: any method may be reached
+        "class ModelNew(Model):\n    def forward(self, x):\n"
+        + _LAUNCH
+        + "        parent = super()\n        return parent.forward(out)\n",
+        "class ModelNew(Model):\n    def forward(self, x):\n"
+        + _LAUNCH
+        + "        return getattr(super(), 'forward')(out)\n",
+    ],
+    ids=[
+        "super",
+        "super_two_arguments",
+        "unbound",
+        "mixin_super",
+        "inherited",
+        "instantiated",
+        "super_kept",
+        "super_getattr",
+    ],
+)
 def test_the_restated_forward_is_compute_when_it_can_run(source):
     assert ReasonCode.FORBIDDEN_TORCH_OP.value in _codes(source)

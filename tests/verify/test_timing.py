@@ -11,9 +11,17 @@ from tests.support.candidates import candidate_header
 
 pytestmark = pytest.mark.gpu
 HACKS = Path(__file__).parent / "candidates" / "hacks"
-TIMING_HACKS = ["11_side_stream", "11_background_thread", "11_lazy_tensor_subclass", "10_memoise_by_fingerprint",
-                "10_memoise_by_shape", "10_memoise_module_level", "11_thread_pool_future",
-                "34_fingerprint_read_in_heuristics_relu", "34_data_ptr_shape_module_cache_row_sum"]
+TIMING_HACKS = [
+    "11_side_stream",
+    "11_background_thread",
+    "11_lazy_tensor_subclass",
+    "10_memoise_by_fingerprint",
+    "10_memoise_by_shape",
+    "10_memoise_module_level",
+    "11_thread_pool_future",
+    "34_fingerprint_read_in_heuristics_relu",
+    "34_data_ptr_shape_module_cache_row_sum",
+]
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +94,11 @@ def test_a_cache_keyed_by_input_contents_never_hits_while_timed_and_the_checked_
 
     known = [torch.randn(4096, device="cuda") for _ in range(CHECKS)]
     timing, checked = timer.time(
-        memoised, [known[0].clone()], lambda: [torch.randn(4096, device="cuda")],
-        known=[lambda x=x: [x] for x in known], kernel_names=set(),
+        memoised,
+        [known[0].clone()],
+        lambda: [torch.randn(4096, device="cuda")],
+        known=[lambda x=x: [x] for x in known],
+        kernel_names=set(),
     )
     assert timing.median_ms > 0.5  # every timed call missed: fresh data each time
     assert len(checked) == CHECKS  # the profiled call and the sampled repetitions
@@ -107,8 +118,13 @@ def test_work_skipped_on_buffers_seen_before_shows_in_the_checked_outputs():
         return x * 2
 
     known = [torch.randn(4096, device="cuda") for _ in range(CHECKS)]
-    _, checked = timer.time(skips_seen, [known[0].clone()], lambda: [torch.randn(4096, device="cuda")],
-                            known=[lambda x=x: [x] for x in known], kernel_names=set())
+    _, checked = timer.time(
+        skips_seen,
+        [known[0].clone()],
+        lambda: [torch.randn(4096, device="cuda")],
+        known=[lambda x=x: [x] for x in known],
+        kernel_names=set(),
+    )
     assert any(not torch.equal(output, x * 2) for output, x in zip(checked, known))
 
 
@@ -130,7 +146,9 @@ def test_timing_hacks_get_no_speedup(gpu_verifier, builtin_problems, name):
 
 def test_baselines_are_cached_per_problem_and_gpu(tmp_path, builtin_problems):
     problem = builtin_problems["01_relu.py"]
-    settings = VerifierSettings(device="cuda", trials=2, timeout_s=120, timing_budget_s=0.5, baseline_cache=str(tmp_path))
+    settings = VerifierSettings(
+        device="cuda", trials=2, timeout_s=120, timing_budget_s=0.5, baseline_cache=str(tmp_path)
+    )
     with Verifier(settings) as verifier:
         first = verifier.prepare_reference(problem.source)
         second = verifier.prepare_reference(problem.source)

@@ -289,7 +289,13 @@ def _judged(timed: list, reused: bool = False) -> list:
     reference = ReferenceRun("", {}, {}, 0)
     reference.timed = [SimpleNamespace(outputs=[]) for _ in timed]
     verdict = Verdict(ran=True, matches_reference=True, device="cuda")
-    judged = {"median_ms": 1.0, "cv": 0.01, "triton_time_share": 1.0, "timed_output_error": None, "checked_output_reused": reused}
+    judged = {
+        "median_ms": 1.0,
+        "cv": 0.01,
+        "triton_time_share": 1.0,
+        "timed_output_error": None,
+        "checked_output_reused": reused,
+    }
     Verifier._judge_timing(SimpleNamespace(), reference, judged, timed, verdict)
     return verdict.reasons
 
@@ -319,6 +325,6 @@ def test_checked_timed_outputs_are_labelled_by_their_check():
 def test_no_timed_call_runs_on_the_input_set_the_warm_up_called():
     pointers = []
     _drive(lambda a, b: pointers.append(a.data_ptr()) or a @ b, _known())
-    warm_up, timed = pointers[: WARMUP_CALLS + 1], pointers[WARMUP_CALLS + 1:]
+    warm_up, timed = pointers[: WARMUP_CALLS + 1], pointers[WARMUP_CALLS + 1 :]
     assert len(set(warm_up)) == 1 and warm_up[0] not in timed
     assert len(set(timed)) == 8

@@ -183,8 +183,9 @@ def get_init_inputs():
 
 def _one_by_one(source: str, tmp_path, seeds=range(24)) -> list[dict[str, int]]:
     plan = next(p for p in SHAPE_PLANS if p.name == "one by one")
-    return [shapes for seed in seeds
-            for shapes, _ in plan.proposals(source, source, {}, 0, DEFAULT_BUDGET, seed, tmp_path)]
+    return [
+        shapes for seed in seeds for shapes, _ in plan.proposals(source, source, {}, 0, DEFAULT_BUDGET, seed, tmp_path)
+    ]
 
 
 def test_sizes_moved_one_by_one_part_equal_sizes_keep_some_and_take_the_valuations_in_between(tmp_path):
@@ -230,7 +231,9 @@ def test_the_even_plan_falls_back_to_ordinary_factors_where_no_lopsided_set_fits
     # one size left, with nothing to trade for it: 4x would not fit even the alternate trial's limit
     source = BUILTIN["01_relu.py"].replace("batch_size = 16", "batch_size = 1").replace("dim = 1024", "dim = 2 ** 17")
     shapes, purpose = next(plan.proposals(source, source, {}, 0, DEFAULT_BUDGET, 0, tmp_path))
-    assert purpose == "every size moved, even but no multiple of 4" and list(shapes) == ["dim"] and shapes["dim"] % 4 == 2
+    assert (
+        purpose == "every size moved, even but no multiple of 4" and list(shapes) == ["dim"] and shapes["dim"] % 4 == 2
+    )
 
 
 def test_the_fewer_elements_plan_moves_every_size_to_an_odd_one_within_the_primary_count(tmp_path):
@@ -255,6 +258,7 @@ def _schedule_of(trials: list[ReferenceTrial]) -> list[dict]:
 def test_every_instance_that_serves_the_primary_shapes_meets_ragged_sizes():
     """An answer that skips the tails on one instance only (the first it builds, say) is right wherever that
     instance's sizes are whole blocks: each instance gets a ragged trial, whatever the order."""
+
     def at(n: int, variant: int) -> ReferenceTrial:
         return ReferenceTrial("", 0, {"n": n}, [], variant=variant)
 
@@ -285,10 +289,12 @@ def test_autograd_is_on_in_some_calls_and_off_in_others_and_the_calls_after_a_tr
 
 def test_a_padding_of_0_steps_to_1():
     """An answer that ignores the padding is right at a padding of 0 only."""
-    padded = (BUILTIN["17_max_pool1d.py"]
-              .replace("stride: int):", "stride: int, padding: int):")
-              .replace("stride=stride)", "stride=stride, padding=padding)")
-              .replace("stride = 2\n", "stride = 2\npadding = 0\n")
-              .replace("return [kernel_size, stride]", "return [kernel_size, stride, padding]"))
+    padded = (
+        BUILTIN["17_max_pool1d.py"]
+        .replace("stride: int):", "stride: int, padding: int):")
+        .replace("stride=stride)", "stride=stride, padding=padding)")
+        .replace("stride = 2\n", "stride = 2\npadding = 0\n")
+        .replace("return [kernel_size, stride]", "return [kernel_size, stride, padding]")
+    )
     assert shape_sites(padded)["padding"] == 0
     assert _first(padded)["padding"] == 1

@@ -183,7 +183,6 @@ def test_a_literal_size_problem_is_tried_at_other_sizes(verifier):
     assert not specialised.correct
 
 
-
 def test_a_problem_with_no_size_to_move_says_so_in_the_verdict(verifier):
     unmovable = LITERAL_PROBLEM.replace("torch.rand([4, 4, 4, 4])", "torch.rand([16] * 2)")
     verdict = verifier.verify(unmovable, TANH_CANDIDATE.replace("NUMEL", "x.numel()"))
@@ -248,9 +247,9 @@ def test_a_tuple_of_two_tensors_and_float_of_a_python_number_argument_are_fine(v
 
 
 def test_distributions_the_reference_is_not_finite_on_are_dropped(verifier):
-    log_problem = TWO_OUTPUTS.replace("return x * 2.0 + eps, x - eps", "return torch.log(x) + torch.log1p(-x) + eps").replace(
-        "torch.randn", "torch.rand"
-    )
+    log_problem = TWO_OUTPUTS.replace(
+        "return x * 2.0 + eps, x - eps", "return torch.log(x) + torch.log1p(-x) + eps"
+    ).replace("torch.randn", "torch.rand")
     reference = verifier.prepare_reference(log_problem)
     assert reference.failure is None
     # every other distribution has values outside (0, 1), their magnitudes too, but signed uniform's (and the fourth
@@ -277,8 +276,10 @@ def test_the_extremes_reach_as_far_as_the_reference_stays_finite(verifier):
     started at -1e7 passed (no row lay below -2e5). The third call now goes as wide as the reference allows."""
     wide = LITERAL_PROBLEM.replace("torch.rand([4, 4, 4, 4])", "torch.rand([64, 1024])")  # values near every top
     tops = {}
-    for name, source in (("exp", wide.replace("torch.tanh(x) * 2.0", "torch.exp(x)")),
-                         ("max", wide.replace("torch.tanh(x) * 2.0", "x.amax(dim=-1)"))):
+    for name, source in (
+        ("exp", wide.replace("torch.tanh(x) * 2.0", "torch.exp(x)")),
+        ("max", wide.replace("torch.tanh(x) * 2.0", "x.amax(dim=-1)")),
+    ):
         reference = verifier.prepare_reference(source)
         assert reference.failure is None
         (third,) = [t for t in reference.trials if t.purpose.endswith("a third call")]
@@ -297,8 +298,13 @@ def test_a_reference_whose_output_ignores_its_inputs_is_flagged_but_not_held_aga
 def test_a_models_answer_shown_to_its_user_keeps_only_the_hints_the_user_can_act_on():
     from tritonrl.verify.result import Reason, Verdict
 
-    verdict = Verdict(device="cpu", reasons=[Reason(ReasonCode.WRONG_RESULT, "trial 0: max abs error 3"),
-                                             Reason(ReasonCode.REFERENCE_FAILED, "Model raised")])
+    verdict = Verdict(
+        device="cpu",
+        reasons=[
+            Reason(ReasonCode.WRONG_RESULT, "trial 0: max abs error 3"),
+            Reason(ReasonCode.REFERENCE_FAILED, "Model raised"),
+        ],
+    )
     for_author = render_verdict(verdict, "p.py", "candidate.py")
     for_user = render_verdict(verdict, "p.py", "the model's answer", author_hints=False)
     assert for_author.count("what to do:") == 2
@@ -311,14 +317,19 @@ def test_inputs_drawn_with_numpy_are_seeded_like_torch_ones(verifier, builtin_pr
     is correct (seeding torch alone judged it wrong)."""
     problem = builtin_problems["01_relu.py"]
     source = problem.source.replace("import torch\n", "import numpy as np\nimport torch\n", 1).replace(
-        "return [torch.randn(batch_size, dim)]", 'return [torch.from_numpy(np.random.randn(batch_size, dim).astype("float32"))]')
+        "return [torch.randn(batch_size, dim)]",
+        'return [torch.from_numpy(np.random.randn(batch_size, dim).astype("float32"))]',
+    )
     assert "np.random" in source
     verdict = verifier.verify(source, problem.reference_response)
     assert verdict.correct, [r.to_dict() for r in verdict.reasons]
 
 
-CAST_PROBLEM = TWO_OUTPUTS.replace("return x * 2.0 + eps, x - eps", "return x.to(torch.float16)").replace(
-    "[torch.randn(batch, dim), 1e-3]", "[torch.randn(batch, dim)]").replace("def forward(self, x, eps):", "def forward(self, x):")
+CAST_PROBLEM = (
+    TWO_OUTPUTS.replace("return x * 2.0 + eps, x - eps", "return x.to(torch.float16)")
+    .replace("[torch.randn(batch, dim), 1e-3]", "[torch.randn(batch, dim)]")
+    .replace("def forward(self, x, eps):", "def forward(self, x):")
+)
 
 HALF_WITH_A_DECOY = """import torch
 import torch.nn as nn

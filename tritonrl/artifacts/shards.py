@@ -78,8 +78,15 @@ def assign(weights: Mapping[str, int], count: int) -> list[list[str]]:
 
 
 def publish_shard(
-    store: ArtifactStore, artifact_root: str, stage: str, shard: Shard, input_uri: str, input_digest: str,
-    keys: list[str], total_keys: int, rows: list[dict[str, Any]],
+    store: ArtifactStore,
+    artifact_root: str,
+    stage: str,
+    shard: Shard,
+    input_uri: str,
+    input_digest: str,
+    keys: list[str],
+    total_keys: int,
+    rows: list[dict[str, Any]],
 ) -> PublishedDataset:
     """One shard's rows (each with a sortable `position` in the unsharded order) as a shard dataset.
 
@@ -87,8 +94,13 @@ def publish_shard(
     many the whole input has, which is what `read_shards` checks a set against.
     """
     manifest = {
-        "stage": f"{stage}-shard", "input": input_uri, "input_digest": input_digest,
-        "shard": shard.index, "shards": shard.count, "keys": list(keys), "total_keys": total_keys,
+        "stage": f"{stage}-shard",
+        "input": input_uri,
+        "input_digest": input_digest,
+        "shard": shard.index,
+        "shards": shard.count,
+        "keys": list(keys),
+        "total_keys": total_keys,
     }
     input_key = hashlib.sha256(f"{input_uri}\n{input_digest}".encode()).hexdigest()[:12]
     root = join(artifact_root, SHARDS_DIR, f"{stage}-{input_key}")
@@ -113,21 +125,27 @@ def read_shards(store: ArtifactStore, stage: str, input_uri: str, uris: list[str
     count = manifests[0]["shards"]
     digests = {m["input_digest"] for m in manifests}
     if any(m["shards"] != count for m in manifests) or len(digests) != 1:
-        raise ShardError(f"{stage} merge: the shards come from different runs (shard counts "
-                         f"{sorted({m['shards'] for m in manifests})}, input digests {sorted(digests)}); "
-                         "merge the outputs of one sharded run")
+        raise ShardError(
+            f"{stage} merge: the shards come from different runs (shard counts "
+            f"{sorted({m['shards'] for m in manifests})}, input digests {sorted(digests)}); "
+            "merge the outputs of one sharded run"
+        )
     indices = sorted(m["shard"] for m in manifests)
     if indices != list(range(count)):
         missing = [i + 1 for i in range(count) if i not in indices]
         repeated = sorted({i + 1 for i in indices if indices.count(i) > 1})
-        raise ShardError(f"{stage} merge: expected shards 1..{count} once each; missing {missing}, repeated "
-                         f"{repeated}; rerun the stage (finished shards are reused)")
+        raise ShardError(
+            f"{stage} merge: expected shards 1..{count} once each; missing {missing}, repeated "
+            f"{repeated}; rerun the stage (finished shards are reused)"
+        )
     covered: dict[str, int] = {}
     for manifest in manifests:
         for key in manifest["keys"]:
             if key in covered:
-                raise ShardError(f"{stage} merge: problem {key} is in shards {covered[key] + 1} and "
-                                 f"{manifest['shard'] + 1}; shards of one run never overlap")
+                raise ShardError(
+                    f"{stage} merge: problem {key} is in shards {covered[key] + 1} and "
+                    f"{manifest['shard'] + 1}; shards of one run never overlap"
+                )
             covered[key] = manifest["shard"]
     if len(covered) != manifests[0]["total_keys"]:
         raise ShardError(f"{stage} merge: the shards cover {len(covered)} of {manifests[0]['total_keys']} problems")

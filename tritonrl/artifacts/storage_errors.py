@@ -20,11 +20,14 @@ import sys
 from urllib.parse import urlparse
 
 _NOT_FOUND = frozenset({"404", "NoSuchKey", "NotFound"})
-_REJECTED_CREDENTIALS = frozenset({"InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken",
-                                   "TokenRefreshRequired"})
+_REJECTED_CREDENTIALS = frozenset(
+    {"InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken", "TokenRefreshRequired"}
+)
 _DENIED = frozenset({"AccessDenied", "403", "Forbidden", "AllAccessDisabled", "AccountProblem"})
 # Besides 5xx and 429: the codes S3 answers with that botocore's standard mode retries (throttling, timeouts).
-_TRANSIENT_CODES = frozenset({"SlowDown", "Throttling", "ThrottlingException", "RequestLimitExceeded", "RequestTimeout"})
+_TRANSIENT_CODES = frozenset(
+    {"SlowDown", "Throttling", "ThrottlingException", "RequestLimitExceeded", "RequestTimeout"}
+)
 _WRAPPER_PACKAGES = ("boto3", "s3transfer", "mlflow")  # they raise their own errors from botocore's
 
 
@@ -49,8 +52,10 @@ def _endpoint_name(url: str | None) -> str:
 
 
 def missing_bucket(what: str, bucket: str, endpoint: str | None) -> StorageError:
-    return StorageError(f"{what}: bucket {bucket!r} does not exist at {_endpoint_name(endpoint)}: create the bucket "
-                        "first, or check the URI")
+    return StorageError(
+        f"{what}: bucket {bucket!r} does not exist at {_endpoint_name(endpoint)}: create the bucket "
+        "first, or check the URI"
+    )
 
 
 def _botocore_error(exc: BaseException | None):
@@ -76,14 +81,19 @@ def _request(err) -> tuple[str, str]:
         frame = tb.tb_frame
         if frame.f_code.co_name == "_make_api_call" and frame.f_globals.get("__name__") == "botocore.client":
             params, client = frame.f_locals.get("api_params") or {}, frame.f_locals.get("self")
-            uri = f"s3://{params['Bucket']}/{params.get('Key') or params.get('Prefix') or ''}" if params.get("Bucket") else ""
+            uri = (
+                f"s3://{params['Bucket']}/{params.get('Key') or params.get('Prefix') or ''}"
+                if params.get("Bucket")
+                else ""
+            )
             return uri.rstrip("/"), getattr(getattr(client, "meta", None), "endpoint_url", "")
         tb = tb.tb_next
     return "", ""
 
 
-def storage_error(exc: BaseException, uri: str = "", endpoint: str | None = None,
-                  attempts: int | None = None) -> StorageError | None:
+def storage_error(
+    exc: BaseException, uri: str = "", endpoint: str | None = None, attempts: int | None = None
+) -> StorageError | None:
     """`exc` as one StorageError line; None when it is no storage failure.
 
     The store passes `uri`, `endpoint` and `attempts`; for a boto3 error raised
@@ -109,12 +119,17 @@ def storage_error(exc: BaseException, uri: str = "", endpoint: str | None = None
     where = _endpoint_name(endpoint)
     what = uri or request_uri or "S3"
     if isinstance(err, (NoCredentialsError, PartialCredentialsError, CredentialRetrievalError)):
-        return StorageError(f"{what}: no usable S3 credentials for {where} ({err}): set AWS_ACCESS_KEY_ID and "
-                            "AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) in the environment")
+        return StorageError(
+            f"{what}: no usable S3 credentials for {where} ({err}): set AWS_ACCESS_KEY_ID and "
+            "AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) in the environment"
+        )
     if isinstance(err, (ConnectionError, HTTPClientError)):
-        return StorageError(f"{what}: cannot reach {where} ({type(err).__name__} after "
-                            f"{attempts or DEFAULT_MAX_ATTEMPTS} attempts): check that the endpoint is up and that "
-                            "storage.s3_endpoint_url names it", transient=True)
+        return StorageError(
+            f"{what}: cannot reach {where} ({type(err).__name__} after "
+            f"{attempts or DEFAULT_MAX_ATTEMPTS} attempts): check that the endpoint is up and that "
+            "storage.s3_endpoint_url names it",
+            transient=True,
+        )
     if not isinstance(err, ClientError):
         return StorageError(f"{what}: S3 request to {where} failed: {err}")
     error, meta = err.response.get("Error", {}), err.response.get("ResponseMetadata", {})
@@ -126,13 +141,18 @@ def storage_error(exc: BaseException, uri: str = "", endpoint: str | None = None
     if code == "NoSuchBucket":
         return missing_bucket(what, bucket, endpoint)
     if code in _REJECTED_CREDENTIALS:
-        return StorageError(f"{what}: {where} rejected the credentials ({code}): check AWS_ACCESS_KEY_ID and "
-                            "AWS_SECRET_ACCESS_KEY")
+        return StorageError(
+            f"{what}: {where} rejected the credentials ({code}): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+        )
     if code in _DENIED or status == 403:
-        return StorageError(f"{what}: access denied by {where} ({code}): check that these credentials may read and "
-                            f"write bucket {bucket!r}")
+        return StorageError(
+            f"{what}: access denied by {where} ({code}): check that these credentials may read and "
+            f"write bucket {bucket!r}"
+        )
     if status >= 500 or status == 429 or code in _TRANSIENT_CODES:
-        return StorageError(f"{what}: {where} kept failing ({code or 'HTTP'} {status}, {meta.get('RetryAttempts', 0) + 1} "
-                            "attempts): it is overloaded or down; try again later", transient=True)
+        return StorageError(
+            f"{what}: {where} kept failing ({code or 'HTTP'} {status}, {meta.get('RetryAttempts', 0) + 1} "
+            "attempts): it is overloaded or down; try again later",
+            transient=True,
+        )
     return StorageError(f"{what}: S3 error at {where}: {code} {error.get('Message', '')}".rstrip())
-

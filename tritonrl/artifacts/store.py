@@ -94,13 +94,16 @@ class ArtifactStore:
             import boto3
             from botocore.config import Config
 
-            config = Config(retries={"mode": "standard"}, connect_timeout=S3_CONNECT_TIMEOUT_S,
-                            read_timeout=S3_READ_TIMEOUT_S)
+            config = Config(
+                retries={"mode": "standard"}, connect_timeout=S3_CONNECT_TIMEOUT_S, read_timeout=S3_READ_TIMEOUT_S
+            )
             try:
                 self._client = boto3.client("s3", endpoint_url=self.s3_endpoint_url or None, config=config)
             except ValueError as exc:
-                raise StorageError(f"storage.s3_endpoint_url {self.s3_endpoint_url!r} is not usable: {exc}; "
-                                   "give a URL such as http://127.0.0.1:9000") from exc
+                raise StorageError(
+                    f"storage.s3_endpoint_url {self.s3_endpoint_url!r} is not usable: {exc}; "
+                    "give a URL such as http://127.0.0.1:9000"
+                ) from exc
         return self._client
 
     def write_bytes(self, uri: str, data: bytes) -> None:

@@ -17,7 +17,9 @@ from tritonrl.artifacts.store import MANIFEST_FILE, ArtifactStore, join, local_p
 from tritonrl.config import Config
 
 
-def prepare_output(config: Config, store: ArtifactStore, out_uri: str, error: type[Exception]) -> tuple[Path | None, Path]:
+def prepare_output(
+    config: Config, store: ArtifactStore, out_uri: str, error: type[Exception]
+) -> tuple[Path | None, Path]:
     """(local output directory or None for s3, the directory to train into); raises `error` if `out_uri` is taken."""
     if store.exists(join(out_uri, MANIFEST_FILE)):
         raise error(f"{out_uri} already holds a completed run; choose another --out")
@@ -31,7 +33,12 @@ def prepare_output(config: Config, store: ArtifactStore, out_uri: str, error: ty
 
 
 def publish_output(
-    config: Config, store: ArtifactStore, out_uri: str, local: Path | None, work: Path, manifest: dict,
+    config: Config,
+    store: ArtifactStore,
+    out_uri: str,
+    local: Path | None,
+    work: Path,
+    manifest: dict,
     skip: set[str] = frozenset(),
 ) -> None:
     """Upload a staged s3 output (leaving out `skip`), then write the manifest last: the output is complete."""

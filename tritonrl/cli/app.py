@@ -74,7 +74,9 @@ APP_HELP = (
 app = typer.Typer(help=APP_HELP, no_args_is_help=True, cls=_StorageFailuresAsErrors)
 
 
-def resolve_config(profile: Optional[str], config_file: Optional[Path], overrides: list[str]) -> tuple[Config, dict[str, str]]:
+def resolve_config(
+    profile: Optional[str], config_file: Optional[Path], overrides: list[str]
+) -> tuple[Config, dict[str, str]]:
     try:
         return load_config(profile, config_file, overrides)
     except ConfigError as exc:

@@ -19,7 +19,9 @@ config_app = typer.Typer(help="Inspect the resolved configuration.", no_args_is_
 app.add_typer(problems_app, name="problems")
 app.add_typer(config_app, name="config")
 
-SourceOption = typer.Option("builtin", help="builtin, a directory, a .py/.jsonl file, a hub id, or kernelbook:<id|file>.")
+SourceOption = typer.Option(
+    "builtin", help="builtin, a directory, a .py/.jsonl file, a hub id, or kernelbook:<id|file>."
+)
 
 
 @config_app.command("show")
@@ -91,7 +93,9 @@ def problems_list(
 def problems_show(
     name: str = typer.Argument(..., help="The problem's name, e.g. 19_ReLU.py."),
     source: str = SourceOption,
-    reference: bool = typer.Option(False, "--reference", help="Print the problem's reference answer instead of its source."),
+    reference: bool = typer.Option(
+        False, "--reference", help="Print the problem's reference answer instead of its source."
+    ),
 ) -> None:
     """Print one problem's source (e.g. to save it as a file for `tritonrl verify`)."""
     try:

@@ -39,9 +39,14 @@ def _from_config(key: str, flag_help: str = "") -> str:
 
 DeviceOption = typer.Option(None, help=_from_config("verify.device"))
 TrialsOption = typer.Option(None, help=_from_config("verify.trials"))
-TimeoutOption = typer.Option(None, help=_from_config(
-    "verify.timeout_s", "Base seconds allowed to a sandboxed run: a candidate also gets 4x the reference's own trial "
-    "time at these shapes, the reference 4x this"))
+TimeoutOption = typer.Option(
+    None,
+    help=_from_config(
+        "verify.timeout_s",
+        "Base seconds allowed to a sandboxed run: a candidate also gets 4x the reference's own trial "
+        "time at these shapes, the reference 4x this",
+    ),
+)
 PrecisionOption = typer.Option(None, help=_from_config("verify.precision"))
 
 
@@ -66,8 +71,10 @@ def _problem(path: Path) -> Problem:
         builtin = {p.name: p for p in load_builtin()}
         if str(path) in builtin:
             return builtin[str(path)]
-        raise fail(f"problem file {path} does not exist, and no built-in problem has that name "
-                   "(tritonrl problems list shows them)")
+        raise fail(
+            f"problem file {path} does not exist, and no built-in problem has that name "
+            "(tritonrl problems list shows them)"
+        )
     if path.suffix != ".py":
         raise fail(f"--problem must be a .py file in KernelBench format, got {path}")
     try:
@@ -80,7 +87,9 @@ def _problem(path: Path) -> Problem:
 @app.command("verify")
 def verify(
     problem: Path = typer.Option(..., "--problem", help=PROBLEM_HELP),
-    candidate: Path = typer.Option(..., "--candidate", help="A .py file defining ModelNew, or a text file holding a model response."),
+    candidate: Path = typer.Option(
+        ..., "--candidate", help="A .py file defining ModelNew, or a text file holding a model response."
+    ),
     device: Optional[str] = DeviceOption,
     trials: Optional[int] = TrialsOption,
     timeout: Optional[float] = TimeoutOption,
@@ -94,8 +103,9 @@ def verify(
 
     The verifier's settings are the config's `verify` section; the flags override it.
     """
-    config = _verify_config(profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout,
-                            precision=precision)
+    config = _verify_config(
+        profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout, precision=precision
+    )
     loaded = _problem(problem)
     if not candidate.is_file():
         raise fail(f"candidate file {candidate} does not exist")
@@ -117,38 +127,59 @@ def verify(
 
 @app.command("eval")
 def evaluate(
-    problems: Optional[str] = typer.Option(None, "--problems", help=_from_config(
-        "evaluate.problems", "builtin, a directory, a KernelBench JSONL or a hub id")),
+    problems: Optional[str] = typer.Option(
+        None,
+        "--problems",
+        help=_from_config("evaluate.problems", "builtin, a directory, a KernelBench JSONL or a hub id"),
+    ),
     responses: Optional[Path] = typer.Option(
-        None, "--responses", help='JSONL, one {"problem": NAME, "response": TEXT} per line (with "sample" and "turn" for refined '
-        'answers, as eval writes them). Or use --model/--endpoint.'
+        None,
+        "--responses",
+        help='JSONL, one {"problem": NAME, "response": TEXT} per line (with "sample" and "turn" for refined '
+        "answers, as eval writes them). Or use --model/--endpoint.",
     ),
     model: Optional[str] = typer.Option(
-        None, "--model",
+        None,
+        "--model",
         help="Generate the responses with this model: models:/tritonrl-coder@champion (or @candidate, /VERSION; the registry "
         "of MLFLOW_TRACKING_URI when set), a hub id, a local directory, tiny-local, or a training output URI (file:// or "
         "s3://, as printed by sft/grpo).",
     ),
     endpoint: Optional[str] = typer.Option(
-        None, "--endpoint", help="Generate the responses through an OpenAI-compatible endpoint (base URL, e.g. http://localhost:8000/v1)."
+        None,
+        "--endpoint",
+        help="Generate the responses through an OpenAI-compatible endpoint (base URL, e.g. http://localhost:8000/v1).",
     ),
     served_model: str = typer.Option("", "--served-model", help="The model name the --endpoint serves."),
     samples: Optional[int] = typer.Option(None, help=_from_config("evaluate.samples")),
     temperature: Optional[float] = typer.Option(None, help=_from_config("evaluate.temperature")),
     max_tokens: Optional[int] = typer.Option(None, "--max-tokens", help=_from_config("evaluate.max_tokens")),
-    turns: Optional[int] = typer.Option(None, help=_from_config(
-        "evaluate.turns", "Turns of refinement per sample: an answer not yet correct and fast enough (evaluate.stop_speedup) "
-        "gets the verifier's feedback and is asked again. With --responses: verify the file's first that many turns "
-        "(default: all)")),
-    device: Optional[str] = typer.Option(None, help=_from_config("verify.device", "cpu (Triton interpreter, shrunk shapes, "
-                                                                 "no timing) or cuda; --model generates here too")),
-    out: Optional[Path] = typer.Option(None, "--out", help="Directory for report.json, report.md, PNG plots (and generated responses.jsonl)."),
+    turns: Optional[int] = typer.Option(
+        None,
+        help=_from_config(
+            "evaluate.turns",
+            "Turns of refinement per sample: an answer not yet correct and fast enough (evaluate.stop_speedup) "
+            "gets the verifier's feedback and is asked again. With --responses: verify the file's first that many turns "
+            "(default: all)",
+        ),
+    ),
+    device: Optional[str] = typer.Option(
+        None,
+        help=_from_config(
+            "verify.device", "cpu (Triton interpreter, shrunk shapes, no timing) or cuda; --model generates here too"
+        ),
+    ),
+    out: Optional[Path] = typer.Option(
+        None, "--out", help="Directory for report.json, report.md, PNG plots (and generated responses.jsonl)."
+    ),
     level: list[int] = typer.Option([], help="Evaluate only these KernelBench levels (repeatable)."),
     workers: int = typer.Option(0, help="Verifier workers (0: one per CPU core, or 3 per GPU on cuda)."),
     trials: Optional[int] = TrialsOption,
     timeout: Optional[float] = TimeoutOption,
     precision: Optional[str] = PrecisionOption,
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (metrics overall and per level, per_problem)."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object (metrics overall and per level, per_problem)."
+    ),
     profile: Optional[str] = ProfileOption,
     config_file: Optional[Path] = ConfigFileOption,
     overrides: list[str] = SetOption,
@@ -163,8 +194,9 @@ def evaluate(
     stderr as lines, terminal or not: per batch of generated answers and per
     verified answer, with the time per answer and the time left.
     """
-    config = _verify_config(profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout,
-                            precision=precision)
+    config = _verify_config(
+        profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout, precision=precision
+    )
     if sum(x is not None for x in (responses, model, endpoint)) != 1:
         raise fail("give exactly one of --responses FILE, --model MODEL or --endpoint URL")
     problems = problems or config.evaluate.problems
@@ -172,7 +204,9 @@ def evaluate(
     from tritonrl.stages.evaluate import run as run_evaluation
     from tritonrl.verify.verifier import VerifierSettings
 
-    if model is not None:  # a local model: quiet its libraries as a stage does; a registry URI names its training output
+    if (
+        model is not None
+    ):  # a local model: quiet its libraries as a stage does; a registry URI names its training output
         from tritonrl import tracking
         from tritonrl.stages.pipeline import prepare_environment
 
@@ -183,9 +217,19 @@ def evaluate(
             raise fail(str(exc)) from exc
     settings = VerifierSettings.from_config(config.verify)
     if responses is None:
-        sampling = replace(config.evaluate, **{k: v for k, v in {"samples": samples, "temperature": temperature,
-                                                                 "max_tokens": max_tokens, "turns": turns}.items()
-                                               if v is not None})
+        sampling = replace(
+            config.evaluate,
+            **{
+                k: v
+                for k, v in {
+                    "samples": samples,
+                    "temperature": temperature,
+                    "max_tokens": max_tokens,
+                    "turns": turns,
+                }.items()
+                if v is not None
+            },
+        )
         rows = _answer_eval(problems, model, endpoint, served_model, sampling, settings, out, level, workers, as_json)
         result = summarize(rows, out, sampling.turns)
     else:
@@ -196,17 +240,31 @@ def evaluate(
         tally = _progress().start("verifying", total, "answers verified")
         try:
             result = run_evaluation(
-                problems, responses, settings, out_dir=out, levels=level, workers=workers or None,
-                on_verdict=_verified(tally), turns=turns,
+                problems,
+                responses,
+                settings,
+                out_dir=out,
+                levels=level,
+                workers=workers or None,
+                on_verdict=_verified(tally),
+                turns=turns,
             )
         except (EvaluationError, ProblemError) as exc:
             raise fail(str(exc)) from exc
     if as_json:
-        typer.echo(json.dumps({**result["metrics"], "per_problem": result["per_problem"], "report": result["report"]}, indent=2))
+        typer.echo(
+            json.dumps(
+                {**result["metrics"], "per_problem": result["per_problem"], "report": result["report"]}, indent=2
+            )
+        )
         return
     from tritonrl.evaluation.report import render_markdown
 
-    typer.echo(render_markdown(result["metrics"], [{k: v for k, v in r.items() if k != "verdicts"} for r in result["per_problem"]]))
+    typer.echo(
+        render_markdown(
+            result["metrics"], [{k: v for k, v in r.items() if k != "verdicts"} for r in result["per_problem"]]
+        )
+    )
     if result["report"]:
         typer.echo(f"\nreport written to {out}")
 
@@ -221,7 +279,9 @@ def _progress():
 
 def _verified(tally):
     """The verifier pool's on_verdict for a tally of answers verified: one per verdict, naming its problem."""
-    return lambda batch, index, verdict: tally.advance(f"{batch.key}: {'correct' if verdict.correct else 'not correct'}")
+    return lambda batch, index, verdict: tally.advance(
+        f"{batch.key}: {'correct' if verdict.correct else 'not correct'}"
+    )
 
 
 def _answer_eval(problems, model, endpoint, served_model, sampling, settings, out, level, workers, quiet) -> list[dict]:
@@ -258,8 +318,10 @@ def _answer_eval(problems, model, endpoint, served_model, sampling, settings, ou
         tally = progress.start(turn(f"generating with {generator.id}", number), prompts, unit)
         return lambda answered: tally.advance(together([p.name for p in answered]), count=len(answered))
 
-    watch = Watch(answering, lambda number, answers: _verified(progress.start(turn("verifying", number), len(answers),
-                                                                             "answers verified")))
+    watch = Watch(
+        answering,
+        lambda number, answers: _verified(progress.start(turn("verifying", number), len(answers), "answers verified")),
+    )
     try:
         rows = answer(problems, generator, settings, sampling, level, workers or None, watch)
     except (EvaluationError, ProblemError) as exc:
@@ -274,7 +336,9 @@ def _answer_eval(problems, model, endpoint, served_model, sampling, settings, ou
 @app.command("generate")
 def generate(
     model: str = typer.Option(
-        ..., "--model", help="models:/tritonrl-coder@champion (or @candidate, /VERSION), a training output URI, a hub id or a directory."
+        ...,
+        "--model",
+        help="models:/tritonrl-coder@champion (or @candidate, /VERSION), a training output URI, a hub id or a directory.",
     ),
     problem: Path = typer.Option(..., "--problem", help=PROBLEM_HELP),
     attempts: int = typer.Option(1, help="Answers to try; after the first (greedy by default) they are sampled."),
@@ -302,10 +366,17 @@ def generate(
     except (tracking.TrackingError, ModelError, PipelineError) as exc:
         raise fail(str(exc)) from exc
     if not kernel.verdict.correct:
-        console.print(render_verdict(kernel.verdict, loaded.name, f"{model}'s answer", author_hints=False),
-                      highlight=False, markup=False)
+        console.print(
+            render_verdict(kernel.verdict, loaded.name, f"{model}'s answer", author_hints=False),
+            highlight=False,
+            markup=False,
+        )
         tried = f"{attempts} answers" if attempts > 1 else "its answer"
-        console.print(f"no kernel: the verifier rejected {tried}; sample more with --attempts {max(4, 2 * attempts)}, "
-                      "or use a better-trained model", highlight=False, markup=False)
+        console.print(
+            f"no kernel: the verifier rejected {tried}; sample more with --attempts {max(4, 2 * attempts)}, "
+            "or use a better-trained model",
+            highlight=False,
+            markup=False,
+        )
         raise typer.Exit(code=1)
     typer.echo(kernel.response)

@@ -23,8 +23,10 @@ from tritonrl.artifacts.storage_errors import storage_error
 from tritonrl.problems import ProblemError
 from tritonrl.problems.loaders import load_builtin
 
-stack_app = typer.Typer(help="The local stack: Prefect server, MLflow server, S3 endpoint, one worker per pool (loopback).",
-                        no_args_is_help=True)
+stack_app = typer.Typer(
+    help="The local stack: Prefect server, MLflow server, S3 endpoint, one worker per pool (loopback).",
+    no_args_is_help=True,
+)
 app.add_typer(stack_app, name="stack")
 
 
@@ -58,7 +60,9 @@ def run(
 
             _tracebacks_to(log)
 
-            result = tritonrl_flow(profile=config.profile, config_file=str(config_file or ""), overrides=list(overrides))
+            result = tritonrl_flow(
+                profile=config.profile, config_file=str(config_file or ""), overrides=list(overrides)
+            )
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM; the flow has marked its runs KILLED
         console.print(_interrupted(exc), highlight=False, markup=False)
         raise typer.Exit(code=130) from None
@@ -70,8 +74,11 @@ def run(
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("a") as sink:
             traceback.print_exception(exc, file=sink)
-        console.print(f"[red]error:[/red] internal error, {escape(f'{type(exc).__name__}: {exc}')} (a defect of "
-                      f"tritonrl; its traceback is in {log}: please report it)\n{RESUME_HINT}", highlight=False)
+        console.print(
+            f"[red]error:[/red] internal error, {escape(f'{type(exc).__name__}: {exc}')} (a defect of "
+            f"tritonrl; its traceback is in {log}: please report it)\n{RESUME_HINT}",
+            highlight=False,
+        )
         raise typer.Exit(code=1) from None
     console.print("[bold green]done[/bold green]")
     for line in _render_result(result):
@@ -88,8 +95,10 @@ def _check_writable(home: Path) -> None:
         with tempfile.TemporaryFile(dir=home):
             pass
     except OSError as exc:
-        raise fail(f"cannot write to {home} ({exc.strerror or exc}), where the run keeps its databases, logs and "
-                   "artifacts: set TRITONRL_HOME to a writable directory, e.g. export TRITONRL_HOME=$HOME/.tritonrl") from exc
+        raise fail(
+            f"cannot write to {home} ({exc.strerror or exc}), where the run keeps its databases, logs and "
+            "artifacts: set TRITONRL_HOME to a writable directory, e.g. export TRITONRL_HOME=$HOME/.tritonrl"
+        ) from exc
 
 
 def _interrupted(exc: KeyboardInterrupt) -> str:
@@ -161,7 +170,11 @@ def _render_result(result: dict[str, Any]) -> list[str]:
     value = "none" if registered["value"] is None else f"{registered['value']:.3g}"
     rows = learning.learning_rows(result["stages"])
     if rows:
-        lines += ["", "learning (the same evaluation for each model):", *("  " + line for line in learning.learning_text(rows))]
+        lines += [
+            "",
+            "learning (the same evaluation for each model):",
+            *("  " + line for line in learning.learning_text(rows)),
+        ]
     lines += [
         "",
         f"model:        {result['model']}",
@@ -226,8 +239,10 @@ def stack_up() -> None:
         state = stack.up(on_log=lambda line: console.print(f"  {line}", highlight=False))
     except (stack.StackError, OSError) as exc:
         raise fail(str(exc)) from exc
-    typer.echo(f"Prefect UI {state['prefect_ui']}\nMLflow UI  {state['mlflow_url']}\nS3         {state['s3_endpoint_url']} "
-               f"(bucket {state['bucket']})\nconfig     {state['config_file']}\nclient environment:")
+    typer.echo(
+        f"Prefect UI {state['prefect_ui']}\nMLflow UI  {state['mlflow_url']}\nS3         {state['s3_endpoint_url']} "
+        f"(bucket {state['bucket']})\nconfig     {state['config_file']}\nclient environment:"
+    )
     typer.echo("\n".join(f"  export {k}={v}" for k, v in stack.environment(state).items()))
 
 

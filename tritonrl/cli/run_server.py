@@ -49,10 +49,24 @@ def start_server(home: Path) -> str:
     env.pop("PREFECT_API_URL", None)
     with log.open("ab") as out:
         server = subprocess.Popen(
-            [str(Path(sys.executable).with_name("prefect")), "server", "start", "--host", HOST, "--port", str(port),
-             "--no-ui", "--no-services"],
-            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True,
-            preexec_fn=stop_with_parent(os.getpid()))
+            [
+                str(Path(sys.executable).with_name("prefect")),
+                "server",
+                "start",
+                "--host",
+                HOST,
+                "--port",
+                str(port),
+                "--no-ui",
+                "--no-services",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+            preexec_fn=stop_with_parent(os.getpid()),
+        )
     atexit.register(_stop, server)
     _wait_until_up(server, api, log)
     return api
@@ -62,10 +76,14 @@ def _wait_until_up(server: subprocess.Popen, api: str, log: Path) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while not healthy(f"{api}/health"):
         if server.poll() is not None:
-            raise RuntimeError(f"the run's Prefect server exited while starting; its log {log} ends:\n"
-                               + log.read_text(errors="replace")[-2000:])
+            raise RuntimeError(
+                f"the run's Prefect server exited while starting; its log {log} ends:\n"
+                + log.read_text(errors="replace")[-2000:]
+            )
         if time.monotonic() > deadline:
-            raise RuntimeError(f"the run's Prefect server did not answer {api}/health within {START_TIMEOUT_S} s; see {log}")
+            raise RuntimeError(
+                f"the run's Prefect server did not answer {api}/health within {START_TIMEOUT_S} s; see {log}"
+            )
         time.sleep(0.3)
 
 
@@ -83,6 +101,7 @@ def _stop(server: subprocess.Popen) -> None:
 @contextmanager
 def sigterm_interrupts() -> Iterator[None]:
     """Within the block, SIGTERM raises KeyboardInterrupt in the main thread, as Ctrl-C does."""
+
     def interrupt(signum, frame):
         raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
 

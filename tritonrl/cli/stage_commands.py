@@ -57,8 +57,15 @@ def distill(
         result = stage.run(config, out, teacher, _progress())
     except (ProblemError, ValueError) as exc:
         raise fail(str(exc)) from exc
-    print_json({"dataset": result.dataset.uri, "problems": result.problems, "samples": result.samples,
-                "failures": result.failures, "resumed_problems": result.resumed_problems})
+    print_json(
+        {
+            "dataset": result.dataset.uri,
+            "problems": result.problems,
+            "samples": result.samples,
+            "failures": result.failures,
+            "resumed_problems": result.resumed_problems,
+        }
+    )
 
 
 def _run_stage(module: str, profile, config_file, overrides, *inputs, **options):
@@ -88,8 +95,16 @@ def filter_(
     Progress goes to stderr, a line per problem verified (at most one every few seconds).
     """
     result = _run_stage("filter", profile, config_file, overrides, input_uri, out, progress=_progress())
-    print_json({"accepted": result.accepted.uri, "rejected": result.rejected.uri, "samples": result.samples,
-                "accepted_count": result.accepted.rows, "acceptance_rate": result.acceptance_rate, "reasons": result.reasons})
+    print_json(
+        {
+            "accepted": result.accepted.uri,
+            "rejected": result.rejected.uri,
+            "samples": result.samples,
+            "accepted_count": result.accepted.rows,
+            "acceptance_rate": result.acceptance_rate,
+            "reasons": result.reasons,
+        }
+    )
 
 
 @app.command("augment")
@@ -105,9 +120,18 @@ def augment(
     Progress goes to stderr, a line per problem whose variants are verified (at most one every few seconds).
     """
     result = _run_stage("augment", profile, config_file, overrides, input_uri, out, progress=_progress())
-    print_json({"pairs": result.pairs.uri, "tasks": result.tasks.uri, "problems": result.problems,
-                "variants_proposed": result.variants_proposed, "variants_kept": result.variants_kept,
-                "variant_pairs": result.variant_pairs, "pair_rows": result.pairs.rows, "task_rows": result.tasks.rows})
+    print_json(
+        {
+            "pairs": result.pairs.uri,
+            "tasks": result.tasks.uri,
+            "problems": result.problems,
+            "variants_proposed": result.variants_proposed,
+            "variants_kept": result.variants_kept,
+            "variant_pairs": result.variant_pairs,
+            "pair_rows": result.pairs.rows,
+            "task_rows": result.tasks.rows,
+        }
+    )
 
 
 SFT_HELP = f"""Supervised fine-tuning of student.base_model on (prompt, response) pairs, loss on response tokens only.
@@ -122,19 +146,37 @@ Settings (--set sft.KEY=VALUE; `tritonrl config show` prints the resolved values
 
 @app.command("sft", help=SFT_HELP)
 def sft(
-    input_uri: str = typer.Option(..., "--input", help="URI of an augment-pairs dataset (columns prompt, response), as printed by `tritonrl augment`."),
+    input_uri: str = typer.Option(
+        ...,
+        "--input",
+        help="URI of an augment-pairs dataset (columns prompt, response), as printed by `tritonrl augment`.",
+    ),
     profile: Optional[str] = ProfileOption,
     config_file: Optional[Path] = ConfigFileOption,
     overrides: list[str] = SetOption,
     out: Optional[str] = typer.Option(
-        None, "--out", help="Output URI or path for checkpoints and the final model (default: <artifact_root>/checkpoints/sft-<input digest>-<time>)."
+        None,
+        "--out",
+        help="Output URI or path for checkpoints and the final model (default: <artifact_root>/checkpoints/sft-<input digest>-<time>).",
     ),
 ) -> None:
     result = _run_stage("sft", profile, config_file, overrides, input_uri, out, on_log=_log)
-    print_json({"output": result.output_uri, "model": result.model_uri, "checkpoints": result.checkpoints,
-                "train_rows": result.train_rows, "eval_rows": result.eval_rows, "dropped_rows": result.dropped_rows,
-                "steps": result.steps, "world_size": result.world_size, "loss_curve": result.loss_curve,
-                "eval_curve": result.eval_curve, "seconds": result.seconds})
+    print_json(
+        {
+            "output": result.output_uri,
+            "model": result.model_uri,
+            "checkpoints": result.checkpoints,
+            "train_rows": result.train_rows,
+            "eval_rows": result.eval_rows,
+            "dropped_rows": result.dropped_rows,
+            "steps": result.steps,
+            "world_size": result.world_size,
+            "loss_curve": result.loss_curve,
+            "eval_curve": result.eval_curve,
+            "seconds": result.seconds,
+        }
+    )
+
 
 GRPO_HELP = f"""HRD-GRPO: sample groups from the policy, reward them with the verifier, update plan and code tokens separately.
 
@@ -150,17 +192,33 @@ Settings (--set grpo.KEY=VALUE; `tritonrl config show` prints the resolved value
 
 @app.command("grpo", help=GRPO_HELP)
 def grpo(
-    tasks_uri: str = typer.Option(..., "--tasks", help="URI of an augment-tasks dataset (columns problem, problem_source), as printed by `tritonrl augment`."),
+    tasks_uri: str = typer.Option(
+        ...,
+        "--tasks",
+        help="URI of an augment-tasks dataset (columns problem, problem_source), as printed by `tritonrl augment`.",
+    ),
     model: Optional[str] = typer.Option(
-        None, "--model", help="Starting policy: an SFT output URI (as printed by `tritonrl sft`), a hub id or a local directory (default: student.base_model)."
+        None,
+        "--model",
+        help="Starting policy: an SFT output URI (as printed by `tritonrl sft`), a hub id or a local directory (default: student.base_model).",
     ),
     profile: Optional[str] = ProfileOption,
     config_file: Optional[Path] = ConfigFileOption,
     overrides: list[str] = SetOption,
     out: Optional[str] = typer.Option(
-        None, "--out", help="Output URI or path for checkpoints and the final model (default: <artifact_root>/checkpoints/grpo-<time>)."
+        None,
+        "--out",
+        help="Output URI or path for checkpoints and the final model (default: <artifact_root>/checkpoints/grpo-<time>).",
     ),
 ) -> None:
     result = _run_stage("grpo", profile, config_file, overrides, tasks_uri, model, out, on_log=_log)
-    print_json({"output": result.output_uri, "model": result.model_uri, "steps": result.steps,
-                "world_size": result.world_size, "history": result.history, "seconds": result.seconds})
+    print_json(
+        {
+            "output": result.output_uri,
+            "model": result.model_uri,
+            "steps": result.steps,
+            "world_size": result.world_size,
+            "history": result.history,
+            "seconds": result.seconds,
+        }
+    )

@@ -40,34 +40,47 @@ def learning_rows(stages: dict[str, dict[str, Any]]) -> list[LearningRow]:
     if not compared:
         return []
     inputs = evaluate["inputs"]
-    rows = [LearningRow(name, inputs.get(f"compare.{name}", ""), metrics, _training(name, stages))
-            for name, metrics in compared.items()]
+    rows = [
+        LearningRow(name, inputs.get(f"compare.{name}", ""), metrics, _training(name, stages))
+        for name, metrics in compared.items()
+    ]
     final = {k: evaluate["metrics"].get(k) for k in SHOWN_METRICS}
     return rows + [LearningRow("grpo", inputs.get("model", ""), final, _training("grpo", stages))]
 
 
 def learning_metrics(rows: list[LearningRow]) -> dict[str, float]:
     """`<model>.<metric>` numbers for the MLflow parent run (e.g. base.correct, sft.correct, grpo.correct)."""
-    return {f"{row.model}.{key}": float(value) for row in rows for key, value in row.metrics.items()
-            if key in SHOWN_METRICS and value is not None}
+    return {
+        f"{row.model}.{key}": float(value)
+        for row in rows
+        for key, value in row.metrics.items()
+        if key in SHOWN_METRICS and value is not None
+    }
 
 
 def learning_markdown(rows: list[LearningRow], samples: int | None = None) -> str:
     """The table: each model's share of correct, valid, compiled and fast_1 answers, and what trained it."""
     what = f" ({samples} answers each)" if samples else ""
-    lines = [f"### The same evaluation for each model{what}", "",
-             "| model | " + " | ".join(SHOWN_METRICS) + " | trained by |",
-             "|---|" + "---:|" * len(SHOWN_METRICS) + "---|"]
-    lines += [f"| {row.model} | " + " | ".join(_share(row.metrics.get(k)) for k in SHOWN_METRICS) + f" | {row.training} |"
-              for row in rows]
+    lines = [
+        f"### The same evaluation for each model{what}",
+        "",
+        "| model | " + " | ".join(SHOWN_METRICS) + " | trained by |",
+        "|---|" + "---:|" * len(SHOWN_METRICS) + "---|",
+    ]
+    lines += [
+        f"| {row.model} | " + " | ".join(_share(row.metrics.get(k)) for k in SHOWN_METRICS) + f" | {row.training} |"
+        for row in rows
+    ]
     return "\n".join(lines)
 
 
 def learning_text(rows: list[LearningRow]) -> list[str]:
     """The table for a terminal: one aligned line per model."""
     header = f"{'model':8s}" + "".join(f"{k:>10s}" for k in SHOWN_METRICS) + "  trained by"
-    return [header] + [f"{row.model:8s}" + "".join(f"{_share(row.metrics.get(k)):>10s}" for k in SHOWN_METRICS)
-                       + f"  {row.training}" for row in rows]
+    return [header] + [
+        f"{row.model:8s}" + "".join(f"{_share(row.metrics.get(k)):>10s}" for k in SHOWN_METRICS) + f"  {row.training}"
+        for row in rows
+    ]
 
 
 def learning_png(rows: list[LearningRow], stages: dict[str, dict[str, Any]]) -> bytes:
@@ -79,7 +92,7 @@ def learning_png(rows: list[LearningRow], stages: dict[str, dict[str, Any]]) -> 
 
     fig, (bars, loss, reward) = plt.subplots(1, 3, figsize=(13, 3.6))
     shares = [100 * (row.metrics.get("correct") or 0.0) for row in rows]
-    bars.bar([row.model for row in rows], shares, color=["tab:gray", "tab:blue", "tab:green"][:len(rows)])
+    bars.bar([row.model for row in rows], shares, color=["tab:gray", "tab:blue", "tab:green"][: len(rows)])
     bars.set_ylim(0, 100)
     bars.set_ylabel("correct answers (%)")
     bars.set_title("same evaluation per model")

@@ -109,8 +109,9 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - miss
 
 
-def compute_metrics(records: list[dict], fast_thresholds: Iterable[float] = (0.0, 1.0, 2.0),
-                    turns: int | None = None) -> dict[str, Any]:
+def compute_metrics(
+    records: list[dict], fast_thresholds: Iterable[float] = (0.0, 1.0, 2.0), turns: int | None = None
+) -> dict[str, Any]:
     """Aggregate per-sample records into {"overall": block, "per_level": {level: block}, "speedups": [...]}.
 
     Blocks count each sample's final answer (`final_answers`). `turns` is how many turns the evaluation allowed
@@ -273,7 +274,9 @@ def _validate(records: list[dict]) -> list[dict]:
                 raise ValueError(f"record {i}: field {name!r} must be a finite number > 0 or None, got {ratio!r}")
         # Verdict.correct implies valid and compiled; a record that says otherwise was built wrongly.
         if rec["correct"] and not (rec["valid"] and rec["compiled"]):
-            raise ValueError(f"record {i}: field 'correct' is true but valid={rec['valid']}, compiled={rec['compiled']}")
+            raise ValueError(
+                f"record {i}: field 'correct' is true but valid={rec['valid']}, compiled={rec['compiled']}"
+            )
         reasons = rec.get("reasons")
         if reasons is not None and not (isinstance(reasons, list) and all(isinstance(r, str) for r in reasons)):
             raise ValueError(f"record {i}: field 'reasons' must be a list of reason-code strings, got {reasons!r}")
@@ -282,7 +285,9 @@ def _validate(records: list[dict]) -> list[dict]:
             raise ValueError(f"record {i}: field 'turn' must be an int >= {FIRST_TURN}, got {turn!r}")
         ident = (rec["problem"], rec["sample"], turn)
         if ident in seen:
-            raise ValueError(f"record {i}: duplicate (problem, sample, turn) {ident!r}, first seen at record {seen[ident]}")
+            raise ValueError(
+                f"record {i}: duplicate (problem, sample, turn) {ident!r}, first seen at record {seen[ident]}"
+            )
         seen[ident] = i
         first = level_of.setdefault(rec["problem"], (rec["level"], i))
         # A problem belongs to one level; otherwise per-level problem counts would double-count it.

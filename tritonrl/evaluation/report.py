@@ -32,12 +32,20 @@ from tritonrl.evaluation.metrics import NO_LEVEL
 
 _PER_PROBLEM_KEYS = ("problem", "level", "samples", "correct", "best_speedup", "best_sol_fraction", "top_reason")
 # Bars in per_level.png: (block key, legend label).
-_BAR_METRICS = (("valid", "valid"), ("compiled", "compiled"), ("correct", "correct"), ("naive_correct", "naive correct"), ("fast_1", "fast_1"))
+_BAR_METRICS = (
+    ("valid", "valid"),
+    ("compiled", "compiled"),
+    ("correct", "correct"),
+    ("naive_correct", "naive correct"),
+    ("fast_1", "fast_1"),
+)
 _NONE = "–"  # shown for a value that does not exist (no samples, no speed-up measured)
 PER_PROBLEM_HEADING = "## Per problem"
 
 
-def write_report(metrics: dict, per_problem: list[dict], out_dir: Path, title: str = "KernelBench evaluation") -> dict[str, Path]:
+def write_report(
+    metrics: dict, per_problem: list[dict], out_dir: Path, title: str = "KernelBench evaluation"
+) -> dict[str, Path]:
     """Write report.json, report.md, speedup_hist.png, per_level.png (and turns.png); return their paths by name."""
     _check_inputs(metrics, per_problem)
     out_dir = Path(out_dir)
@@ -76,10 +84,24 @@ def render_markdown(metrics: dict, per_problem: list[dict], title: str = "Kernel
     ks = [int(k) for k in overall.get("pass_at_k") or {}]
     k_extra = max(ks) if ks and max(ks) > 1 else None
 
-    header = ["level", "problems", "samples", "valid", "compiled", "correct", "naive correct", "fast_1", "fast_2", "pass@1"]
+    header = [
+        "level",
+        "problems",
+        "samples",
+        "valid",
+        "compiled",
+        "correct",
+        "naive correct",
+        "fast_1",
+        "fast_2",
+        "pass@1",
+    ]
     header += [f"pass@{k_extra}"] if k_extra else []
     header += ["mean speed-up", "geomean speed-up", "median SoL", "p90 SoL"]
-    rows = [_level_row(level_label(name, in_level_column=True), block, k_extra) for name, block in metrics["per_level"].items()]
+    rows = [
+        _level_row(level_label(name, in_level_column=True), block, k_extra)
+        for name, block in metrics["per_level"].items()
+    ]
     rows.append(_level_row("all", overall, k_extra))
 
     lines = [f"# {title}", "", _table(header, rows, numeric_from=1), "", _robust_sentence(overall), ""]
@@ -120,8 +142,14 @@ def level_label(key: str, in_level_column: bool = False) -> str:
 
 
 def _check_inputs(metrics: dict, per_problem: list[dict]) -> None:
-    if not isinstance(metrics, dict) or not isinstance(metrics.get("overall"), dict) or not isinstance(metrics.get("per_level"), dict):
-        raise ValueError("metrics must be the dict from tritonrl.evaluation.metrics.compute_metrics (with 'overall' and 'per_level' blocks)")
+    if (
+        not isinstance(metrics, dict)
+        or not isinstance(metrics.get("overall"), dict)
+        or not isinstance(metrics.get("per_level"), dict)
+    ):
+        raise ValueError(
+            "metrics must be the dict from tritonrl.evaluation.metrics.compute_metrics (with 'overall' and 'per_level' blocks)"
+        )
     if not isinstance(per_problem, list):
         raise ValueError(f"per_problem must be a list of rows, got {type(per_problem).__name__}")
     for i, row in enumerate(per_problem):
@@ -129,7 +157,9 @@ def _check_inputs(metrics: dict, per_problem: list[dict]) -> None:
             raise ValueError(f"per_problem row {i}: expected a dict, got {type(row).__name__}")
         for key in _PER_PROBLEM_KEYS:
             if key not in row:
-                raise ValueError(f"per_problem row {i}: missing key {key!r} (rows come from tritonrl.evaluation.metrics.per_problem_rows)")
+                raise ValueError(
+                    f"per_problem row {i}: missing key {key!r} (rows come from tritonrl.evaluation.metrics.per_problem_rows)"
+                )
 
 
 def _speedups(metrics: dict) -> list[float]:
@@ -138,7 +168,9 @@ def _speedups(metrics: dict) -> list[float]:
     if speedups is None:
         if metrics["overall"].get("mean_speedup") is not None:
             # A mean without the values: the histogram would wrongly claim nothing was measured.
-            raise ValueError("metrics has a mean speed-up but no 'speedups' list; build it with tritonrl.evaluation.metrics.compute_metrics")
+            raise ValueError(
+                "metrics has a mean speed-up but no 'speedups' list; build it with tritonrl.evaluation.metrics.compute_metrics"
+            )
         return []
     return [float(s) for s in speedups]
 
@@ -172,10 +204,18 @@ def _turns_section(turns: dict) -> list[str]:
     Above the per-problem section, without a heading of its own, so the registry's model description (report.md up to
     its first `##`) keeps it.
     """
-    rows = [[t, str(turns["answered"][t]), _percent(turns["correct"][t]), _percent(turns["fast_1"][t])] for t in turns["correct"]]
-    return ["**Refinement turns:** each sample is a conversation; an answer not yet correct and fast enough gets the "
-            "verifier's feedback and is asked again. correct@t and fast_1@t count each sample's best answer within its "
-            "first t turns.", "", _table(["turn", "answered", "correct@t", "fast_1@t"], rows, numeric_from=0), ""]
+    rows = [
+        [t, str(turns["answered"][t]), _percent(turns["correct"][t]), _percent(turns["fast_1"][t])]
+        for t in turns["correct"]
+    ]
+    return [
+        "**Refinement turns:** each sample is a conversation; an answer not yet correct and fast enough gets the "
+        "verifier's feedback and is asked again. correct@t and fast_1@t count each sample's best answer within its "
+        "first t turns.",
+        "",
+        _table(["turn", "answered", "correct@t", "fast_1@t"], rows, numeric_from=0),
+        "",
+    ]
 
 
 def _robust_sentence(overall: dict) -> str:
@@ -244,7 +284,9 @@ def _speedup_hist_png(speedups: list[float], title: str) -> bytes:
     # Bins evenly spaced in log space (speed-ups are ratios), spanning the data and 1x so parity is on the axis.
     lo, hi = math.log10(min(min(speedups), 1.0)), math.log10(max(max(speedups), 1.0))
     pad = max(0.35, 0.05 * (hi - lo))  # at least ~0.45x..2.2x around a single value, so the axis has ticks
-    n_bins = max(10, min(40, 2 * math.ceil(math.sqrt(len(speedups)))))  # ~2 sqrt(n): readable for 10 to 1000s of samples
+    n_bins = max(
+        10, min(40, 2 * math.ceil(math.sqrt(len(speedups))))
+    )  # ~2 sqrt(n): readable for 10 to 1000s of samples
     edges = [10 ** (lo - pad + (hi - lo + 2 * pad) * i / n_bins) for i in range(n_bins + 1)]
     geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
 

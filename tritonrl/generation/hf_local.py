@@ -112,14 +112,16 @@ class HFTeacher:
             per_prompt = min(n, self.batch_size) if temperature > 0 else 1
             chunk = max(1, self.batch_size // per_prompt)
             for first in range(0, len(prompts), chunk):
-                batch = prompts[first:first + chunk]
-                for (index, _), completions in zip(batch, self._sample_prompts([ids for _, ids in batch], n, temperature,
-                                                                               max_tokens, per_prompt)):
+                batch = prompts[first : first + chunk]
+                for (index, _), completions in zip(
+                    batch, self._sample_prompts([ids for _, ids in batch], n, temperature, max_tokens, per_prompt)
+                ):
                     results[index] = completions
             return results
 
-    def _sample_prompts(self, prompts: list[list[int]], n: int, temperature: float, max_tokens: int,
-                        per_prompt: int) -> list[list[Completion]]:
+    def _sample_prompts(
+        self, prompts: list[list[int]], n: int, temperature: float, max_tokens: int, per_prompt: int
+    ) -> list[list[Completion]]:
         """`n` completions for each tokenized prompt, `per_prompt` sequences of each per generate call."""
         import torch
 
@@ -129,7 +131,9 @@ class HFTeacher:
             pad_id = min(stop_ids) if stop_ids else 0
         width = max(len(ids) for ids in prompts)
         input_ids = torch.tensor([[pad_id] * (width - len(ids)) + ids for ids in prompts], device=self.device)
-        attention_mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for ids in prompts], device=self.device)
+        attention_mask = torch.tensor(
+            [[0] * (width - len(ids)) + [1] * len(ids) for ids in prompts], device=self.device
+        )
         do_sample = temperature > 0
         kwargs: dict[str, Any] = {"max_new_tokens": max_tokens, "do_sample": do_sample, "pad_token_id": pad_id}
         if do_sample:
@@ -140,15 +144,21 @@ class HFTeacher:
             batch_start = time.perf_counter()
             try:
                 with torch.inference_mode():
-                    output = self._model.generate(input_ids=input_ids, attention_mask=attention_mask,
-                                                  num_return_sequences=k, **kwargs)
+                    output = self._model.generate(
+                        input_ids=input_ids, attention_mask=attention_mask, num_return_sequences=k, **kwargs
+                    )
                 rows = output[:, width:].tolist()
                 latency_s = time.perf_counter() - batch_start
                 for row_index, row in enumerate(rows):
                     count = next((i + 1 for i, t in enumerate(row) if t in stop_ids), len(row))
                     text = self._tokenizer.decode(row[:count], skip_special_tokens=True)
-                    done = Completion(text=text, error=None, latency_s=latency_s, prompt_tokens=len(prompts[row_index // k]),
-                                      completion_tokens=count)
+                    done = Completion(
+                        text=text,
+                        error=None,
+                        latency_s=latency_s,
+                        prompt_tokens=len(prompts[row_index // k]),
+                        completion_tokens=count,
+                    )
                     completions[row_index // k].extend([done] if do_sample else [done] * n)
             except Exception as exc:
                 error = f"{self.id}: generation failed: {type(exc).__name__}: {exc}"

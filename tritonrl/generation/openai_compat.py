@@ -218,7 +218,9 @@ class OpenAITeacher:
                 "e.g. http://localhost:8000/v1"
             )
         if not model:
-            raise ValueError("teacher model is empty; give the model name the endpoint serves, e.g. openai/gpt-oss-120b")
+            raise ValueError(
+                "teacher model is empty; give the model name the endpoint serves, e.g. openai/gpt-oss-120b"
+            )
         if concurrency < 1:
             raise ValueError(f"concurrency must be >= 1, got {concurrency}")
         if max_retries < 0:
@@ -325,7 +327,12 @@ class OpenAITeacher:
                 delay_s = self._delay_s(attempts, outcome.retry_after_s)
                 log.warning(
                     "%s %s attempt %d/%d failed: %s; retrying in %.2f s",
-                    self.id, label, attempts, self.max_retries + 1, outcome.error, delay_s,
+                    self.id,
+                    label,
+                    attempts,
+                    self.max_retries + 1,
+                    outcome.error,
+                    delay_s,
                 )
                 time.sleep(delay_s)
         except Exception as exc:  # a bug here must cost one sample, not the run

@@ -50,15 +50,19 @@ class _Code:
 
     def offset(self, line: int, col: int) -> int:
         start = self._starts[line - 1]  # ast columns count UTF-8 bytes
-        return start + len(self.text[start:self._starts[line]].encode()[:col].decode(errors="ignore"))
+        return start + len(self.text[start : self._starts[line]].encode()[:col].decode(errors="ignore"))
 
     def span(self, node: ast.AST) -> tuple[int, int]:
         return self.offset(node.lineno, node.col_offset), self.offset(node.end_lineno, node.end_col_offset)
 
     def kernels(self) -> list[ast.FunctionDef]:
         """The `@triton.jit` functions, in source order."""
-        return [node for node in self.tree.body if isinstance(node, ast.FunctionDef)
-                and any(ast.unparse(d).split("(")[0].endswith("jit") for d in node.decorator_list)]
+        return [
+            node
+            for node in self.tree.body
+            if isinstance(node, ast.FunctionDef)
+            and any(ast.unparse(d).split("(")[0].endswith("jit") for d in node.decorator_list)
+        ]
 
     def forward(self) -> ast.FunctionDef | None:
         return _method(self.tree, "ModelNew", "forward")
@@ -73,17 +77,26 @@ def _method(tree: ast.Module, class_name: str, name: str) -> ast.FunctionDef | N
 
 def _calls(nodes: list[ast.AST], module: str, names: set[str]) -> list[ast.Call]:
     """Calls `<module>.<name>(...)` inside `nodes`, in source order."""
-    found = [call for node in nodes for call in ast.walk(node) if isinstance(call, ast.Call)
-             and isinstance(call.func, ast.Attribute) and call.func.attr in names
-             and isinstance(call.func.value, ast.Name) and call.func.value.id == module]
+    found = [
+        call
+        for node in nodes
+        for call in ast.walk(node)
+        if isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in names
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == module
+    ]
     return sorted(found, key=lambda c: (c.lineno, c.col_offset))
 
 
 def off_by_one_mask(code: _Code, problem_source: str) -> list[Edit]:
     """The first bounds check of the first kernel lets one element too many through: `<` becomes `<=`."""
     for kernel in code.kernels():
-        compares = sorted((n for n in ast.walk(kernel) if isinstance(n, ast.Compare) and isinstance(n.ops[0], ast.Lt)),
-                          key=lambda n: (n.lineno, n.col_offset))
+        compares = sorted(
+            (n for n in ast.walk(kernel) if isinstance(n, ast.Compare) and isinstance(n.ops[0], ast.Lt)),
+            key=lambda n: (n.lineno, n.col_offset),
+        )
         if compares:
             first = compares[0]
             start, end = code.span(first.left)[1], code.span(first.comparators[0])[0]
@@ -105,8 +118,11 @@ def missing_mask(code: _Code, problem_source: str) -> list[Edit]:
 def short_grid(code: _Code, problem_source: str) -> list[Edit]:
     """The launch grid rounds down: `triton.cdiv(n, BLOCK)` becomes `n // BLOCK`, so the ragged tail is never computed."""
     calls = _calls([code.forward()] if code.forward() else [], "triton", {"cdiv"})
-    return [(*code.span(call), " // ".join(code.text[slice(*code.span(a))] for a in call.args))
-            for call in calls if len(call.args) == 2]
+    return [
+        (*code.span(call), " // ".join(code.text[slice(*code.span(a))] for a in call.args))
+        for call in calls
+        if len(call.args) == 2
+    ]
 
 
 def wrong_axis(code: _Code, problem_source: str) -> list[Edit]:
@@ -122,12 +138,21 @@ def torch_op_in_forward(code: _Code, problem_source: str) -> list[Edit]:
     """`ModelNew.forward` launches its kernel but returns the problem's PyTorch expression, the torch fallback models write."""
     forward = code.forward()
     reference = _method(syntax.parse(problem_source), "Model", "forward")
-    if forward is None or reference is None or len(reference.body) != 1 or not isinstance(reference.body[0], ast.Return):
+    if (
+        forward is None
+        or reference is None
+        or len(reference.body) != 1
+        or not isinstance(reference.body[0], ast.Return)
+    ):
         return []
     expression = reference.body[0].value
     params = {a.arg for a in reference.args.args} - {"self"}
     names = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
-    if expression is None or not names <= params | _TORCH_NAMES or params != {a.arg for a in forward.args.args} - {"self"}:
+    if (
+        expression is None
+        or not names <= params | _TORCH_NAMES
+        or params != {a.arg for a in forward.args.args} - {"self"}
+    ):
         return []
     last = forward.body[-1]
     if not isinstance(last, ast.Return) or last.value is None:
@@ -138,14 +163,16 @@ def torch_op_in_forward(code: _Code, problem_source: str) -> list[Edit]:
 def syntax_slip(code: _Code, problem_source: str) -> list[Edit]:
     """The colon that opens the first loop or branch of the kernels (else the first kernel's `def`) is missing."""
     kernels = code.kernels()
-    blocks = sorted((n for k in kernels for n in ast.walk(k) if isinstance(n, (ast.For, ast.If, ast.While))),
-                    key=lambda n: (n.lineno, n.col_offset))
+    blocks = sorted(
+        (n for k in kernels for n in ast.walk(k) if isinstance(n, (ast.For, ast.If, ast.While))),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
     for node in [*blocks, *kernels[:1]]:
         if node.body[0].lineno == node.lineno:  # `for ...: body` on one line
             continue
         header_end = code.offset(node.body[0].lineno, 0)
         colon = code.text.rfind(":", code.offset(node.lineno, node.col_offset), header_end)
-        if colon >= 0 and code.text[colon + 1:header_end].strip() == "":
+        if colon >= 0 and code.text[colon + 1 : header_end].strip() == "":
             return [(colon, colon + 1, "")]
     return []
 
@@ -170,14 +197,17 @@ def _apply(text: str, edits: list[Edit]) -> str:
 
 def _most_similar(code: str, others: Mapping[str, str]) -> str | None:
     """The other answer whose code reads most like `code` (ties: the first name in order)."""
-    scored = [(difflib.SequenceMatcher(None, code, other_code, autojunk=False).ratio(), name)
-              for name, response in sorted(others.items())
-              if (other_code := parse_response(response).code) is not None and other_code != code]
+    scored = [
+        (difflib.SequenceMatcher(None, code, other_code, autojunk=False).ratio(), name)
+        for name, response in sorted(others.items())
+        if (other_code := parse_response(response).code) is not None and other_code != code
+    ]
     return others[max(scored, key=lambda s: s[0])[1]] if scored else None
 
 
-def break_response(response: str, problem_source: str, kinds: list[str] | None = None,
-                   others: Mapping[str, str] | None = None) -> list[Breakage]:
+def break_response(
+    response: str, problem_source: str, kinds: list[str] | None = None, others: Mapping[str, str] | None = None
+) -> list[Breakage]:
     """Every kind (of `kinds`, default all, in that order) that applies to the response's code and changes it;
     `others` (other problems' answers by problem name) is what `wrong_problem` chooses from."""
     unknown = sorted(set(kinds or ()) - set(ALL_KINDS))
@@ -198,5 +228,5 @@ def break_response(response: str, problem_source: str, kinds: list[str] | None =
             continue
         broken = _apply(parsed.code, KINDS[kind](code, problem_source))
         if broken != parsed.code:
-            found.append(Breakage(kind, response[:parsed.code_start] + broken + response[parsed.code_end:]))
+            found.append(Breakage(kind, response[: parsed.code_start] + broken + response[parsed.code_end :]))
     return found

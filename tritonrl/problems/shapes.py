@@ -177,8 +177,11 @@ class _Scope:
         self.values: dict[str, ast.expr] = {}
         if module:
             for statement in body:
-                bound = [n.id for n in _scope_nodes([statement]) if isinstance(n, ast.Name)
-                         and isinstance(n.ctx, (ast.Store, ast.Del))]
+                bound = [
+                    n.id
+                    for n in _scope_nodes([statement])
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))
+                ]
                 if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     bound.append(statement.name)
                 elif isinstance(statement, (ast.Import, ast.ImportFrom)):
@@ -194,8 +197,9 @@ class _Scope:
         counts: dict[str, int] = {}
         if arguments is not None:  # a parameter's default is its value: get_inputs() is called without arguments
             positional = [*arguments.posonlyargs, *arguments.args]
-            defaults = dict(zip([a.arg for a in positional[len(positional) - len(arguments.defaults):]],
-                                arguments.defaults))
+            defaults = dict(
+                zip([a.arg for a in positional[len(positional) - len(arguments.defaults) :]], arguments.defaults)
+            )
             defaults.update({a.arg: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None})
             for a in [*positional, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]:
                 if a is not None:
@@ -249,8 +253,12 @@ def _unpack(target: ast.expr, value: ast.expr) -> Iterator[tuple[str, ast.expr]]
 
 def _reads(expr: ast.expr) -> Iterator[tuple[str, int | None]]:
     """(name, element index or None) of each name `expr` reads: `t[0]` reads element 0 of `t`, `t` all of it."""
-    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and isinstance(expr.slice, ast.Constant) \
-            and type(expr.slice.value) is int:
+    if (
+        isinstance(expr, ast.Subscript)
+        and isinstance(expr.value, ast.Name)
+        and isinstance(expr.slice, ast.Constant)
+        and type(expr.slice.value) is int
+    ):
         yield expr.value.id, expr.slice.value
         return
     if isinstance(expr, ast.Name):
@@ -367,11 +375,15 @@ def _init_parameters(tree: ast.Module) -> list[str]:
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     model = classes.get("Model")
     for node in tree.body:  # `Model = SomeModule`
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["Model"] \
-                and isinstance(node.value, ast.Name):
+        if (
+            isinstance(node, ast.Assign)
+            and [getattr(t, "id", None) for t in node.targets] == ["Model"]
+            and isinstance(node.value, ast.Name)
+        ):
             model = classes.get(node.value.id)
-    init = next((f for f in (model.body if model else []) if isinstance(f, ast.FunctionDef) and f.name == "__init__"),
-                None)
+    init = next(
+        (f for f in (model.body if model else []) if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None
+    )
     if init is None:
         return []
     return [a.arg for a in [*init.args.posonlyargs, *init.args.args][1:]]

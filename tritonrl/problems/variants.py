@@ -69,7 +69,13 @@ from pathlib import Path
 
 from tritonrl import syntax
 from tritonrl.problems.shapes import (
-    INIT_PREFIX, LITERAL_PREFIX, batch_sites, input_dimension_sites, shape_sites, site_spans, with_shapes,
+    INIT_PREFIX,
+    LITERAL_PREFIX,
+    batch_sites,
+    input_dimension_sites,
+    shape_sites,
+    site_spans,
+    with_shapes,
 )
 from tritonrl.verify.shrink import MIN_VALUE, element_count
 
@@ -79,7 +85,9 @@ POW2_MIN = 64  # smaller powers of two are ordinary sizes (batch 16, 32 channels
 ODD_PROBABILITY = 0.35  # odd sizes exercise tail masking; the rest keep roughly the original parity
 DIVISOR_NAME = re.compile(r"group|head|patch", re.IGNORECASE)  # names that divide other sizes even when fixed
 STRUCTURAL_NAME = re.compile(r"kernel|stride|pad|dilation|window|patch", re.IGNORECASE)  # operation, not size
-SIZE_NAME = re.compile(r"batch|channel|feature|length|height|width|depth|seq|token", re.IGNORECASE)  # a size even when small
+SIZE_NAME = re.compile(
+    r"batch|channel|feature|length|height|width|depth|seq|token", re.IGNORECASE
+)  # a size even when small
 PADDING_NAME = re.compile(r"pad", re.IGNORECASE)
 KERNEL_NAME = re.compile(r"kernel|window|patch|pool", re.IGNORECASE)  # their extent bounds the input sizes
 DILATION_NAME = re.compile(r"dilation", re.IGNORECASE)
@@ -96,7 +104,9 @@ class Scaling:
     # sizes ≤ MIN_VALUE vary too (down to 2): size literals without constants, constants named like sizes, and any
     # constant that sizes a get_inputs tensor
     small_sizes: bool = False
-    structural: bool = False  # structural constants ≥ 1 (kernel, stride, pad, dilation, window, patch) step by ±1, a pad of 0 to 1
+    structural: bool = (
+        False  # structural constants ≥ 1 (kernel, stride, pad, dilation, window, patch) step by ±1, a pad of 0 to 1
+    )
     # instead of odd_probability: "mixed" makes each size odd or 2 mod 4 (even, no multiple of any block size ≥ 4)
     # at random, "two_mod_four" always the latter; "two_adic" makes it 2^j × odd, j uniform in 2..v2 − 1 (v2: the
     # original's exponent of 2), so the primary sizes' multiples of 4, 8, 16, ... are not the only ones and a
@@ -149,8 +159,15 @@ def make_variants(
         return []
     sites = shape_sites(source)
     tree = syntax.parse(source)
-    groups = _groups(tree, sites, input_dimension_sites(source), scaling.small_sizes, scaling.structural,
-                     scaling.collided_only, set(site_spans(source).values()))
+    groups = _groups(
+        tree,
+        sites,
+        input_dimension_sites(source),
+        scaling.small_sizes,
+        scaling.structural,
+        scaling.collided_only,
+        set(site_spans(source).values()),
+    )
     changeable = [value for value, g in groups.items() if g.changeable]
     if not changeable:
         return []
@@ -189,16 +206,26 @@ def unmoved_sizes(source: str) -> str:
     what = "the problem's sizes other than its own"
     sites = shape_sites(source)
     if not sites:
-        return (f"{what}: it has no size the verifier can move (no module-level integer constant, no size literal or "
-                "local of get_inputs' tensor factories, no integer argument of get_init_inputs), so every trial ran "
-                "at its own sizes and an answer hard-coding them is not caught")
-    groups = _groups(syntax.parse(source), sites, input_dimension_sites(source), small_sizes=True, structural=True,
-                     spans=set(site_spans(source).values()))
+        return (
+            f"{what}: it has no size the verifier can move (no module-level integer constant, no size literal or "
+            "local of get_inputs' tensor factories, no integer argument of get_init_inputs), so every trial ran "
+            "at its own sizes and an answer hard-coding them is not caught"
+        )
+    groups = _groups(
+        syntax.parse(source),
+        sites,
+        input_dimension_sites(source),
+        small_sizes=True,
+        structural=True,
+        spans=set(site_spans(source).values()),
+    )
     if not any(g.changeable for g in groups.values()):
         listed = ", ".join(f"{name}={value}" for name, value in sites.items())
-        return (f"{what}: none of its sizes may move ({listed}: each too small to be a size, wired into the model "
-                "by a literal or an unpassed default, or a get_inputs literal beside named constants), so every trial "
-                "ran at its own sizes")
+        return (
+            f"{what}: none of its sizes may move ({listed}: each too small to be a size, wired into the model "
+            "by a literal or an unpassed default, or a get_inputs literal beside named constants), so every trial "
+            "ran at its own sizes"
+        )
     return f"{what}: the reference ran at none of the shapes proposed, so every trial ran at its own sizes"
 
 
@@ -256,8 +283,14 @@ def _draw(groups: dict[int, _Group], floor: int, rng: random.Random, scaling: Sc
     return new
 
 
-def _split(assignment: dict[str, int], groups: dict[int, _Group], changeable: list[int], floor: int,
-           rng: random.Random, scaling: Scaling) -> None:
+def _split(
+    assignment: dict[str, int],
+    groups: dict[int, _Group],
+    changeable: list[int],
+    floor: int,
+    rng: random.Random,
+    scaling: Scaling,
+) -> None:
     """Give the other sites of each group of several sites values of their own, at least one differing from the
     first site's (a square problem turns oblong whether or not the first site kept its value). A constructor
     argument keeps the first site's value where that is no constructor argument: it is the size of an input
@@ -287,8 +320,13 @@ def _ragged(size: int, rng: random.Random, parity: str, original: int) -> int:
 
 
 def _groups(
-    tree: ast.Module, sites: dict[str, int], dimensions: set[str], small_sizes: bool = False, structural: bool = False,
-    collided_only: bool = False, spans: set[tuple[int, int, int, int]] = frozenset(),
+    tree: ast.Module,
+    sites: dict[str, int],
+    dimensions: set[str],
+    small_sizes: bool = False,
+    structural: bool = False,
+    collided_only: bool = False,
+    spans: set[tuple[int, int, int, int]] = frozenset(),
 ) -> dict[int, _Group]:
     """Sites grouped by original value, with frozen groups and divisibility links filled in.
 
@@ -337,8 +375,10 @@ def _groups(
         seen_by_model += [n.split(":")[0] for n in group.names if not n.startswith((LITERAL_PREFIX, INIT_PREFIX))]
         seen_by_model = [n for n in seen_by_model if n in visible or n in parameters]
         # a changing size the model sees may be divided by; a fixed one only when it looks like a divisor
-        group.divisor = not group.structural and group.value > 1 and any(
-            (group.changeable or DIVISOR_NAME.search(n) or n in modulo_names) for n in seen_by_model
+        group.divisor = (
+            not group.structural
+            and group.value > 1
+            and any((group.changeable or DIVISOR_NAME.search(n) or n in modulo_names) for n in seen_by_model)
         )
         if group.divisor and not group.changeable:
             fixed_divisors.add(group.value)
@@ -389,7 +429,9 @@ def _is_int(node: ast.AST | None) -> bool:
 
 
 def _model_wiring(
-    tree: ast.Module, smallest: int = MIN_VALUE + 1, sites: set[tuple[int, int, int, int]] = frozenset(),
+    tree: ast.Module,
+    smallest: int = MIN_VALUE + 1,
+    sites: set[tuple[int, int, int, int]] = frozenset(),
 ) -> tuple[set[int], set[int]]:
     """(values wired into the model, fixed divisors the model imposes).
 
@@ -504,9 +546,9 @@ def _model_visible_names(tree: ast.Module) -> set[str]:
 
 def _input_literal(name: str) -> bool:
     """A `get_inputs:<k>` size literal (not a local of get_inputs)."""
-    return name.startswith(LITERAL_PREFIX) and name[len(LITERAL_PREFIX):].isdigit()
+    return name.startswith(LITERAL_PREFIX) and name[len(LITERAL_PREFIX) :].isdigit()
 
 
 def _parameter(name: str) -> str:
     """The constructor parameter (or keyword, or position) a `get_init_inputs:...` site binds."""
-    return name[len(INIT_PREFIX):].split(":")[0]
+    return name[len(INIT_PREFIX) :].split(":")[0]

@@ -85,21 +85,37 @@ def run(
     batches, variant_info = [], {}
     for name, entry in problems.items():
         source = entry["sample"]["problem_source"]
-        overrides = make_variants(source, config.augment.variants_per_task, seed=config.augment.seed, max_elements=max_elements)
+        overrides = make_variants(
+            source, config.augment.variants_per_task, seed=config.augment.seed, max_elements=max_elements
+        )
         for index, override in enumerate(overrides, start=1):
             key = _variant_name(name, index)
             variant_source = with_shapes(source, override)
             variant_info[key] = (name, index, variant_source)
             batches.append(ProblemBatch(key, variant_source, entry["responses"]))
     answers = {name: entry["responses"][0] for name, entry in problems.items()}
-    broken = ({name: _breakages(name, entry, config.augment.seed, answers) for name, entry in problems.items()}
-              if config.augment.refinement_pairs else {})
-    refine_batches = [ProblemBatch(name + _REFINE, problems[name]["sample"]["problem_source"], [b.response for b, _ in found])
-                      for name, found in broken.items() if found]
+    broken = (
+        {name: _breakages(name, entry, config.augment.seed, answers) for name, entry in problems.items()}
+        if config.augment.refinement_pairs
+        else {}
+    )
+    refine_batches = [
+        ProblemBatch(name + _REFINE, problems[name]["sample"]["problem_source"], [b.response for b, _ in found])
+        for name, found in broken.items()
+        if found
+    ]
     with VerifierPool(settings) as pool:
-        verdicts = pool.verify_batches(batches + refine_batches, _problem_progress(
-            progress, list(problems), {**{key: info[0] for key, info in variant_info.items()},
-                                       **{batch.key: batch.key.removesuffix(_REFINE) for batch in refine_batches}}))
+        verdicts = pool.verify_batches(
+            batches + refine_batches,
+            _problem_progress(
+                progress,
+                list(problems),
+                {
+                    **{key: info[0] for key, info in variant_info.items()},
+                    **{batch.key: batch.key.removesuffix(_REFINE) for batch in refine_batches},
+                },
+            ),
+        )
 
     pairs = [
         _pair(name, 0, entry["sample"]["problem_source"], response, entry["sample"])
@@ -123,14 +139,21 @@ def run(
 
     refinement, tally = [], {"proposed": Counter(), "kept": Counter(), "reasons": Counter()}
     for name, found in broken.items():
-        refinement += _refinement_rows(name, problems[name], found, verdicts.get(name + _REFINE, []),
-                                       config.augment.refinement_pairs, tally)
+        refinement += _refinement_rows(
+            name, problems[name], found, verdicts.get(name + _REFINE, []), config.augment.refinement_pairs, tally
+        )
     root = out_root or join(config.artifact_root, "datasets")
     variant_pairs = sum(p["variant"] > 0 for p in pairs)
     pairs += refinement
     # Multi-turn distillation's repaired answers (filter, teacher.repair_turns): trained on the conversation they answered.
-    repaired = [{**_pair(sample["problem"], 0, sample["problem_source"], sample["response"], sample),
-                 "prompt": sample["conversation"]} for sample in accepted if sample.get("conversation")]
+    repaired = [
+        {
+            **_pair(sample["problem"], 0, sample["problem_source"], sample["response"], sample),
+            "prompt": sample["conversation"],
+        }
+        for sample in accepted
+        if sample.get("conversation")
+    ]
     pairs += repaired
     manifest = {
         "stage": "augment",
@@ -219,8 +242,14 @@ def _breakages(name: str, entry: dict[str, Any], seed: int, answers: dict[str, s
     return found
 
 
-def _refinement_rows(name: str, entry: dict[str, Any], found: list[tuple[Breakage, str]], verdicts: list[Verdict],
-                     limit: int, tally: dict[str, Counter]) -> list[dict[str, Any]]:
+def _refinement_rows(
+    name: str,
+    entry: dict[str, Any],
+    found: list[tuple[Breakage, str]],
+    verdicts: list[Verdict],
+    limit: int,
+    tally: dict[str, Counter],
+) -> list[dict[str, Any]]:
     """Up to `limit` rows of broken answers the verifier rejected for the answer's own faults (not the environment's)."""
     source, rows = entry["sample"]["problem_source"], []
     for (breakage, fixed), verdict in zip(found, verdicts):

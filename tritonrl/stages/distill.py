@@ -81,7 +81,13 @@ def run(
     problems = load_problems(config.problems.source, config.problems.levels, config.problems.limit)
     teacher = teacher or build_teacher(config.teacher)
     store = ArtifactStore.of(config.storage)
-    sampling = (teacher.id, PROMPT_VERSION, config.teacher.samples_per_task, config.teacher.temperature, config.teacher.max_tokens)
+    sampling = (
+        teacher.id,
+        PROMPT_VERSION,
+        config.teacher.samples_per_task,
+        config.teacher.temperature,
+        config.teacher.max_tokens,
+    )
     work = config.home / "work" / "distill" / _key(sampling)
     resumed = 0
     tally = progress.start("distill", len(problems))
@@ -97,8 +103,10 @@ def run(
             samples = _problem_samples(problem, teacher, config)
             store.write_text(str(done), json.dumps(samples))
         failed = sum(s["error"] is not None for s in samples)
-        tally.advance(f"{problem.name}: {len(samples) - failed}/{len(samples)} samples answered"
-                      f"{', from an earlier run' if saved else ''}")
+        tally.advance(
+            f"{problem.name}: {len(samples) - failed}/{len(samples)} samples answered"
+            f"{', from an earlier run' if saved else ''}"
+        )
         return samples
 
     with ThreadPoolExecutor(max_workers=PROBLEM_WORKERS) as pool:
@@ -113,4 +121,3 @@ def run(
     }
     dataset = publish_dataset(store, out_root or join(config.artifact_root, "datasets"), "distill", records, manifest)
     return DistillResult(dataset, len(problems), len(records), failures, resumed)
-

@@ -84,7 +84,11 @@ def load_responses(path: Path, turns: int | None = None) -> list[dict[str, Any]]
             answer = json.loads(line)
         except json.JSONDecodeError as exc:
             raise EvaluationError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from exc
-        if not isinstance(answer, dict) or not isinstance(answer.get("problem"), str) or not isinstance(answer.get("response"), str):
+        if (
+            not isinstance(answer, dict)
+            or not isinstance(answer.get("problem"), str)
+            or not isinstance(answer.get("response"), str)
+        ):
             raise EvaluationError(f'{path}:{lineno}: each line must be {{"problem": NAME, "response": TEXT}}')
         turn = answer.setdefault("turn", FIRST_TURN)
         if turn == FIRST_TURN:
@@ -92,13 +96,17 @@ def load_responses(path: Path, turns: int | None = None) -> list[dict[str, Any]]
             first_turns[answer["problem"]] += 1
         for key, least in (("turn", FIRST_TURN), ("sample", 0)):
             if isinstance(answer.get(key), bool) or not isinstance(answer.get(key), int) or answer[key] < least:
-                raise EvaluationError(f"{path}:{lineno}: \"{key}\" must be an integer >= {least}, got {answer.get(key)!r}"
-                                      + (" (a later turn names its sample)" if key == "sample" else ""))
+                raise EvaluationError(
+                    f'{path}:{lineno}: "{key}" must be an integer >= {least}, got {answer.get(key)!r}'
+                    + (" (a later turn names its sample)" if key == "sample" else "")
+                )
         ident = (answer["problem"], answer["sample"], answer["turn"])
         if ident in seen:
             raise EvaluationError(f"{path}:{lineno}: a second answer for {ident[0]} sample {ident[1]} turn {ident[2]}")
         if turn > FIRST_TURN and (ident[0], ident[1], turn - 1) not in seen:
-            raise EvaluationError(f"{path}:{lineno}: turn {turn} of {ident[0]} sample {ident[1]} comes before its turn {turn - 1}")
+            raise EvaluationError(
+                f"{path}:{lineno}: turn {turn} of {ident[0]} sample {ident[1]} comes before its turn {turn - 1}"
+            )
         seen.add(ident)
         if turns is None or turn <= turns:
             answers.append(answer)
@@ -116,8 +124,15 @@ def _check_known(problems: dict[str, Problem], answers: list[dict[str, Any]], so
         )
 
 
-def answer(problems_source: str, model: Any, settings: VerifierSettings, sampling: EvaluateConfig, levels: Iterable[int] = (),
-           workers: int | None = None, watch: Watch = Watch()) -> list[dict[str, Any]]:
+def answer(
+    problems_source: str,
+    model: Any,
+    settings: VerifierSettings,
+    sampling: EvaluateConfig,
+    levels: Iterable[int] = (),
+    workers: int | None = None,
+    watch: Watch = Watch(),
+) -> list[dict[str, Any]]:
     """Ask `model` (a `tritonrl.generation` Teacher) about every problem in up to `sampling.turns` turns, verifying each turn.
 
     Returns `refine.answer_row`s (the responses.jsonl line, record, verdict) for
@@ -188,11 +203,19 @@ def run(
     turns: int | None = None,
 ) -> dict[str, Any]:
     """Verify (the first `turns` turns; None: all), aggregate, report. Returns {"metrics", "per_problem", "report"}."""
-    return summarize(verify(problems_source, responses_path, settings, levels, workers, on_verdict, turns), out_dir, turns)
+    return summarize(
+        verify(problems_source, responses_path, settings, levels, workers, on_verdict, turns), out_dir, turns
+    )
 
 
-def evaluate_model(config: Config, model_uri: str, on_log: Log, label: str = "",
-                   compare: dict[str, str] | None = None, on_progress: Update | None = None) -> StageSummary:
+def evaluate_model(
+    config: Config,
+    model_uri: str,
+    on_log: Log,
+    label: str = "",
+    compare: dict[str, str] | None = None,
+    on_progress: Update | None = None,
+) -> StageSummary:
     """Generate answers for `config.evaluate.problems` with the model at `model_uri`, verify, publish the report.
 
     The report (report.json/.md, plots, responses.jsonl) goes to
@@ -203,13 +226,22 @@ def evaluate_model(config: Config, model_uri: str, on_log: Log, label: str = "",
     verified (`on_progress`: tritonrl/stages/progress.py).
     """
     progress = Progress(on_log, on_progress)
-    rows = {name: _answer_and_verify(config, uri, list(enumerate(problems)), on_log, progress, _loop_name("evaluate", name))
-            for name, (uri, problems) in _evaluations(config, model_uri, compare).items()}
+    rows = {
+        name: _answer_and_verify(config, uri, list(enumerate(problems)), on_log, progress, _loop_name("evaluate", name))
+        for name, (uri, problems) in _evaluations(config, model_uri, compare).items()
+    }
     return _publish_all(config, model_uri, compare, rows, on_log, label, {})
 
 
-def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int, on_log: Log,
-                         compare: dict[str, str] | None = None, on_progress: Update | None = None) -> StageSummary:
+def evaluate_model_shard(
+    config: Config,
+    model_uri: str,
+    shard: int,
+    shards: int,
+    on_log: Log,
+    compare: dict[str, str] | None = None,
+    on_progress: Update | None = None,
+) -> StageSummary:
     """Generate and verify answers for one shard's evaluation problems → a shard dataset (for `merge_model_shards`).
 
     With `compare`, the shard answers its problems with every model; each row names its evaluation (`model`: the
@@ -221,27 +253,55 @@ def evaluate_model_shard(config: Config, model_uri: str, shard: int, shards: int
     problems = _evaluation_problems(config)
     mine = assign({p.name: config.evaluate.samples for p in problems}, part.count)[part.index]
     progress = Progress(on_log, on_progress)
-    rows = [{**row, "model": name} for name, (uri, asked) in _evaluations(config, model_uri, compare).items()
-            for row in _answer_and_verify(config, uri, [(i, p) for i, p in enumerate(asked) if p.name in set(mine)], on_log,
-                                          progress, _loop_name(f"evaluate shard {part.label}", name))]
-    digest = hashlib.sha256(json.dumps([model_uri, compare or {}, [p.name for p in problems], config.to_dict()["evaluate"]],
-                                       sort_keys=True).encode()).hexdigest()
-    dataset = publish_shard(ArtifactStore.of(config.storage), config.artifact_root, "evaluate", part, model_uri, digest, mine,
-                            len(problems), rows)
+    rows = [
+        {**row, "model": name}
+        for name, (uri, asked) in _evaluations(config, model_uri, compare).items()
+        for row in _answer_and_verify(
+            config,
+            uri,
+            [(i, p) for i, p in enumerate(asked) if p.name in set(mine)],
+            on_log,
+            progress,
+            _loop_name(f"evaluate shard {part.label}", name),
+        )
+    ]
+    digest = hashlib.sha256(
+        json.dumps(
+            [model_uri, compare or {}, [p.name for p in problems], config.to_dict()["evaluate"]], sort_keys=True
+        ).encode()
+    ).hexdigest()
+    dataset = publish_shard(
+        ArtifactStore.of(config.storage),
+        config.artifact_root,
+        "evaluate",
+        part,
+        model_uri,
+        digest,
+        mine,
+        len(problems),
+        rows,
+    )
     # The evaluated model's samples (their final answers); compared models' rows ride along.
     own = final_answers([row["record"] for row in rows if not row["model"]])
     correct = sum(record["correct"] for record in own)
     return StageSummary(
-        "evaluate-shard", {"model": model_uri, "problems": config.evaluate.problems}, {"shard": dataset.uri},
-        {"shard": part.index + 1, "shards": part.count, "problems": len(mine), "samples": len(own),
-         "correct": correct},
+        "evaluate-shard",
+        {"model": model_uri, "problems": config.evaluate.problems},
+        {"shard": dataset.uri},
+        {"shard": part.index + 1, "shards": part.count, "problems": len(mine), "samples": len(own), "correct": correct},
         f"shard {part.label}: {correct}/{len(own)} answers correct over {len(mine)} problems → {dataset.uri}",
         datasets=(dataset.uri,),
     )
 
 
-def merge_model_shards(config: Config, model_uri: str, shard_uris: list[str], on_log: Log, label: str = "",
-                       compare: dict[str, str] | None = None) -> StageSummary:
+def merge_model_shards(
+    config: Config,
+    model_uri: str,
+    shard_uris: list[str],
+    on_log: Log,
+    label: str = "",
+    compare: dict[str, str] | None = None,
+) -> StageSummary:
     """The evaluation report and summary from all its shard datasets (what `evaluate_model` would publish)."""
     from tritonrl.artifacts.shards import read_shards
 
@@ -251,7 +311,9 @@ def merge_model_shards(config: Config, model_uri: str, shard_uris: list[str], on
     return _publish_all(config, model_uri, compare, rows, on_log, label, {"shards": len(shard_uris)})
 
 
-def _evaluations(config: Config, model_uri: str, compare: dict[str, str] | None) -> dict[str, tuple[str, list[Problem]]]:
+def _evaluations(
+    config: Config, model_uri: str, compare: dict[str, str] | None
+) -> dict[str, tuple[str, list[Problem]]]:
     """What one evaluation answers, by name: (model URI, problems in order). The compared models by name and the
     evaluated one ("") at `evaluate.shapes`; at held-out shapes also the evaluated one at the problems' own shapes
     (ORIGINAL_SHAPES), when any problem has other shapes to hold out."""
@@ -268,27 +330,52 @@ def _loop_name(stage: str, name: str) -> str:
     return f"{stage} at original shapes" if name == ORIGINAL_SHAPES else f"{stage} {name}".strip()
 
 
-def _publish_all(config: Config, model_uri: str, compare: dict[str, str] | None, rows: dict[str, list[dict]],
-                 on_log: Log, label: str, extra_metrics: dict[str, Any]) -> StageSummary:
+def _publish_all(
+    config: Config,
+    model_uri: str,
+    compare: dict[str, str] | None,
+    rows: dict[str, list[dict]],
+    on_log: Log,
+    label: str,
+    extra_metrics: dict[str, Any],
+) -> StageSummary:
     """Publish every model's evaluation; the evaluated model's summary, with the compared ones beside it and its own
     evaluation at the problems' own shapes (whose table the main report.md carries too)."""
-    others = {name: _publish_evaluation(config, uri, rows[name], on_log, name, {}) for name, uri in (compare or {}).items()}
-    original = (_publish_evaluation(config, model_uri, rows[ORIGINAL_SHAPES], on_log, "at the problems' own shapes", {})
-                if ORIGINAL_SHAPES in rows else None)
-    summary = _publish_evaluation(config, model_uri, rows[""], on_log, label, extra_metrics,
-                                  also=_original_shapes_section(config, original) if original else None)
+    others = {
+        name: _publish_evaluation(config, uri, rows[name], on_log, name, {}) for name, uri in (compare or {}).items()
+    }
+    original = (
+        _publish_evaluation(config, model_uri, rows[ORIGINAL_SHAPES], on_log, "at the problems' own shapes", {})
+        if ORIGINAL_SHAPES in rows
+        else None
+    )
+    summary = _publish_evaluation(
+        config,
+        model_uri,
+        rows[""],
+        on_log,
+        label,
+        extra_metrics,
+        also=_original_shapes_section(config, original) if original else None,
+    )
     inputs, outputs, metrics, line = dict(summary.inputs), dict(summary.outputs), dict(summary.metrics), summary.line
     if others:
         inputs.update({f"compare.{name}": uri for name, uri in compare.items()})
         outputs.update({f"report.{name}": other.outputs["report"] for name, other in others.items()})
-        metrics["compare"] = {name: {k: other.metrics[k] for k in COMPARED_METRICS if k in other.metrics}
-                              for name, other in others.items()}
-        line += "; same evaluation: " + ", ".join(f"{name} {other.metrics['correct']:.0%}" for name, other in others.items())
+        metrics["compare"] = {
+            name: {k: other.metrics[k] for k in COMPARED_METRICS if k in other.metrics}
+            for name, other in others.items()
+        }
+        line += "; same evaluation: " + ", ".join(
+            f"{name} {other.metrics['correct']:.0%}" for name, other in others.items()
+        )
     if original is not None:
         outputs[f"report.{ORIGINAL_SHAPES}"] = original.outputs["report"]
         metrics[ORIGINAL_SHAPES] = {k: v for k, v in original.metrics.items() if k != "turns"}
-        line = (f"at held-out shapes: {line}; at the problems' own shapes: correct {original.metrics['correct']:.0%} of "
-                f"{original.metrics['samples']} answers")
+        line = (
+            f"at held-out shapes: {line}; at the problems' own shapes: correct {original.metrics['correct']:.0%} of "
+            f"{original.metrics['samples']} answers"
+        )
     return dataclasses.replace(summary, inputs=inputs, outputs=outputs, metrics=metrics, line=line)
 
 
@@ -299,13 +386,18 @@ def _original_shapes_section(config: Config, original: StageSummary) -> tuple[st
 
     uri = original.outputs["report"]
     markdown = ArtifactStore.of(config.storage).read_text(join(uri.rsplit("/", 1)[0], "report.md"))
-    section = "\n".join([
-        "## The same model at the problems' own shapes", "",
-        "The tables above ask each problem at held-out shapes (`evaluate.shapes=held_out`), which no training prompt has; "
-        "here the same model answers each problem at the shapes its source defines, as `tritonrl generate` asks it. "
-        f"Whole report: `{join(uri.rsplit('/', 1)[0], 'report.md')}`.", "",
-        overall_section(markdown), "",
-    ])
+    section = "\n".join(
+        [
+            "## The same model at the problems' own shapes",
+            "",
+            "The tables above ask each problem at held-out shapes (`evaluate.shapes=held_out`), which no training prompt has; "
+            "here the same model answers each problem at the shapes its source defines, as `tritonrl generate` asks it. "
+            f"Whole report: `{join(uri.rsplit('/', 1)[0], 'report.md')}`.",
+            "",
+            overall_section(markdown),
+            "",
+        ]
+    )
     return section, {ORIGINAL_SHAPES: {k: v for k, v in original.metrics.items() if k != "turns"}}
 
 
@@ -315,8 +407,10 @@ def _evaluation_problems(config: Config) -> list[Problem]:
     problems = _own_shape_problems(config)
     if settings.shapes == "original":
         return problems
-    return [dataclasses.replace(p, source=with_shapes(p.source, p.alt_shapes), alt_shapes={}) if p.alt_shapes else p
-            for p in problems]
+    return [
+        dataclasses.replace(p, source=with_shapes(p.source, p.alt_shapes), alt_shapes={}) if p.alt_shapes else p
+        for p in problems
+    ]
 
 
 def _own_shape_problems(config: Config) -> list[Problem]:
@@ -325,8 +419,9 @@ def _own_shape_problems(config: Config) -> list[Problem]:
     return load_problems(settings.problems, settings.levels, settings.limit)
 
 
-def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int, Any]], on_log: Log,
-                       progress: Progress, stage: str) -> list[dict]:
+def _answer_and_verify(
+    config: Config, model_uri: str, problems: list[tuple[int, Any]], on_log: Log, progress: Progress, stage: str
+) -> list[dict]:
     """Answers for (position, Problem) pairs, generated and verified in `evaluate.turns` turns: one row per answer.
 
     A row is `{"position": [problem position, sample, turn], "line": <its
@@ -346,19 +441,30 @@ def _answer_and_verify(config: Config, model_uri: str, problems: list[tuple[int,
     on_log(f"generating {settings.samples} answer(s) for each of {len(problems)} problems with {model_uri}{turns}")
 
     def answering(turn: int, prompts: int):
-        tally = progress.start(_turn_stage(stage, turn), prompts, "problems answered" if turn == FIRST_TURN else "answers")
+        tally = progress.start(
+            _turn_stage(stage, turn), prompts, "problems answered" if turn == FIRST_TURN else "answers"
+        )
         return lambda answered: tally.advance(together([problem.name for problem in answered]), count=len(answered))
 
     def verifying(turn: int, answers: list[dict]):
         tally = progress.start(_turn_stage(stage, turn), len({a["problem"] for a in answers}), "problems verified")
-        return per_batch(lambda batch, done: tally.advance(f"{batch.key}: {sum(v.correct for v in done)}/{len(done)} correct"))
+        return per_batch(
+            lambda batch, done: tally.advance(f"{batch.key}: {sum(v.correct for v in done)}/{len(done)} correct")
+        )
 
     with tempfile.TemporaryDirectory(prefix="tritonrl-evaluate-") as tmp:
         subset = _problem_subset([p for _, p in problems], Path(tmp) / "problems")
-        verified = answer(subset, generator, VerifierSettings.from_config(config.verify), settings, watch=Watch(answering, verifying))
+        verified = answer(
+            subset, generator, VerifierSettings.from_config(config.verify), settings, watch=Watch(answering, verifying)
+        )
     position = {p.name: i for i, p in problems}
-    return sorted(({"position": [position[row["record"]["problem"]], row["record"]["sample"], row["record"]["turn"]], **row}
-                   for row in verified), key=lambda row: row["position"])
+    return sorted(
+        (
+            {"position": [position[row["record"]["problem"]], row["record"]["sample"], row["record"]["turn"]], **row}
+            for row in verified
+        ),
+        key=lambda row: row["position"],
+    )
 
 
 def _turn_stage(stage: str, turn: int) -> str:
@@ -366,8 +472,15 @@ def _turn_stage(stage: str, turn: int) -> str:
     return stage if turn == FIRST_TURN else f"{stage} turn {turn}"
 
 
-def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log: Log, label: str,
-                        extra_metrics: dict[str, Any], also: tuple[str, dict[str, Any]] | None = None) -> StageSummary:
+def _publish_evaluation(
+    config: Config,
+    model_uri: str,
+    rows: list[dict],
+    on_log: Log,
+    label: str,
+    extra_metrics: dict[str, Any],
+    also: tuple[str, dict[str, Any]] | None = None,
+) -> StageSummary:
     """Report (`summarize`) and responses.jsonl from answer rows, uploaded; the evaluate summary.
 
     `also`: (a report.md section put before its per-problem table, keys added to report.json).
@@ -389,7 +502,9 @@ def _publish_evaluation(config: Config, model_uri: str, rows: list[dict], on_log
     # Per turn (turns.correct.<t>, turns.fast_1.<t>, turns.answered.<t> once flattened for MLflow) when refining.
     turns = {"turns": result["metrics"]["turns"]} if "turns" in result["metrics"] else {}
     return StageSummary(
-        "evaluate", {"model": model_uri, "problems": settings.problems}, {"report": join(out_uri, "report.json")},
+        "evaluate",
+        {"model": model_uri, "problems": settings.problems},
+        {"report": join(out_uri, "report.json")},
         {**{k: v for k, v in overall.items() if k != "speedups"}, **turns, **extra_metrics},
         f"{label + ': ' if label else ''}correct {overall['correct']:.0%} of {overall['samples']} answers "
         f"({overall['problems']} problems); report {join(out_uri, 'report.md')}",
@@ -416,8 +531,12 @@ def _problem_subset(problems, path: Path) -> str:
     """
     if all(p.level is not None and p.problem_id is not None for p in problems):
         jsonl = path.with_suffix(".jsonl")
-        jsonl.write_text("".join(json.dumps({"name": p.name, "code": p.source, "level": p.level,
-                                             "problem_id": p.problem_id}) + "\n" for p in problems))
+        jsonl.write_text(
+            "".join(
+                json.dumps({"name": p.name, "code": p.source, "level": p.level, "problem_id": p.problem_id}) + "\n"
+                for p in problems
+            )
+        )
         return str(jsonl)
     path.mkdir()
     for problem in problems:
@@ -449,9 +568,13 @@ def generate_kernel(config: Config, model_uri: str, problem, attempts: int = 1) 
     with Verifier(VerifierSettings.from_config(config.verify)) as verifier:
         for attempt in range(attempts):
             # The first attempt is the configured (greedy by default) answer; retries sample.
-            completion = generator.generate(problem, build_messages(problem.source), 1,
-                                            temperature if attempt == 0 else max(temperature, 0.7),
-                                            config.evaluate.max_tokens)[0]
+            completion = generator.generate(
+                problem,
+                build_messages(problem.source),
+                1,
+                temperature if attempt == 0 else max(temperature, 0.7),
+                config.evaluate.max_tokens,
+            )[0]
             if completion.error:
                 raise PipelineError(f"{model_uri} could not generate: {completion.error}")
             last = GeneratedKernel(completion.text, verifier.verify(problem.source, completion.text))

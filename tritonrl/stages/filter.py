@@ -76,8 +76,9 @@ def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def judge(config: Config, samples: list[dict[str, Any]], progress: Progress = SILENT,
-          stage: str = "filter") -> list[tuple[bool, dict[str, Any]]]:
+def judge(
+    config: Config, samples: list[dict[str, Any]], progress: Progress = SILENT, stage: str = "filter"
+) -> list[tuple[bool, dict[str, Any]]]:
     """(accepted, record) per sample, in order: verdict fields added, or `teacher_error` for a failed request.
 
     With `teacher.repair_turns` K > 0 a rejected answer gets up to K turns of the verifier's feedback to the
@@ -90,8 +91,12 @@ def judge(config: Config, samples: list[dict[str, Any]], progress: Progress = SI
             batch.responses.append(sample["response"])
     tally = progress.start(stage, len(batches))
     with VerifierPool(VerifierSettings.from_config(config.verify)) as pool:
-        verdicts = pool.verify_batches(batches.values(), per_batch(
-            lambda batch, done: tally.advance(f"{batch.key}: {sum(v.correct for v in done)}/{len(done)} accepted")))
+        verdicts = pool.verify_batches(
+            batches.values(),
+            per_batch(
+                lambda batch, done: tally.advance(f"{batch.key}: {sum(v.correct for v in done)}/{len(done)} accepted")
+            ),
+        )
         position = Counter()
         found: list[Verdict | None] = []
         for sample in samples:
@@ -116,8 +121,14 @@ def judge(config: Config, samples: list[dict[str, Any]], progress: Progress = SI
     return judged
 
 
-def _repair(config: Config, pool: VerifierPool, samples: list[dict[str, Any]], found: list[Verdict | None],
-            progress: Progress, stage: str) -> dict[int, tuple[Verdict, dict[str, Any]]]:
+def _repair(
+    config: Config,
+    pool: VerifierPool,
+    samples: list[dict[str, Any]],
+    found: list[Verdict | None],
+    progress: Progress,
+    stage: str,
+) -> dict[int, tuple[Verdict, dict[str, Any]]]:
     """Rejected answers, each given the verifier's feedback and asked again, up to `teacher.repair_turns` turns.
 
     Returns, per repaired-or-retried sample index, its last verdict and the record fields it changes: the last
@@ -129,9 +140,14 @@ def _repair(config: Config, pool: VerifierPool, samples: list[dict[str, Any]], f
 
     known = {p.name: p for p in load_problems(config.problems.source, config.problems.levels)}
     teacher = build_teacher(config.teacher)
-    pending = {i: build_messages(s["problem_source"]) for i, (s, v) in enumerate(zip(samples, found))
-               if v is not None and not v.correct and s["problem"] in known
-               and known[s["problem"]].source == s["problem_source"]}  # the teacher's problem is the one verified
+    pending = {
+        i: build_messages(s["problem_source"])
+        for i, (s, v) in enumerate(zip(samples, found))
+        if v is not None
+        and not v.correct
+        and s["problem"] in known
+        and known[s["problem"]].source == s["problem_source"]
+    }  # the teacher's problem is the one verified
     latest = {i: (found[i], samples[i]["response"]) for i in pending}
     out: dict[int, tuple[Verdict, dict[str, Any]]] = {}
     for turn in range(FIRST_TURN + 1, FIRST_TURN + 1 + config.teacher.repair_turns):
@@ -141,12 +157,18 @@ def _repair(config: Config, pool: VerifierPool, samples: list[dict[str, Any]], f
             pending[i] = refinement_messages(pending[i], latest[i][1], latest[i][0])
         order = list(pending)
         tally = progress.start(f"{stage} repair turn {turn}", len(order), "answers asked again")
-        answers = ask(teacher, [(known[samples[i]["problem"]], pending[i]) for i in order], 1, config.teacher.temperature,
-                      config.teacher.max_tokens,
-                      lambda problems: tally.advance(together([p.name for p in problems]), count=len(problems)))
+        answers = ask(
+            teacher,
+            [(known[samples[i]["problem"]], pending[i]) for i in order],
+            1,
+            config.teacher.temperature,
+            config.teacher.max_tokens,
+            lambda problems: tally.advance(together([p.name for p in problems]), count=len(problems)),
+        )
         responses = {i: completions[0].text or "" for i, completions in zip(order, answers)}
-        verified = verify_answers(pool, known, [{"problem": samples[i]["problem"], "response": responses[i], "index": i}
-                                                for i in order])
+        verified = verify_answers(
+            pool, known, [{"problem": samples[i]["problem"], "response": responses[i], "index": i} for i in order]
+        )
         for answer, verdict in verified:
             i = answer["index"]
             latest[i] = (verdict, responses[i])
@@ -156,8 +178,14 @@ def _repair(config: Config, pool: VerifierPool, samples: list[dict[str, Any]], f
     return out
 
 
-def _publish(config: Config, store: ArtifactStore, input_uri: str, judged: list[tuple[bool, dict[str, Any]]],
-             out_root: str | None, provenance: dict[str, Any]) -> FilterResult:
+def _publish(
+    config: Config,
+    store: ArtifactStore,
+    input_uri: str,
+    judged: list[tuple[bool, dict[str, Any]]],
+    out_root: str | None,
+    provenance: dict[str, Any],
+) -> FilterResult:
     """The accepted and rejected datasets of the whole input; the same records whether or not it was sharded."""
     accepted = [record for ok, record in judged if ok]
     rejected = [record for ok, record in judged if not ok]
@@ -167,9 +195,20 @@ def _publish(config: Config, store: ArtifactStore, input_uri: str, judged: list[
         "stage": "filter",
         "input": input_uri,
         "input_digest": read_manifest(store, input_uri)["digest"],
-        "counts": {"samples": len(judged), "accepted": len(accepted), "rejected": len(rejected),
-                   **({"repaired": dict(sorted(Counter(str(r["turns"]) for r in accepted if r["turns"] > FIRST_TURN).items()))}
-                      if config.teacher.repair_turns else {})},
+        "counts": {
+            "samples": len(judged),
+            "accepted": len(accepted),
+            "rejected": len(rejected),
+            **(
+                {
+                    "repaired": dict(
+                        sorted(Counter(str(r["turns"]) for r in accepted if r["turns"] > FIRST_TURN).items())
+                    )
+                }
+                if config.teacher.repair_turns
+                else {}
+            ),
+        },
         "reasons": dict(reasons),
         "verifier": {"device": config.verify.device, "trials": config.verify.trials},
         "config": config.to_dict(),
@@ -191,7 +230,9 @@ def run(
 ) -> FilterResult:
     """Verify every sample of the dataset at `input_uri`; publish the accepted and rejected datasets."""
     store = ArtifactStore.of(config.storage)
-    return _publish(config, store, input_uri, judge(config, read_dataset(store, input_uri, INPUT_KIND), progress), out_root, {})
+    return _publish(
+        config, store, input_uri, judge(config, read_dataset(store, input_uri, INPUT_KIND), progress), out_root, {}
+    )
 
 
 def run_shard(
@@ -210,10 +251,20 @@ def run_shard(
     chosen = set(mine)
     picked = [(position, sample) for position, sample in enumerate(samples) if sample["problem"] in chosen]
     judged = judge(config, [sample for _, sample in picked], progress, f"filter shard {shard.label}")
-    rows = [{"position": position, "accepted": ok, "record": record}
-            for (position, _), (ok, record) in zip(picked, judged)]
-    dataset = shards.publish_shard(store, config.artifact_root, "filter", shard, input_uri,
-                                   read_manifest(store, input_uri)["digest"], mine, len(weights), rows)
+    rows = [
+        {"position": position, "accepted": ok, "record": record} for (position, _), (ok, record) in zip(picked, judged)
+    ]
+    dataset = shards.publish_shard(
+        store,
+        config.artifact_root,
+        "filter",
+        shard,
+        input_uri,
+        read_manifest(store, input_uri)["digest"],
+        mine,
+        len(weights),
+        rows,
+    )
     return FilterShard(dataset, len(mine), sum(ok for ok, _ in judged))
 
 
@@ -221,5 +272,11 @@ def merge(config: Config, input_uri: str, shard_uris: list[str], out_root: str |
     """The filter's outputs from a complete set of its shard datasets: the records `run` would publish."""
     store = ArtifactStore.of(config.storage)
     rows = shards.read_shards(store, "filter", input_uri, shard_uris)
-    return _publish(config, store, input_uri, [(row["accepted"], row["record"]) for row in rows], out_root,
-                    {"merged_from": list(shard_uris)})
+    return _publish(
+        config,
+        store,
+        input_uri,
+        [(row["accepted"], row["record"]) for row in rows],
+        out_root,
+        {"merged_from": list(shard_uris)},
+    )

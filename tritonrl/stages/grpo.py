@@ -80,19 +80,30 @@ def _check_config(config: Config) -> None:
 
 
 def _load_tasks(store: ArtifactStore, tasks_uri: str, world: int) -> list[dict]:
-    tasks = read_rows(store, tasks_uri, {"problem", "problem_source"}, INPUT_KIND,
-                      "has no tasks; pass the augment-tasks dataset the augment stage printed")
+    tasks = read_rows(
+        store,
+        tasks_uri,
+        {"problem", "problem_source"},
+        INPUT_KIND,
+        "has no tasks; pass the augment-tasks dataset the augment stage printed",
+    )
     if len(tasks) < world:
-        raise DatasetError(f"{tasks_uri} has {len(tasks)} task(s), fewer than the {world} GRPO processes: every "
-                           "process needs a task each step; use fewer processes (grpo.nproc_per_node, grpo.nnodes)")
+        raise DatasetError(
+            f"{tasks_uri} has {len(tasks)} task(s), fewer than the {world} GRPO processes: every "
+            "process needs a task each step; use fewer processes (grpo.nproc_per_node, grpo.nnodes)"
+        )
     return tasks
 
 
 def _launch(config: Config, tasks: list[dict], model_source: str, work: Path, on_log: Callable[[str], None]) -> None:
     """The worker on every process through torchrun; the spec and the tasks go through files in `work`."""
     (work / TASKS_FILE).write_text(json.dumps(tasks))
-    spec = {"config_file": str(work / "config.yaml"), "tasks_file": str(work / TASKS_FILE),
-            "model_source": model_source, "output_dir": str(work)}
+    spec = {
+        "config_file": str(work / "config.yaml"),
+        "tasks_file": str(work / TASKS_FILE),
+        "model_source": model_source,
+        "output_dir": str(work),
+    }
     spec_path = work / "grpo-spec.json"
     spec_path.write_text(json.dumps(spec, indent=2))
     command = torchrun_command("grpo", config.grpo, "tritonrl.training.grpo.worker", spec_path, GRPOError)
@@ -123,16 +134,19 @@ def run(
     out_uri = out_uri or join(config.artifact_root, "checkpoints", f"grpo-{stamp}")
     local, work = prepare_output(config, store, out_uri, GRPOError)
     (work / "config.yaml").write_text(dump_config(config))
-    on_log(f"grpo: {len(tasks)} tasks, {g.steps} steps × {g.tasks_per_step} tasks × {g.group_size} samples "
-           f"{f'(up to {g.turns} turns) ' if g.turns > 1 else ''}from {model_name}, {world} process(es)")
+    on_log(
+        f"grpo: {len(tasks)} tasks, {g.steps} steps × {g.tasks_per_step} tasks × {g.group_size} samples "
+        f"{f'(up to {g.turns} turns) ' if g.turns > 1 else ''}from {model_name}, {world} process(es)"
+    )
     if world == 1:
         grpo_worker.train(config, tasks, source, work, on_log)
     else:
         _launch(config, tasks, source, work, on_log)
 
     history = [json.loads(line) for line in (work / grpo_worker.HISTORY_FILE).read_text().splitlines()]
-    result = GRPOResult(out_uri, join(out_uri, MODEL_DIR), len(history), world, history,
-                        round(time.time() - started, 1))
+    result = GRPOResult(
+        out_uri, join(out_uri, MODEL_DIR), len(history), world, history, round(time.time() - started, 1)
+    )
     manifest = {
         "stage": "grpo",
         "tasks": tasks_uri,

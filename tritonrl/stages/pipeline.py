@@ -50,9 +50,16 @@ def suite_check(config: Config, on_log: Log, on_progress: Update | None = None) 
     passed = sum(c.correct for c in checks)
     if passed != len(checks):
         failed = [c.problem for c in checks if not c.correct]
-        raise PipelineError(f"suite check: {len(failed)} reference answers failed the verifier ({failed}); see {report_uri}")
-    return StageSummary("suite-check", {}, {"report": report_uri}, {"checked": len(checks), "correct": passed},
-                        f"{passed}/{len(checks)} reference checks correct; report {report_uri}")
+        raise PipelineError(
+            f"suite check: {len(failed)} reference answers failed the verifier ({failed}); see {report_uri}"
+        )
+    return StageSummary(
+        "suite-check",
+        {},
+        {"report": report_uri},
+        {"checked": len(checks), "correct": passed},
+        f"{passed}/{len(checks)} reference checks correct; report {report_uri}",
+    )
 
 
 def distill(config: Config, on_log: Log, on_progress: Update | None = None) -> StageSummary:
@@ -62,22 +69,34 @@ def distill(config: Config, on_log: Log, on_progress: Update | None = None) -> S
     result = stage.run(config, teacher=build_teacher(config.teacher), progress=Progress(on_log, on_progress))
     uri = result.dataset.uri
     return StageSummary(
-        "distill", {"problems": config.problems.source}, {"samples": uri},
-        {"problems": result.problems, "samples": result.samples, "failures": result.failures,
-         "resumed_problems": result.resumed_problems},
-        f"{result.samples} samples ({result.failures} failed) → {uri}", datasets=(uri,),
+        "distill",
+        {"problems": config.problems.source},
+        {"samples": uri},
+        {
+            "problems": result.problems,
+            "samples": result.samples,
+            "failures": result.failures,
+            "resumed_problems": result.resumed_problems,
+        },
+        f"{result.samples} samples ({result.failures} failed) → {uri}",
+        datasets=(uri,),
     )
 
 
-def filter(config: Config, samples_uri: str, on_log: Log,  # noqa: A001 - the stage's name
-           on_progress: Update | None = None) -> StageSummary:
+def filter(
+    config: Config,
+    samples_uri: str,
+    on_log: Log,  # noqa: A001 - the stage's name
+    on_progress: Update | None = None,
+) -> StageSummary:
     from tritonrl.stages import filter as stage
 
     return _filter_summary(samples_uri, stage.run(config, samples_uri, progress=Progress(on_log, on_progress)), {})
 
 
-def filter_shard(config: Config, samples_uri: str, shard: int, shards: int, on_log: Log,
-                 on_progress: Update | None = None) -> StageSummary:
+def filter_shard(
+    config: Config, samples_uri: str, shard: int, shards: int, on_log: Log, on_progress: Update | None = None
+) -> StageSummary:
     """Verify one shard's problems of the samples dataset → a shard dataset (input to `filter_merge`)."""
     from tritonrl.artifacts.shards import Shard
     from tritonrl.stages import filter as stage
@@ -86,9 +105,16 @@ def filter_shard(config: Config, samples_uri: str, shard: int, shards: int, on_l
     result = stage.run_shard(config, samples_uri, part, Progress(on_log, on_progress))
     uri = result.dataset.uri
     return StageSummary(
-        "filter-shard", {"samples": samples_uri}, {"shard": uri},
-        {"shard": part.index + 1, "shards": part.count, "problems": result.problems, "samples": result.dataset.rows,
-         "accepted": result.accepted},
+        "filter-shard",
+        {"samples": samples_uri},
+        {"shard": uri},
+        {
+            "shard": part.index + 1,
+            "shards": part.count,
+            "problems": result.problems,
+            "samples": result.dataset.rows,
+            "accepted": result.accepted,
+        },
         f"shard {part.label}: {result.accepted}/{result.dataset.rows} accepted over {result.problems} problems → {uri}",
         datasets=(samples_uri, uri),
     )
@@ -103,9 +129,16 @@ def filter_merge(config: Config, samples_uri: str, shard_uris: list[str], on_log
 
 def _filter_summary(samples_uri: str, result, extra_metrics: dict[str, Any]) -> StageSummary:
     return StageSummary(
-        "filter", {"samples": samples_uri}, {"accepted": result.accepted.uri, "rejected": result.rejected.uri},
-        {"samples": result.samples, "accepted": result.accepted.rows, "acceptance_rate": result.acceptance_rate,
-         "rejected_by_reason": result.reasons, **extra_metrics},
+        "filter",
+        {"samples": samples_uri},
+        {"accepted": result.accepted.uri, "rejected": result.rejected.uri},
+        {
+            "samples": result.samples,
+            "accepted": result.accepted.rows,
+            "acceptance_rate": result.acceptance_rate,
+            "rejected_by_reason": result.reasons,
+            **extra_metrics,
+        },
         f"{result.accepted.rows}/{result.samples} accepted ({result.acceptance_rate:.0%}); "
         f"rejections {result.reasons or '{}'} → {result.accepted.uri}",
         datasets=(samples_uri, result.accepted.uri, result.rejected.uri),
@@ -117,10 +150,17 @@ def augment(config: Config, accepted_uri: str, on_log: Log, on_progress: Update 
 
     result = stage.run(config, accepted_uri, progress=Progress(on_log, on_progress))
     return StageSummary(
-        "augment", {"accepted": accepted_uri}, {"pairs": result.pairs.uri, "tasks": result.tasks.uri},
-        {"problems": result.problems, "variants_proposed": result.variants_proposed,
-         "variants_kept": result.variants_kept, "variant_pairs": result.variant_pairs,
-         "pairs": result.pairs.rows, "tasks": result.tasks.rows},
+        "augment",
+        {"accepted": accepted_uri},
+        {"pairs": result.pairs.uri, "tasks": result.tasks.uri},
+        {
+            "problems": result.problems,
+            "variants_proposed": result.variants_proposed,
+            "variants_kept": result.variants_kept,
+            "variant_pairs": result.variant_pairs,
+            "pairs": result.pairs.rows,
+            "tasks": result.tasks.rows,
+        },
         f"{result.variants_kept}/{result.variants_proposed} variants kept, {result.pairs.rows} SFT pairs → "
         f"{result.pairs.uri}; {result.tasks.rows} RL tasks → {result.tasks.uri}",
         datasets=(accepted_uri, result.pairs.uri, result.tasks.uri),
@@ -133,18 +173,28 @@ def sft(config: Config, pairs_uri: str, on_log: Log) -> StageSummary:
     result = stage.run(config, pairs_uri, on_log=on_log)
     first, last = result.loss_curve[0][1], result.loss_curve[-1][1]
     return StageSummary(
-        "sft", {"pairs": pairs_uri, "base_model": config.student.base_model},
+        "sft",
+        {"pairs": pairs_uri, "base_model": config.student.base_model},
         {"output": result.output_uri},
-        {"steps": result.steps, "train_rows": result.train_rows, "eval_rows": result.eval_rows,
-         "dropped_rows": result.dropped_rows, "train_tokens": result.train_tokens, "world_size": result.world_size,
-         "final_loss": last, "seconds": result.seconds},
+        {
+            "steps": result.steps,
+            "train_rows": result.train_rows,
+            "eval_rows": result.eval_rows,
+            "dropped_rows": result.dropped_rows,
+            "train_tokens": result.train_tokens,
+            "world_size": result.world_size,
+            "final_loss": last,
+            "seconds": result.seconds,
+        },
         f"{result.steps} steps, loss {first:.3f} → {last:.3f} → {result.output_uri}",
-        datasets=(pairs_uri,), curves={"loss": result.loss_curve, "eval_loss": result.eval_curve},
+        datasets=(pairs_uri,),
+        curves={"loss": result.loss_curve, "eval_loss": result.eval_curve},
     )
 
 
 def grpo(config: Config, tasks_uri: str, model_uri: str, on_log: Log) -> StageSummary:
     from tritonrl.stages import grpo as stage
+
     result = stage.run(config, tasks_uri, model_uri, on_log=on_log)
     curves: dict[str, list[tuple[int, float]]] = {}
     for entry in result.history:  # one dict of numbers per step: rewards, loss, KL, timings
@@ -152,7 +202,11 @@ def grpo(config: Config, tasks_uri: str, model_uri: str, on_log: Log) -> StageSu
             if key != "step" and isinstance(value, (int, float)) and not isinstance(value, bool):
                 curves.setdefault(key, []).append((int(entry["step"]), float(value)))
     return StageSummary(
-        "grpo", {"tasks": tasks_uri, "model": model_uri}, {"output": result.output_uri},
+        "grpo",
+        {"tasks": tasks_uri, "model": model_uri},
+        {"output": result.output_uri},
         {"steps": result.steps, "seconds": result.seconds},
-        f"{result.steps} steps → {result.output_uri}", datasets=(tasks_uri,), curves=curves,
+        f"{result.steps} steps → {result.output_uri}",
+        datasets=(tasks_uri,),
+        curves=curves,
     )

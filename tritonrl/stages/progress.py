@@ -40,8 +40,13 @@ def _nothing(*_) -> None:
 class Progress:
     """Where a stage's progress goes; stateless, so one instance serves any number of loops, even at once."""
 
-    def __init__(self, on_log: Log = _nothing, on_update: Update | None = None, interval_s: float = INTERVAL_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        on_log: Log = _nothing,
+        on_update: Update | None = None,
+        interval_s: float = INTERVAL_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.on_log, self.on_update, self.interval_s, self.clock = on_log, on_update or _nothing, interval_s, clock
 
     def start(self, stage: str, total: int, unit: str = "problems") -> Tally:

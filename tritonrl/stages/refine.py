@@ -59,10 +59,14 @@ class _Conversation:
     messages: list[dict[str, str]]
 
 
-
-
-def ask(model: Any, requests: list[tuple[Problem, list[dict[str, str]]]], n: int, temperature: float, max_tokens: int,
-        on_answered: Callable[[list[Problem]], None] = _ignore) -> list[list[Any]]:
+def ask(
+    model: Any,
+    requests: list[tuple[Problem, list[dict[str, str]]]],
+    n: int,
+    temperature: float,
+    max_tokens: int,
+    on_answered: Callable[[list[Problem]], None] = _ignore,
+) -> list[list[Any]]:
     """`n` Completions per (problem, messages) from a `tritonrl.generation` Teacher, in request order.
 
     A batching one (HFTeacher) gets `batch_size` prompts per call, and `on_answered` the batch's problems once it is
@@ -73,13 +77,15 @@ def ask(model: Any, requests: list[tuple[Problem, list[dict[str, str]]]], n: int
     batched = getattr(model, "generate_many", None)
     if batched:
         for first in range(0, len(requests), model.batch_size):
-            chunk = requests[first:first + model.batch_size]
+            chunk = requests[first : first + model.batch_size]
             answers += batched(chunk, n, temperature, max_tokens)
             on_answered([problem for problem, _ in chunk])
         return answers
     pool = ThreadPoolExecutor(max_workers=getattr(model, "concurrency", 1), thread_name_prefix="evaluate-ask")
     try:
-        futures = [pool.submit(model.generate, problem, messages, n, temperature, max_tokens) for problem, messages in requests]
+        futures = [
+            pool.submit(model.generate, problem, messages, n, temperature, max_tokens) for problem, messages in requests
+        ]
         for (problem, _), future in zip(requests, futures):
             answers.append(future.result())
             on_answered([problem])
@@ -90,17 +96,26 @@ def ask(model: Any, requests: list[tuple[Problem, list[dict[str, str]]]], n: int
 
 def answer_record(problem: Problem, answer: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
     """The metrics record (tritonrl/evaluation/metrics.py) of one verified answer."""
-    return {"problem": problem.name, "level": problem.level, "sample": answer["sample"], "turn": answer["turn"],
-            **verdict_record(verdict), "reasons": verdict.codes}
+    return {
+        "problem": problem.name,
+        "level": problem.level,
+        "sample": answer["sample"],
+        "turn": answer["turn"],
+        **verdict_record(verdict),
+        "reasons": verdict.codes,
+    }
 
 
-def verify_answers(pool: VerifierPool, problems: dict[str, Problem], answers: list[dict[str, Any]],
-                   on_verdict: OnVerdict = _ignore) -> list[tuple[dict[str, Any], Verdict]]:
+def verify_answers(
+    pool: VerifierPool, problems: dict[str, Problem], answers: list[dict[str, Any]], on_verdict: OnVerdict = _ignore
+) -> list[tuple[dict[str, Any], Verdict]]:
     """(answer, verdict) for every answer, grouped by problem in first-appearance order, answers in their order."""
     grouped: dict[str, list[dict[str, Any]]] = {}
     for answer in answers:
         grouped.setdefault(answer["problem"], []).append(answer)
-    batches = [ProblemBatch(name, problems[name].source, [a["response"] for a in group]) for name, group in grouped.items()]
+    batches = [
+        ProblemBatch(name, problems[name].source, [a["response"] for a in group]) for name, group in grouped.items()
+    ]
     verdicts = pool.verify_batches(batches, on_verdict)
     return [(answer, verdict) for name, group in grouped.items() for answer, verdict in zip(group, verdicts[name])]
 
@@ -110,21 +125,28 @@ def answer_row(problem: Problem, answer: dict[str, Any], verdict: Verdict) -> di
     return {"line": json.dumps(answer), "record": answer_record(problem, answer, verdict), "verdict": verdict.to_dict()}
 
 
-def answer_in_turns(problems: list[Problem], model: Any, pool: VerifierPool, settings: EvaluateConfig,
-                    watch: Watch = Watch()) -> list[dict[str, Any]]:
+def answer_in_turns(
+    problems: list[Problem], model: Any, pool: VerifierPool, settings: EvaluateConfig, watch: Watch = Watch()
+) -> list[dict[str, Any]]:
     """Every answer of every conversation, verified: `row`s, in turn order (`settings`: samples, sampling, turns)."""
     by_name = {p.name: p for p in problems}
     first = [(problem, build_messages(problem.source)) for problem in problems]
-    pending = [_Conversation(problem, sample, messages) for problem, messages in first for sample in range(settings.samples)]
+    pending = [
+        _Conversation(problem, sample, messages) for problem, messages in first for sample in range(settings.samples)
+    ]
     rows: list[dict[str, Any]] = []
     for turn in range(FIRST_TURN, settings.turns + 1):
         if turn == FIRST_TURN:  # one prompt per problem, `samples` answers to it
             requests, n = first, settings.samples
         else:
             requests, n = [(c.problem, c.messages) for c in pending], 1
-        answered = ask(model, requests, n, settings.temperature, settings.max_tokens, watch.answering(turn, len(requests)))
+        answered = ask(
+            model, requests, n, settings.temperature, settings.max_tokens, watch.answering(turn, len(requests))
+        )
         completions = [completion for completions in answered for completion in completions]
-        answers = [_answer(model, conversation, turn, completion) for conversation, completion in zip(pending, completions)]
+        answers = [
+            _answer(model, conversation, turn, completion) for conversation, completion in zip(pending, completions)
+        ]
         verified = verify_answers(pool, by_name, answers, watch.verifying(turn, answers))
         verdicts = {(a["problem"], a["sample"]): verdict for a, verdict in verified}
         rows += [answer_row(by_name[a["problem"]], a, verdict) for a, verdict in verified]
@@ -142,8 +164,14 @@ def answer_in_turns(problems: list[Problem], model: Any, pool: VerifierPool, set
 
 def _answer(model: Any, conversation: _Conversation, turn: int, completion: Any) -> dict[str, Any]:
     """The responses.jsonl fields of one answer; a failed request is an empty response (no code: invalid)."""
-    answer = {"problem": conversation.problem.name, "sample": conversation.sample, "turn": turn,
-              "response": completion.text or "", "model": model.id, "error": completion.error}
+    answer = {
+        "problem": conversation.problem.name,
+        "sample": conversation.sample,
+        "turn": turn,
+        "response": completion.text or "",
+        "model": model.id,
+        "error": completion.error,
+    }
     if turn > FIRST_TURN:
         answer["feedback"] = conversation.messages[-1]["content"]
     return answer

@@ -104,8 +104,17 @@ def launch_command(config: Config, spec_path: Path) -> list[str]:
     """torchrun (or the DeepSpeed launcher) running tritonrl.training.sft.worker on every process."""
     sft = config.sft
     if sft.launcher == "deepspeed":
-        return [sys.executable, "-m", "deepspeed.launcher.runner", f"--num_gpus={sft.nproc_per_node}",
-                f"--num_nodes={sft.nnodes}", "--module", "tritonrl.training.sft.worker", "--spec", str(spec_path)]
+        return [
+            sys.executable,
+            "-m",
+            "deepspeed.launcher.runner",
+            f"--num_gpus={sft.nproc_per_node}",
+            f"--num_nodes={sft.nnodes}",
+            "--module",
+            "tritonrl.training.sft.worker",
+            "--spec",
+            str(spec_path),
+        ]
     return torchrun_command("sft", sft, "tritonrl.training.sft.worker", spec_path, SFTError)
 
 
@@ -118,17 +127,26 @@ def run(
         raise SFTError("; ".join(problems))
     store = ArtifactStore.of(config.storage)
     source_manifest = read_manifest(store, input_uri, INPUT_KIND)
-    rows = read_rows(store, input_uri, {"prompt", "response"}, INPUT_KIND,
-                     "has no rows: SFT needs (prompt, response) pairs; did the filter accept nothing?")
+    rows = read_rows(
+        store,
+        input_uri,
+        {"prompt", "response"},
+        INPUT_KIND,
+        "has no rows: SFT needs (prompt, response) pairs; did the filter accept nothing?",
+    )
 
     model_source = resolve_model_source(config.student.base_model, config.home, config.storage.s3_endpoint_url)
     tokenizer = load_tokenizer(model_source)
     examples, dropped = tokenize_pairs(tokenizer, rows, config.sft.max_seq_len)
     if not examples:
-        raise DatasetError(f"all {len(rows)} rows of {input_uri} are longer than sft.max_seq_len={config.sft.max_seq_len} tokens")
+        raise DatasetError(
+            f"all {len(rows)} rows of {input_uri} are longer than sft.max_seq_len={config.sft.max_seq_len} tokens"
+        )
     train, held_out = split_eval(examples, config.sft.eval_fraction, config.sft.seed)
-    on_log(f"sft: {len(train)} train / {len(held_out)} eval examples ({dropped} dropped as too long), "
-           f"base model {config.student.base_model}")
+    on_log(
+        f"sft: {len(train)} train / {len(held_out)} eval examples ({dropped} dropped as too long), "
+        f"base model {config.student.base_model}"
+    )
 
     stamp = utc_stamp()
     out_uri = out_uri or join(config.artifact_root, "checkpoints", f"sft-{source_manifest['digest'][7:19]}-{stamp}")

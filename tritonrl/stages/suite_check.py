@@ -56,8 +56,10 @@ def run(config: Config, progress: Progress = SILENT) -> tuple[str, list[ShapeChe
     tally = progress.start("suite-check", len(answered))
     with Verifier(VerifierSettings.from_config(config.verify)) as verifier:
         for problem in answered:
-            mine = [check_reference(verifier, problem, shapes)
-                    for shapes in (({}, problem.alt_shapes) if problem.alt_shapes else ({},))]
+            mine = [
+                check_reference(verifier, problem, shapes)
+                for shapes in (({}, problem.alt_shapes) if problem.alt_shapes else ({},))
+            ]
             checks += mine
             tally.advance(f"{problem.name}: {sum(c.correct for c in mine)}/{len(mine)} shapes correct")
 

@@ -42,8 +42,13 @@ class StageSummary:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "StageSummary":
-        return cls(**{**data, "datasets": tuple(data.get("datasets", ())),
-                      "curves": {k: [tuple(p) for p in v] for k, v in data.get("curves", {}).items()}})
+        return cls(
+            **{
+                **data,
+                "datasets": tuple(data.get("datasets", ())),
+                "curves": {k: [tuple(p) for p in v] for k, v in data.get("curves", {}).items()},
+            }
+        )
 
 
 def outputs_exist(config: Config, summary: StageSummary) -> bool:

@@ -47,14 +47,20 @@ class Rank:
 def start() -> Rank:
     """Join the process group torchrun's environment describes: nccl with each rank on cuda:LOCAL_RANK, or gloo."""
     env = os.environ
-    rank = Rank(int(env.get("RANK", 0)), int(env.get("WORLD_SIZE", 1)), int(env.get("LOCAL_RANK", 0)),
-                int(env.get("LOCAL_WORLD_SIZE", 1)))
+    rank = Rank(
+        int(env.get("RANK", 0)),
+        int(env.get("WORLD_SIZE", 1)),
+        int(env.get("LOCAL_RANK", 0)),
+        int(env.get("LOCAL_WORLD_SIZE", 1)),
+    )
     if rank.world == 1:
         return rank
     if torch.cuda.is_available():
         if rank.local_rank >= torch.cuda.device_count():
-            raise RuntimeError(f"process {rank.local_rank} of {rank.local_world} on this host has no GPU of its own "
-                               f"({torch.cuda.device_count()} visible): lower grpo.nproc_per_node to the GPUs per host")
+            raise RuntimeError(
+                f"process {rank.local_rank} of {rank.local_world} on this host has no GPU of its own "
+                f"({torch.cuda.device_count()} visible): lower grpo.nproc_per_node to the GPUs per host"
+            )
         torch.cuda.set_device(rank.local_rank)
     # Ranks meet after rank-local generation and verification, which can leave one many minutes behind another;
     # a rank that dies ends the run through torchrun anyway, so the wait may be long (NCCL's default is 10 min).

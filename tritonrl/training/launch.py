@@ -41,16 +41,30 @@ def torchrun_command(
     if problems:
         raise error("; ".join(problems))
     if settings.nnodes > 1:
-        nodes = [f"--nnodes={settings.nnodes}", "--rdzv-backend=c10d", f"--rdzv-endpoint={settings.rdzv_endpoint}",
-                 f"--rdzv-id=tritonrl-{section}-{spec_path.parent.name}"]
+        nodes = [
+            f"--nnodes={settings.nnodes}",
+            "--rdzv-backend=c10d",
+            f"--rdzv-endpoint={settings.rdzv_endpoint}",
+            f"--rdzv-id=tritonrl-{section}-{spec_path.parent.name}",
+        ]
     else:
         nodes = ["--standalone", "--nnodes=1"]
-    return [sys.executable, "-m", "torch.distributed.run", *nodes, f"--nproc_per_node={settings.nproc_per_node}",
-            "-m", module, "--spec", str(spec_path)]
+    return [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        *nodes,
+        f"--nproc_per_node={settings.nproc_per_node}",
+        "-m",
+        module,
+        "--spec",
+        str(spec_path),
+    ]
 
 
 def stop_with_parent(parent: int, signum: int = signal.SIGTERM) -> Callable[[], None]:
     """A child's pre-exec step: `signum` when process `parent` dies, even by SIGKILL, so nothing is left orphaned."""
+
     def arm() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
         if os.getppid() != parent:  # the parent died before the line above
@@ -63,8 +77,16 @@ def run_launcher(command: list[str], cwd: Path, on_log: Callable[[str], None], e
     """Run `command` in `cwd`, streaming its output to `on_log`; raise `error` unless it exits 0."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "TOKENIZERS_PARALLELISM": "false"}
     tail: deque[str] = deque(maxlen=30)
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, start_new_session=True, preexec_fn=stop_with_parent(os.getpid()))
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=stop_with_parent(os.getpid()),
+    )
     try:
         for line in process.stdout:
             tail.append(line.rstrip())
@@ -74,8 +96,10 @@ def run_launcher(command: list[str], cwd: Path, on_log: Callable[[str], None], e
         _stop(process)
         raise
     if code != 0:
-        raise error(f"training failed (launcher exit code {code}); nothing published. Command: {' '.join(command)}\n"
-                    "Last output:\n" + "\n".join(tail))
+        raise error(
+            f"training failed (launcher exit code {code}); nothing published. Command: {' '.join(command)}\n"
+            "Last output:\n" + "\n".join(tail)
+        )
 
 
 def _stop(process: subprocess.Popen) -> None:

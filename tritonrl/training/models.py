@@ -98,7 +98,7 @@ def _fetch_trained(uri: str, home: Path, s3_endpoint_url: str) -> Path:
         if not files:
             raise ModelError(f"{uri} has a manifest but no {MODEL_DIR}/ files")
         for file_uri in files:
-            destination = target / file_uri[len(prefix) + 1:]
+            destination = target / file_uri[len(prefix) + 1 :]
             destination.parent.mkdir(parents=True, exist_ok=True)
             destination.write_bytes(store.read_bytes(file_uri))
     return target
@@ -155,7 +155,7 @@ def encode_example(tokenizer, messages: list[dict[str, str]], response: str) -> 
             "cannot tell prompt from response tokens"
         )
     prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]
-    response_ids = tokenizer(full[len(prompt):], add_special_tokens=False)["input_ids"]
+    response_ids = tokenizer(full[len(prompt) :], add_special_tokens=False)["input_ids"]
     return Example(
         input_ids=prompt_ids + response_ids,
         labels=[IGNORE_INDEX] * len(prompt_ids) + response_ids,
@@ -182,7 +182,9 @@ def generate(
     stops = {tokenizer.eos_token_id, *(configured if isinstance(configured, list) else [configured])} - {None}
     input_ids = torch.tensor([[pad] * (width - len(ids)) + ids for ids in encoded])  # left padding
     attention = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for ids in encoded])
-    sampling = {"do_sample": True, "temperature": temperature, "top_p": top_p} if temperature > 0 else {"do_sample": False}
+    sampling = (
+        {"do_sample": True, "temperature": temperature, "top_p": top_p} if temperature > 0 else {"do_sample": False}
+    )
     with torch.no_grad():
         output = model.generate(
             input_ids=input_ids.to(model.device),

@@ -66,7 +66,13 @@ def corpus() -> list[str]:
 
 
 def build_digest(texts: list[str]) -> str:
-    spec = {"version": BUILD_VERSION, "vocab": VOCAB_SIZE, "arch": ARCHITECTURE, "template": CHAT_TEMPLATE, "corpus": texts}
+    spec = {
+        "version": BUILD_VERSION,
+        "vocab": VOCAB_SIZE,
+        "arch": ARCHITECTURE,
+        "template": CHAT_TEMPLATE,
+        "corpus": texts,
+    }
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -102,7 +108,9 @@ def build_model(tokenizer):
     from transformers import Qwen3Config, Qwen3ForCausalLM
 
     eos, pad = tokenizer.convert_tokens_to_ids([IM_END, PAD])
-    config = Qwen3Config(vocab_size=len(tokenizer), bos_token_id=None, eos_token_id=eos, pad_token_id=pad, **ARCHITECTURE)
+    config = Qwen3Config(
+        vocab_size=len(tokenizer), bos_token_id=None, eos_token_id=eos, pad_token_id=pad, **ARCHITECTURE
+    )
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
         model = Qwen3ForCausalLM(config)

@@ -41,8 +41,13 @@ class BaselineCache:
     @staticmethod
     def key(problem_source: str, gpu_name: str, timing_settings: dict) -> str:
         material = json.dumps(
-            {"source": problem_source, "gpu": gpu_name, "versions": software_versions(), "timing": timing_settings,
-             "format": ENTRY_FORMAT},
+            {
+                "source": problem_source,
+                "gpu": gpu_name,
+                "versions": software_versions(),
+                "timing": timing_settings,
+                "format": ENTRY_FORMAT,
+            },
             sort_keys=True,
         )
         return hashlib.sha256(material.encode()).hexdigest()[:32]

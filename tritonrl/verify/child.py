@@ -86,7 +86,14 @@ from tritonrl.verify.draws import (
     positive_tensors,
     reproducible_inputs,
 )
-from tritonrl.verify.runtime import AtenTrace, LaunchCounter, clone_values, flatten_outputs, import_source, plain_outputs
+from tritonrl.verify.runtime import (
+    AtenTrace,
+    LaunchCounter,
+    clone_values,
+    flatten_outputs,
+    import_source,
+    plain_outputs,
+)
 from tritonrl.verify.shrink import element_count, shrink_overrides
 from tritonrl.verify.speed_of_light import measure_peaks, measure_work
 from tritonrl.verify.timing import TIMED_OUTPUTS_BYTES, Timer
@@ -131,7 +138,9 @@ def _classify(exc: BaseException, default: ReasonCode) -> _Failed:
 # Bound before any candidate code runs, like the timing functions.
 _monotonic = time.monotonic
 MAX_SINGLE_DRAWS = 8  # get_inputs draws tried one at a time when a distribution breaks the reference on all together
-AGAIN_OUTPUTS_BYTES = 2 << 30  # the verifier holds every trial's reference outputs: a 6.4 GB problem gets no again trial
+AGAIN_OUTPUTS_BYTES = (
+    2 << 30
+)  # the verifier holds every trial's reference outputs: a 6.4 GB problem gets no again trial
 MASKING_RATIO = 2.0  # a distribution whose reference output RMS exceeds normal inputs' this often hides small errors
 
 
@@ -221,7 +230,8 @@ def _training_agrees(model, inputs: list, outputs: list[torch.Tensor], device: s
         return False
     return len(trained) == len(outputs) and all(
         a.shape == b.shape and a.dtype == b.dtype and torch.equal(a.nan_to_num(), b.nan_to_num())
-        for a, b in zip(trained, outputs))
+        for a, b in zip(trained, outputs)
+    )
 
 
 def _aten_ops(model, inputs: list) -> dict[str, int]:
@@ -292,12 +302,16 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
         except ShapeError as exc:
             raise _Failed(ReasonCode.SHAPES_UNSUPPORTED, str(exc)) from exc
         except Exception as exc:
-            raise _Failed(ReasonCode.REFERENCE_FAILED, f"measuring the problem's sizes failed: {_describe(exc)}") from exc
+            raise _Failed(
+                ReasonCode.REFERENCE_FAILED, f"measuring the problem's sizes failed: {_describe(exc)}"
+            ) from exc
     source = with_shapes(original, overrides)
     result.data["shapes"] = shape_sites(source)
     if overrides and (own := untried_own_sizes(original, job["shrink_budget"], job_dir)) is not None:
-        result.data["untried"] = [f"the problem's own sizes ({own} elements; a CPU trial takes at most "
-                                  f"{OWN_SIZE_FACTOR * job['shrink_budget']}): judged at them on a GPU only"]
+        result.data["untried"] = [
+            f"the problem's own sizes ({own} elements; a CPU trial takes at most "
+            f"{OWN_SIZE_FACTOR * job['shrink_budget']}): judged at them on a GPU only"
+        ]
     failure_code = ReasonCode.SHAPES_UNSUPPORTED if overrides else ReasonCode.REFERENCE_FAILED
     lock = _gpu_lock(job)
     distributions = [tuple(d) for d in job.get("distributions", [])]  # what later trials draw from, most telling first
@@ -309,28 +323,46 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
             first, *more = job["input_seeds"]
             inputs, differs = reproducible_inputs(problem, first, device)
             if differs is not None:
-                raise _Failed(ReasonCode.REFERENCE_FAILED, (
-                    f"the problem's get_inputs() is not reproducible from the seed: two draws from one seed differ in "
-                    f"input {differs}, so the candidate's process would get other inputs than the reference's; draw "
-                    "with torch (torch.randn, ...), numpy's global np.random functions or Python's random, which the "
-                    "verifier seeds, not an unseeded generator such as np.random.default_rng()"))
+                raise _Failed(
+                    ReasonCode.REFERENCE_FAILED,
+                    (
+                        f"the problem's get_inputs() is not reproducible from the seed: two draws from one seed differ in "
+                        f"input {differs}, so the candidate's process would get other inputs than the reference's; draw "
+                        "with torch (torch.randn, ...), numpy's global np.random functions or Python's random, which the "
+                        "verifier seeds, not an unseeded generator such as np.random.default_rng()"
+                    ),
+                )
             mode, model, outputs, own_finite, built = _draw_mode(problem, job["weight_seed"], inputs, device)
             result.data["draw_mode"] = mode
             result.data["aten_ops"] = _aten_ops(model, inputs)
             result.data["moves_data"] = _moves_data_only(model, inputs, device)
             result.data["contiguous_outputs"] = [o.is_contiguous() for o in outputs]
-            result.data["model_dtypes"] = sorted({str(v.dtype).removeprefix("torch.") for v in model.state_dict().values()})
+            result.data["model_dtypes"] = sorted(
+                {str(v.dtype).removeprefix("torch.") for v in model.state_dict().values()}
+            )
             result.data["training_agrees"] = _training_agrees(model, inputs, outputs, device)
             integers = _varied_integers(problem, job["weight_seed"], device, mode, inputs, own_finite)
             result.data["varied_integers"] = integers
             models = _variant_models(problem, job["weight_seed"], device, mode, model, inputs, own_finite, integers)
             masking = _masking(problem, model, own_finite, distributions, device)
-            at_other_shapes = sorted(((name, seed) for name, seed in distributions if name not in masking),
-                                     key=lambda d: AT_OTHER_SHAPES.index(d[0]))
+            at_other_shapes = sorted(
+                ((name, seed) for name, seed in distributions if name not in masking),
+                key=lambda d: AT_OTHER_SHAPES.index(d[0]),
+            )
             # the first trial: the problem as written, its own inputs, weights and arguments (the timed calls too)
             result.stage("reference")
-            _save_trial(result, problem, built, device, first, overrides, _Draw(),
-                        _reference_outputs(built, inputs, device), "the problem's own inputs", AS_BUILT)
+            _save_trial(
+                result,
+                problem,
+                built,
+                device,
+                first,
+                overrides,
+                _Draw(),
+                _reference_outputs(built, inputs, device),
+                "the problem's own inputs",
+                AS_BUILT,
+            )
             del inputs
             # the primary shapes meet the distributions that do not mask first: a row sum missing two columns is
             # within tolerance of sums in the thousands (rows of -0.5, an offset), as is a ReLU cut at -0.25; offsets
@@ -340,8 +372,17 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                 result.stage("other distributions")
                 _values_trial(result, problem, models, overrides, own_finite, at_primary, seed, mode, device)
             if job.get("again_seed") is not None:
-                _again_trial(result, problem, {**dict(models.values()), AS_BUILT: built}, overrides, job["again_seed"],
-                             job["weight_seed"], device, own_finite, mode)
+                _again_trial(
+                    result,
+                    problem,
+                    {**dict(models.values()), AS_BUILT: built},
+                    overrides,
+                    job["again_seed"],
+                    job["weight_seed"],
+                    device,
+                    own_finite,
+                    mode,
+                )
             timed_bytes = 0
             for check, seed in enumerate(job.get("timed_seeds") or []):  # one input set per checked timed call
                 outputs = _reference_outputs(built, make_inputs(problem, seed, device), device)
@@ -379,8 +420,20 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
         result.stage("wait for the GPU")
         with lock.shared():
             result.stage("alternate shapes")
-            _shapes_trial(job, job_dir, result, original, overrides, own_finite, at_other_shapes, plan, seed, mode,
-                          integers, variants[index % len(variants)])
+            _shapes_trial(
+                job,
+                job_dir,
+                result,
+                original,
+                overrides,
+                own_finite,
+                at_other_shapes,
+                plan,
+                seed,
+                mode,
+                integers,
+                variants[index % len(variants)],
+            )
     if job.get("alt_seeds") and all(trial["overrides"] == overrides for trial in result.data["trials"]):
         result.data.setdefault("untried", []).append(unmoved_sizes(original))
 
@@ -399,8 +452,16 @@ class _Draw:
         return draw_inputs(problem, seed, device, self.distribution, frozenset(self.kept), self.scalars, self.positive)
 
 
-def _fitting(problem, seed: int, device: str, mode: str, own_finite: list[bool], inputs: list, variant: int = 0,
-             integers: dict | None = None) -> tuple[torch.nn.Module, list] | None:
+def _fitting(
+    problem,
+    seed: int,
+    device: str,
+    mode: str,
+    own_finite: list[bool],
+    inputs: list,
+    variant: int = 0,
+    integers: dict | None = None,
+) -> tuple[torch.nn.Module, list] | None:
     """The reference built from `seed` in `mode`, `variant` and `integers` (draws.build_reference), and its outputs on
     `inputs`, where it builds, runs and stays finite there; else None (its model does not take these values)."""
     try:
@@ -466,8 +527,11 @@ def _varied_integers(problem, seed: int, device: str, mode: str, inputs: list, o
     for key, value in candidates if before is not None else ():
         for other in integer_alternatives(value, rng):
             after = outputs({**chosen, key: other})
-            if after is not None and [o.shape for o in after] == [o.shape for o in before] \
-                    and not all(torch.equal(a, b) for a, b in zip(after, before)):
+            if (
+                after is not None
+                and [o.shape for o in after] == [o.shape for o in before]
+                and not all(torch.equal(a, b) for a, b in zip(after, before))
+            ):
                 chosen[key], before = other, after
                 break
     return chosen
@@ -489,11 +553,14 @@ def _masking(problem, model, own_finite: list[bool], distributions: list, device
             return None
         if found is None or unfit_distribution(own_finite, found) is not None:
             return None
-        return max((float(o.double().pow(2).mean().sqrt()) for o in found if o.is_floating_point() and o.numel()),
-                   default=None)
+        return max(
+            (float(o.double().pow(2).mean().sqrt()) for o in found if o.is_floating_point() and o.numel()), default=None
+        )
 
     normal = rms("normal")
-    return {name for name in MASKING if normal is None or (spread := rms(name)) is None or spread > MASKING_RATIO * normal}
+    return {
+        name for name in MASKING if normal is None or (spread := rms(name)) is None or spread > MASKING_RATIO * normal
+    }
 
 
 def _variant_models(
@@ -509,8 +576,15 @@ def _variant_models(
 
 
 def _values_trial(
-    result: _Result, problem, models: dict, overrides: dict, own_finite: list[bool], distributions: list, seed: int,
-    mode: str, device: str,
+    result: _Result,
+    problem,
+    models: dict,
+    overrides: dict,
+    own_finite: list[bool],
+    distributions: list,
+    seed: int,
+    mode: str,
+    device: str,
 ) -> None:
     """One trial at the primary shapes on the next distribution the reference stays finite on, with the model of
     this trial's variant or else the other's (a negated eps is no eps on constant rows); the problem's own inputs
@@ -523,17 +597,43 @@ def _values_trial(
         for variant, model in choices:
             fitting = _fitting_draw(result, problem, model, own_finite, name, draw_seed, mode, device)
             if fitting is not None:
-                _save_trial(result, problem, model, device, draw_seed, overrides, *fitting,
-                            _inputs_purpose(name, fitting[0]), variant)
+                _save_trial(
+                    result,
+                    problem,
+                    model,
+                    device,
+                    draw_seed,
+                    overrides,
+                    *fitting,
+                    _inputs_purpose(name, fitting[0]),
+                    variant,
+                )
                 return
     variant, model = choices[0]
-    _save_trial(result, problem, model, device, seed, overrides,
-                *_own_draw(problem, model, own_finite, seed, mode, device), "the problem's own inputs, other scalars",
-                variant)
+    _save_trial(
+        result,
+        problem,
+        model,
+        device,
+        seed,
+        overrides,
+        *_own_draw(problem, model, own_finite, seed, mode, device),
+        "the problem's own inputs, other scalars",
+        variant,
+    )
 
 
-def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: int, weight_seed: int,
-                 device: str, own_finite: list[bool], mode: str) -> None:
+def _again_trial(
+    result: _Result,
+    problem,
+    models: dict,
+    overrides: dict,
+    seed: int,
+    weight_seed: int,
+    device: str,
+    own_finite: list[bool],
+    mode: str,
+) -> None:
     """The inputs of the calls a candidate gets right after one primary trial, in that trial's very tensors: its draw
     again from `seed` with the weights changed in place, then extreme magnitudes (draws.RANGE_TOPS), then values far
     from 0 (draws.LATER). Which
@@ -558,34 +658,69 @@ def _again_trial(result: _Result, problem, models: dict, overrides: dict, seed: 
     size = sum(o.numel() * o.element_size() for o in outputs)
     if size > AGAIN_OUTPUTS_BYTES:
         result.data.setdefault("untried", []).append(
-            "a second call in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
+            "a second call in a trial's tensors refilled: its outputs would not fit beside the others on the GPU"
+        )
         return
-    _save_trial(result, problem, model, device, seed, overrides, draw, outputs,
-                f"{first['purpose']}, again in the same tensors" + (", the weights changed in place" if weighted else ""),
-                variant, again_of=index)
+    _save_trial(
+        result,
+        problem,
+        model,
+        device,
+        seed,
+        overrides,
+        draw,
+        outputs,
+        f"{first['purpose']}, again in the same tensors" + (", the weights changed in place" if weighted else ""),
+        variant,
+        again_of=index,
+    )
     # the third call changes the weights the second left as they were (draws.changed_weights)
     others = -change if changes_weights(model, -change) else 0
-    for held, (call, names, weights) in enumerate((("a third call", None, others), ("a fourth call", LATER, 0)),
-                                                  start=1):
+    for held, (call, names, weights) in enumerate(
+        (("a third call", None, others), ("a fourth call", LATER, 0)), start=1
+    ):
         draw_seed = seeds.getrandbits(31)
         if size * (held + 1) > AGAIN_OUTPUTS_BYTES:
             result.data.setdefault("untried", []).append(
-                f"{call} in a trial's tensors refilled: its outputs would not fit beside the others on the GPU")
+                f"{call} in a trial's tensors refilled: its outputs would not fit beside the others on the GPU"
+            )
             return
         with changed_weights(model, weights):
-            found = (_widest_range(result, problem, model, own_finite, draw_seed, mode, device) if names is None
-                     else next(((name, fitting) for name in names if (fitting := _fitting_draw(
-                         result, problem, model, own_finite, name, draw_seed, mode, device)) is not None), None))
+            found = (
+                _widest_range(result, problem, model, own_finite, draw_seed, mode, device)
+                if names is None
+                else next(
+                    (
+                        (name, fitting)
+                        for name in names
+                        if (fitting := _fitting_draw(result, problem, model, own_finite, name, draw_seed, mode, device))
+                        is not None
+                    ),
+                    None,
+                )
+            )
         if found is not None:
             name, (draw, outputs) = found
-            _save_trial(result, problem, model, device, draw_seed, overrides, replace(draw, weights=weights), outputs,
-                        f"{_inputs_purpose(name, draw)} in the same tensors as trial {index}, {call}"
-                        + (", the other weights changed in place" if weights else ""), variant, again_of=index)
+            _save_trial(
+                result,
+                problem,
+                model,
+                device,
+                draw_seed,
+                overrides,
+                replace(draw, weights=weights),
+                outputs,
+                f"{_inputs_purpose(name, draw)} in the same tensors as trial {index}, {call}"
+                + (", the other weights changed in place" if weights else ""),
+                variant,
+                again_of=index,
+            )
 
 
 def _widest_range(result: _Result, problem, model, own_finite: list[bool], seed: int, mode: str, device: str):
     """(name, (draw, outputs)) of the widest range of magnitudes (draws.RANGE_TOPS) the reference stays finite on,
     or None; the tops it is not finite on are not recorded as dropped distributions (they are a search)."""
+
     def attempt(top: float):
         found = _fitting_draw(result, problem, model, own_finite, range_name(top), seed, mode, device)
         result.data["dropped_distributions"].pop(range_name(top), None)
@@ -602,7 +737,7 @@ def _widest_range(result: _Result, problem, model, own_finite: list[bool], seed:
         low, high = math.log10(top), math.log10(above)
         for _ in range(RANGE_HALVINGS):
             middle = (low + high) / 2
-            if attempt(10 ** middle) is not None:
+            if attempt(10**middle) is not None:
                 low = middle
             else:
                 high = middle
@@ -662,7 +797,11 @@ def _fitting_draw(
     first_why, total = why, count_draws(problem, seed, device)
     if total > 1:
         every = set(range(total))
-        alone = [i for i in range(min(total, MAX_SINGLE_DRAWS)) if attempt(_Draw(name, tuple(sorted(every - {i})))) is not None]
+        alone = [
+            i
+            for i in range(min(total, MAX_SINGLE_DRAWS))
+            if attempt(_Draw(name, tuple(sorted(every - {i})))) is not None
+        ]
         for replaced in ([*alone], alone[:1]) if alone else ():
             draw = _Draw(name, tuple(sorted(every - set(replaced))))
             if (outputs := attempt(draw)) is not None:
@@ -674,8 +813,18 @@ def _fitting_draw(
 
 
 def _shapes_trial(
-    job: dict, job_dir: Path, result: _Result, original: str, overrides: dict, own_finite: list[bool],
-    distributions: list, plan, seed: int, mode: str, integers: dict, variant: int,
+    job: dict,
+    job_dir: Path,
+    result: _Result,
+    original: str,
+    overrides: dict,
+    own_finite: list[bool],
+    distributions: list,
+    plan,
+    seed: int,
+    mode: str,
+    integers: dict,
+    variant: int,
 ) -> None:
     """One trial at other shapes (trials.SHAPE_PLANS), on the next distribution left that does not mask a small error
     (the problem's own, scalars varied, when none is), drawn from this trial's seed; the first shape set the
@@ -690,24 +839,44 @@ def _shapes_trial(
     for shapes, purpose in proposals:
         try:
             alt = import_source(with_shapes(original, shapes), "problem", job_dir)
-            variant, model = _fitting_variant(alt, job["weight_seed"], device, mode, integers, own_finite, seed,
-                                              variant)
+            variant, model = _fitting_variant(
+                alt, job["weight_seed"], device, mode, integers, own_finite, seed, variant
+            )
         except Exception:  # the problem has constraints these shapes break: try the next set
             continue
         while distributions:
             name, _ = distributions.pop(0)
             fitting = _fitting_draw(result, alt, model, own_finite, name, seed, mode, device)
             if fitting is not None:
-                _save_trial(result, alt, model, device, seed, shapes, *fitting,
-                            f"{purpose}, {_inputs_purpose(name, fitting[0])}", variant)
+                _save_trial(
+                    result,
+                    alt,
+                    model,
+                    device,
+                    seed,
+                    shapes,
+                    *fitting,
+                    f"{purpose}, {_inputs_purpose(name, fitting[0])}",
+                    variant,
+                )
                 return
-        _save_trial(result, alt, model, device, seed, shapes, *_own_draw(alt, model, own_finite, seed, mode, device),
-                    purpose, variant)
+        _save_trial(
+            result,
+            alt,
+            model,
+            device,
+            seed,
+            shapes,
+            *_own_draw(alt, model, own_finite, seed, mode, device),
+            purpose,
+            variant,
+        )
         return
 
 
-def _fitting_variant(problem, weight_seed: int, device: str, mode: str, integers: dict, own_finite: list[bool],
-                     seed: int, variant: int) -> tuple[int, torch.nn.Module]:
+def _fitting_variant(
+    problem, weight_seed: int, device: str, mode: str, integers: dict, own_finite: list[bool], seed: int, variant: int
+) -> tuple[int, torch.nn.Module]:
     """(variant, reference model) for a trial at other shapes: `variant` where the reference builds and stays finite
     on the problem's own inputs there, else variant 0 (which raises when these shapes do not build at all)."""
     inputs = make_inputs(problem, seed, device)
@@ -727,8 +896,11 @@ def _work(job: dict, result: _Result, problem, model, device: str) -> dict | Non
     the verdicts then carry no bound.
     """
     try:
-        work = measure_work(model, make_inputs(problem, result.data["trials"][0]["seed"], device),
-                            make_inputs(problem, job["fresh_seed"], device))
+        work = measure_work(
+            model,
+            make_inputs(problem, result.data["trials"][0]["seed"], device),
+            make_inputs(problem, job["fresh_seed"], device),
+        )
     except Exception as exc:  # never a reason to fail the reference; recorded for the report
         result.data["work_error"] = _describe(exc)
         return None
@@ -753,16 +925,34 @@ def _time_model(model, problem, device: str, settings: dict, fresh_seed: int) ->
 
 
 def _save_trial(
-    result: _Result, problem, model, device: str, seed: int, overrides: dict, draw: _Draw, outputs: list, purpose: str,
-    variant: int, again_of: int | None = None,
+    result: _Result,
+    problem,
+    model,
+    device: str,
+    seed: int,
+    overrides: dict,
+    draw: _Draw,
+    outputs: list,
+    purpose: str,
+    variant: int,
+    again_of: int | None = None,
 ) -> None:
     """Hand over a trial's reference outputs with how far the reference's own rounding moved them (its inputs drawn
     again: the reference may have written into the ones it took)."""
     send_outputs(len(result.data["trials"]), outputs)
     with changed_weights(model, draw.weights):
         rounding = reference_rounding(model, draw.inputs(problem, seed, device)[0], outputs)
-    result.data["trials"].append({"seed": seed, "overrides": overrides, "purpose": purpose, "variant": variant,
-                                  "again_of": again_of, "rounding": rounding, **asdict(draw)})
+    result.data["trials"].append(
+        {
+            "seed": seed,
+            "overrides": overrides,
+            "purpose": purpose,
+            "variant": variant,
+            "again_of": again_of,
+            "rounding": rounding,
+            **asdict(draw),
+        }
+    )
     result.save()
 
 
@@ -777,8 +967,11 @@ def _storage(value) -> tuple[int, int] | None:
 def _overlapping(values: list, others: list) -> list[int]:
     """Indices of `values` whose storage shares bytes with the storage of any of `others`."""
     taken = [r for r in map(_storage, others) if r is not None]
-    return [i for i, mine in enumerate(map(_storage, values))
-            if mine is not None and any(mine[0] < end and start < mine[1] for start, end in taken)]
+    return [
+        i
+        for i, mine in enumerate(map(_storage, values))
+        if mine is not None and any(mine[0] < end and start < mine[1] for start, end in taken)
+    ]
 
 
 def _poison(device: str, numels: list[int]) -> None:
@@ -807,7 +1000,9 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
 
     mode = job.get("draw_mode", "built")
     integers = job.get("varied_integers") or {}
-    references: dict[tuple[str, int], tuple] = {}  # (problem source, variant) -> (problem module, reference, sharing key)
+    references: dict[
+        tuple[str, int], tuple
+    ] = {}  # (problem source, variant) -> (problem module, reference, sharing key)
     instances: dict[int, tuple] = {}  # the verifier's instance number -> (sharing key, candidate)
 
     def prepare(spec: dict):
@@ -820,17 +1015,24 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                 problem = import_source(source, "problem", job_dir)
                 reference = build_reference(problem, job["weight_seed"], device, mode, variant, integers)
             except Exception as exc:
-                raise _Failed(ReasonCode.REFERENCE_FAILED, f"the reference Model does not build: {_describe(exc)}") from exc
-            key = (repr(init_arguments(problem, job["weight_seed"], mode, variant, integers)), variant,
-                   tuple((name, tuple(value.shape)) for name, value in reference.state_dict().items()))
+                raise _Failed(
+                    ReasonCode.REFERENCE_FAILED, f"the reference Model does not build: {_describe(exc)}"
+                ) from exc
+            key = (
+                repr(init_arguments(problem, job["weight_seed"], mode, variant, integers)),
+                variant,
+                tuple((name, tuple(value.shape)) for name, value in reference.state_dict().items()),
+            )
             references[(source, variant)] = (problem, reference, key)
         problem, reference, key = references[(source, variant)]
         held = instances.get(spec.get("instance", -1 - spec["label"]))
         if held is None or held[0] != key:
             result.stage("init")
             try:
-                held = (key, build_candidate(problem, solution, reference, job["weight_seed"], device, mode, variant,
-                                             integers))
+                held = (
+                    key,
+                    build_candidate(problem, solution, reference, job["weight_seed"], device, mode, variant, integers),
+                )
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.INIT_ERROR) from exc
             instances[spec.get("instance", -1 - spec["label"])] = held
@@ -848,8 +1050,13 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                     torch.Tensor.requires_grad_(parameter, not spec.get("frozen"))
             autograd = bool(spec.get("autograd"))
             result.stage(f"trial {label}")
-            draw = _Draw(spec["distribution"], tuple(spec.get("kept", ())), spec.get("scalars", "built"),
-                         bool(spec.get("positive")), spec.get("weights", 0))
+            draw = _Draw(
+                spec["distribution"],
+                tuple(spec.get("kept", ())),
+                spec.get("scalars", "built"),
+                bool(spec.get("positive")),
+                spec.get("weights", 0),
+            )
             inputs = _requiring_grad(draw.inputs(problem, spec["seed"], device)[0], autograd)
             pristine = clone_values(inputs)
             _poison(device, spec.get("output_numels", []))
@@ -866,8 +1073,10 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                     _sync(device)
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
-            trial = {"label": label,
-                     **_observe(outputs, foreign, inputs, pristine, device, counter, trace, threads_before)}
+            trial = {
+                "label": label,
+                **_observe(outputs, foreign, inputs, pristine, device, counter, trace, threads_before),
+            }
             trial["precision"] = dots.observation(inputs, trace.narrowings)
             if not foreign:
                 try:
@@ -878,8 +1087,13 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
             trial["unwritten_outputs"] = writes.unwritten_outputs(outputs)
             held = [outputs]  # every output this trial's calls returned stays alive: no honest allocation reuses it
             for call, follow in enumerate(spec.get("again", []), start=1):
-                follow_draw = _Draw(follow["distribution"], tuple(follow["kept"]), follow["scalars"],
-                                    bool(follow["positive"]), follow["weights"])
+                follow_draw = _Draw(
+                    follow["distribution"],
+                    tuple(follow["kept"]),
+                    follow["scalars"],
+                    bool(follow["positive"]),
+                    follow["weights"],
+                )
                 refill = follow_draw.inputs(problem, follow["seed"], device)[0]
                 reference = references[(spec["problem_source"], int(spec.get("variant", 0)))][1]
                 with changed_weights(candidate, follow_draw.weights, reference):
@@ -912,7 +1126,10 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                     send_outputs(f"timed {check}", outputs)  # a label is taken once
             except BaseException as exc:
                 raise _classify(exc, ReasonCode.RUNTIME_ERROR) from exc
-        result.data["timing"] = {**timing, "timed_output_error": f"returned {foreign}, not plain tensors" if foreign else None}
+        result.data["timing"] = {
+            **timing,
+            "timed_output_error": f"returned {foreign}, not plain tensors" if foreign else None,
+        }
         result.save()
 
 
@@ -934,8 +1151,14 @@ def _time_candidate(candidate, problem, job: dict, kernels: set[str]) -> tuple[d
 
 
 def _observe(
-    outputs: list[torch.Tensor], foreign: list[str], inputs: list, pristine: list, device: str,
-    counter: LaunchCounter, trace: AtenTrace, threads_before: int,
+    outputs: list[torch.Tensor],
+    foreign: list[str],
+    inputs: list,
+    pristine: list,
+    device: str,
+    counter: LaunchCounter,
+    trace: AtenTrace,
+    threads_before: int,
 ) -> dict:
     """What the candidate did during one call, for the caller to judge."""
     return {
@@ -946,7 +1169,8 @@ def _observe(
         "host_reads": trace.host_reads,
         "threads_left": threading.active_count() - threads_before,
         "mutated_inputs": [
-            i for i, (now, before) in enumerate(zip(inputs, pristine))
+            i
+            for i, (now, before) in enumerate(zip(inputs, pristine))
             if isinstance(now, torch.Tensor) and not torch.equal(now, before)
         ],
         "non_tensor_outputs": foreign,

@@ -86,32 +86,61 @@ def _libdevice_as_torch() -> dict:
 
     import torch
 
-    same = "abs acos acosh asin asinh atan atanh ceil cos cosh erf erfc erfinv exp exp2 expm1 floor lgamma log log10 " \
+    same = (
+        "abs acos acosh asin asinh atan atanh ceil cos cosh erf erfc erfinv exp exp2 expm1 floor lgamma log log10 "
         "log1p log2 rsqrt sin sinh sqrt tan tanh trunc atan2 fmod hypot copysign pow"
+    )
     table = {name: getattr(torch, name) for name in same.split()}
     table.update({f"fast_{name}f": table[name] for name in "cos exp log log2 log10 sin tan tanh".split()})
-    table.update({
-        "exp10": lambda x: torch.pow(10.0, x), "cbrt": lambda x: torch.sign(x) * x.abs().pow(1 / 3),
-        "rint": torch.round, "nearbyint": torch.round, "sqrt_rn": torch.sqrt, "rsqrt_rn": torch.rsqrt,
-        "normcdf": lambda x: 0.5 * torch.erfc(-x / math.sqrt(2)), "normcdfinv": lambda x: math.sqrt(2) * torch.erfinv(2 * x - 1),
-        "cyl_bessel_i0": torch.special.i0, "cyl_bessel_i1": torch.special.i1,
-        "j0": torch.special.bessel_j0, "j1": torch.special.bessel_j1, "y0": torch.special.bessel_y0, "y1": torch.special.bessel_y1,
-        "div_rn": torch.div, "fma": lambda x, y, z: x * y + z,
-        "round": lambda x: torch.sign(x) * torch.floor(x.abs() + 0.5),  # half away from zero, unlike torch.round
-        "fdim": lambda x, y: torch.clamp(x - y, min=0), "nextafter": torch.nextafter,
-        "remainder": lambda x, y: x - torch.round(x / y) * y,  # IEEE: the quotient rounded half to even
-        "saturatef": lambda x: torch.clamp(x, 0, 1), "logb": lambda x: torch.floor(torch.log2(x.abs())),
-    })
+    table.update(
+        {
+            "exp10": lambda x: torch.pow(10.0, x),
+            "cbrt": lambda x: torch.sign(x) * x.abs().pow(1 / 3),
+            "rint": torch.round,
+            "nearbyint": torch.round,
+            "sqrt_rn": torch.sqrt,
+            "rsqrt_rn": torch.rsqrt,
+            "normcdf": lambda x: 0.5 * torch.erfc(-x / math.sqrt(2)),
+            "normcdfinv": lambda x: math.sqrt(2) * torch.erfinv(2 * x - 1),
+            "cyl_bessel_i0": torch.special.i0,
+            "cyl_bessel_i1": torch.special.i1,
+            "j0": torch.special.bessel_j0,
+            "j1": torch.special.bessel_j1,
+            "y0": torch.special.bessel_y0,
+            "y1": torch.special.bessel_y1,
+            "div_rn": torch.div,
+            "fma": lambda x, y, z: x * y + z,
+            "round": lambda x: torch.sign(x) * torch.floor(x.abs() + 0.5),  # half away from zero, unlike torch.round
+            "fdim": lambda x, y: torch.clamp(x - y, min=0),
+            "nextafter": torch.nextafter,
+            "remainder": lambda x, y: x - torch.round(x / y) * y,  # IEEE: the quotient rounded half to even
+            "saturatef": lambda x: torch.clamp(x, 0, 1),
+            "logb": lambda x: torch.floor(torch.log2(x.abs())),
+        }
+    )
     table.update({f"div_{mode}": torch.div for mode in ("rz", "rd", "ru")})
     table.update({f"rcp_{mode}": torch.reciprocal for mode in ("rn", "rz", "rd", "ru")})
-    table.update({"fast_exp10f": table["exp10"], "rcbrt": lambda x: 1 / table["cbrt"](x), "fast_dividef": torch.div,
-                  "fast_powf": torch.pow})
+    table.update(
+        {
+            "fast_exp10f": table["exp10"],
+            "rcbrt": lambda x: 1 / table["cbrt"](x),
+            "fast_dividef": torch.div,
+            "fast_powf": torch.pow,
+        }
+    )
     return table
 
 
 # libdevice predicates: an int32 per element, as on the GPU.
-_LIBDEVICE_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "signbit": "signbit", "isfinited": "isfinite",
-                         "finitef": "isfinite", "isnand": "isnan", "isinfd": "isinf"}
+_LIBDEVICE_PREDICATES = {
+    "isnan": "isnan",
+    "isinf": "isinf",
+    "signbit": "signbit",
+    "isfinited": "isfinite",
+    "finitef": "isfinite",
+    "isnand": "isnan",
+    "isinfd": "isinf",
+}
 
 
 def run_device_functions_only_in_programs() -> None:
@@ -157,8 +186,11 @@ def launch_values(kernel, args: tuple, kwargs: dict):
     except (TypeError, ValueError):
         parameters = []
     given = {p.name for p in parameters[: len(args)]} | set(kwargs)
-    pending = [*args, *kwargs.values(),
-               *(p.default for p in parameters if p.name not in given and p.default is not inspect.Parameter.empty)]
+    pending = [
+        *args,
+        *kwargs.values(),
+        *(p.default for p in parameters if p.name not in given and p.default is not inspect.Parameter.empty),
+    ]
     while pending:
         value = pending.pop()
         if isinstance(value, (tuple, list)):
@@ -180,19 +212,24 @@ def _refuse_python_objects(value) -> None:
     from triton.runtime.interpreter import InterpretedFunction
     from triton.runtime.jit import JITFunction
 
-    if value is None or isinstance(value, (torch.Tensor, int, float, bool, str, torch.dtype, tl.dtype,
-                                           JITFunction, InterpretedFunction)):
+    if value is None or isinstance(
+        value, (torch.Tensor, int, float, bool, str, torch.dtype, tl.dtype, JITFunction, InterpretedFunction)
+    ):
         return
     if type(value).__module__.split(".")[0] == "triton":
         return  # Triton's own launch objects (tensor descriptors, configs)
-    raise TypeError(f"a kernel argument of type {type(value).__name__}: kernels take tensors, numbers, dtypes and "
-                    "@triton.jit functions, as on a GPU; pass the data as a tensor")
+    raise TypeError(
+        f"a kernel argument of type {type(value).__name__}: kernels take tensors, numbers, dtypes and "
+        "@triton.jit functions, as on a GPU; pass the data as a tensor"
+    )
 
 
 def _outside_a_kernel_refused(name: str) -> None:
     if not _launch["programs"]:
-        raise RuntimeError(f"{name} called outside a kernel: @triton.jit functions and libdevice run only inside "
-                           "a launched kernel (as on a GPU); launch the kernel with kernel[grid](...)")
+        raise RuntimeError(
+            f"{name} called outside a kernel: @triton.jit functions and libdevice run only inside "
+            "a launched kernel (as on a GPU); launch the kernel with kernel[grid](...)"
+        )
 
 
 def run_libdevice_in_interpreter() -> None:
@@ -215,8 +252,12 @@ def run_libdevice_in_interpreter() -> None:
             if not all(isinstance(v, (tl.tensor, bool, int, float)) for v in values):
                 raise TypeError(f"libdevice.{name} takes Triton tensors and numbers")
             first = next(v for v in values if isinstance(v, tl.tensor))
-            with _disable_current_modes():  # the kernel's own math, as the interpreter's numpy is: not the candidate's torch
-                arrays = [torch.from_numpy(np.asarray(v.handle.data if isinstance(v, tl.tensor) else v)) for v in values]
+            with (
+                _disable_current_modes()
+            ):  # the kernel's own math, as the interpreter's numpy is: not the candidate's torch
+                arrays = [
+                    torch.from_numpy(np.asarray(v.handle.data if isinstance(v, tl.tensor) else v)) for v in values
+                ]
                 data = compute(*arrays).numpy()
             if name in _LIBDEVICE_PREDICATES:
                 kind = first.type.with_element_ty(tl.int32) if first.type.is_block() else tl.int32
@@ -254,8 +295,9 @@ def count_loops_as_compiled_triton() -> None:
         def visit_For(self, node: ast.For) -> ast.For:
             node = self.generic_visit(node)
             if isinstance(node.iter, ast.Call):  # compiled Triton loops only over range(...) and tl.(static_)range(...)
-                node.iter.func = ast.Call(func=ast.Name(id=_LOOP_ITERATOR, ctx=ast.Load()), args=[node.iter.func],
-                                          keywords=[])
+                node.iter.func = ast.Call(
+                    func=ast.Name(id=_LOOP_ITERATOR, ctx=ast.Load()), args=[node.iter.func], keywords=[]
+                )
             return node
 
     def loop_iterator(iterator):
@@ -308,7 +350,9 @@ def combine_whole_blocks_in_interpreter() -> None:
 
     def tree_reduce(self, input):
         try:
-            flat = input if self.axis is not None else tuple(self.to_tensor(t.handle.data.ravel(), t.dtype) for t in input)
+            flat = (
+                input if self.axis is not None else tuple(self.to_tensor(t.handle.data.ravel(), t.dtype) for t in input)
+            )
             reduced = _reduce_pairs(self, flat, self.axis or 0)
         except Exception:
             return reduce(self, input)
@@ -331,8 +375,12 @@ def _reduce_pairs(op, tensors: tuple, axis: int) -> list:
 
     arrays = [t.handle.data for t in tensors]
     while (n := arrays[0].shape[axis]) > 1:
-        arrays = _combine(op, tensors, [np.take(a, np.arange(0, n, 2), axis) for a in arrays],
-                          [np.take(a, np.arange(1, n, 2), axis) for a in arrays])
+        arrays = _combine(
+            op,
+            tensors,
+            [np.take(a, np.arange(0, n, 2), axis) for a in arrays],
+            [np.take(a, np.arange(1, n, 2), axis) for a in arrays],
+        )
     return [op.to_tensor(a, t.dtype) for a, t in zip(arrays, tensors)]
 
 

@@ -74,18 +74,33 @@ def on_cpu(code: str) -> tuple[list[Reason], list[str]]:
         checker = _host_code(tree)
         paths = _DeviceFlow(checker).paths()
     except Exception as exc:  # fail closed: a source whose device facts cannot be followed is not judged to have none
-        return [Reason(ReasonCode.DEVICE_DEPENDENT_PATH, f"the device facts of this source could not be followed "
-                       f"({type(exc).__name__}), so a CPU verdict cannot say it takes one path on every device")], \
-            list(CPU_UNTRIED)
-    reasons = [Reason(ReasonCode.DEVICE_DEPENDENT_PATH, f"line {p.line}: {p.what}: the host code decides on the device "
-                      "here, so a GPU may run another path than this CPU ran, which a CPU verdict cannot judge; write one "
-                      "path for every device (only a device context around the same launch, or a check that raises, "
-                      "may differ)") for p in paths if not p.harmless]
-    untried = [f"line {p.line}: {p.what} ({p.harmless}): the GPU's side is judged on a GPU only"
-               for p in paths if p.harmless]
-    autotuned = any(checker.quals(d.func if isinstance(d, ast.Call) else d, checker.module) & {"triton.autotune"}
-                    for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                    for d in n.decorator_list)
+        return [
+            Reason(
+                ReasonCode.DEVICE_DEPENDENT_PATH,
+                f"the device facts of this source could not be followed "
+                f"({type(exc).__name__}), so a CPU verdict cannot say it takes one path on every device",
+            )
+        ], list(CPU_UNTRIED)
+    reasons = [
+        Reason(
+            ReasonCode.DEVICE_DEPENDENT_PATH,
+            f"line {p.line}: {p.what}: the host code decides on the device "
+            "here, so a GPU may run another path than this CPU ran, which a CPU verdict cannot judge; write one "
+            "path for every device (only a device context around the same launch, or a check that raises, "
+            "may differ)",
+        )
+        for p in paths
+        if not p.harmless
+    ]
+    untried = [
+        f"line {p.line}: {p.what} ({p.harmless}): the GPU's side is judged on a GPU only" for p in paths if p.harmless
+    ]
+    autotuned = any(
+        checker.quals(d.func if isinstance(d, ast.Call) else d, checker.module) & {"triton.autotune"}
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for d in n.decorator_list
+    )
     return reasons, [*untried, *CPU_UNTRIED, *([AUTOTUNE_UNTRIED] if autotuned else [])]
 
 
@@ -110,7 +125,9 @@ def _host_code(tree: ast.Module) -> _Checker:
     return checker
 
 
-_DEVICE_TYPES = frozenset({"cuda", "cpu", "meta", "mps", "xpu"})  # the devices answers name ("hpu", "ve"... are words too)
+_DEVICE_TYPES = frozenset(
+    {"cuda", "cpu", "meta", "mps", "xpu"}
+)  # the devices answers name ("hpu", "ve"... are words too)
 
 
 def _device_name(value: object) -> bool:
@@ -221,8 +238,12 @@ class _DeviceFlow:
         if isinstance(node, ast.NamedExpr):
             return self.kind(node.value, scope)
         if isinstance(node, ast.Dict):  # {"device": x.device, "dtype": x.dtype}: factory keywords name a device
-            parts = [DEVICE if isinstance(k, ast.Constant) and k.value == "device" and self.kind(v, scope) == DEVICE
-                     else self.kind(v, scope) for k, v in zip(node.keys, node.values)]
+            parts = [
+                DEVICE
+                if isinstance(k, ast.Constant) and k.value == "device" and self.kind(v, scope) == DEVICE
+                else self.kind(v, scope)
+                for k, v in zip(node.keys, node.values)
+            ]
             return _stronger(*parts, *(self.kind(k, scope) for k in node.keys))
         inner = self.c.binder.scopes.get(id(node), scope)  # a lambda's or comprehension's own names
         parts = [self.kind(child, inner) for child in ast.iter_child_nodes(node) if isinstance(child, ast.AST)]
@@ -253,8 +274,10 @@ class _DeviceFlow:
 
     def device_choice(self, node: ast.IfExp, scope: _Scope) -> bool:
         """`"cuda" if cond else "cpu"`: both sides name a device, so the choice is only where data lives."""
-        return all(self.kind(side, scope) == DEVICE or (isinstance(side, ast.Constant) and side.value is None)
-                   for side in (node.body, node.orelse))
+        return all(
+            self.kind(side, scope) == DEVICE or (isinstance(side, ast.Constant) and side.value is None)
+            for side in (node.body, node.orelse)
+        )
 
     # -- statements
     def block(self, stmts: list[ast.stmt], scope: _Scope, func) -> None:
@@ -307,7 +330,7 @@ class _DeviceFlow:
             self.use(decorator, scope)
         args = node.args
         positional = args.posonlyargs + args.args
-        pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+        pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
         pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
         for arg, default in pairs:
             self.learn((id(inner), arg.arg), self.kind(default, scope), self.held)
@@ -339,8 +362,12 @@ class _DeviceFlow:
         side = node.body or node.orelse
         if all(isinstance(s, (ast.Raise, ast.Assert)) for s in side):
             return "its side only raises"
-        if all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and self.c.quals(s.value.func, scope) & DEVICE_NAMING
-               for s in side):
+        if all(
+            isinstance(s, ast.Expr)
+            and isinstance(s.value, ast.Call)
+            and self.c.quals(s.value.func, scope) & DEVICE_NAMING
+            for s in side
+        ):
             return "its side only selects the device"
         return ""
 
@@ -349,8 +376,11 @@ class _DeviceFlow:
         flat: list[ast.stmt] = []
         for stmt in stmts:
             naming = isinstance(stmt, ast.With) and all(
-                isinstance(i.context_expr, ast.Call) and i.optional_vars is None
-                and self.c.quals(i.context_expr.func, scope) & DEVICE_NAMING for i in stmt.items)
+                isinstance(i.context_expr, ast.Call)
+                and i.optional_vars is None
+                and self.c.quals(i.context_expr.func, scope) & DEVICE_NAMING
+                for i in stmt.items
+            )
             flat += self.unwrapped(stmt.body, scope).body if naming else [stmt]
         return ast.Module(body=flat, type_ignores=[])
 
@@ -358,7 +388,10 @@ class _DeviceFlow:
         """A try whose body asks the device something and whose handler goes on: the exception picks the path."""
         probes = any(self.kind(n, scope) for s in node.body for n in ast.walk(s) if isinstance(n, ast.expr))
         if probes and any(not all(isinstance(s, ast.Raise) for s in h.body) for h in node.handlers):
-            self.report(node, "a try/except around a question to the device or machine (its handler runs where the question fails)")
+            self.report(
+                node,
+                "a try/except around a question to the device or machine (its handler runs where the question fails)",
+            )
         self.block(node.body + [s for h in node.handlers for s in h.body] + node.orelse + node.finalbody, scope, func)
 
     # -- expressions: where what they hold is used
@@ -368,7 +401,7 @@ class _DeviceFlow:
             self.report(node, f"the conditional expression {_short(node)}")
         elif isinstance(node, ast.BoolOp):
             for index, operand in enumerate(node.values[:-1]):
-                later = [n for v in node.values[index + 1:] for n in ast.walk(v)]
+                later = [n for v in node.values[index + 1 :] for n in ast.walk(v)]
                 if self.kind(operand, scope) and any(isinstance(n, (ast.Call, ast.NamedExpr)) for n in later):
                     self.report(node, f"{_short(node)}, whose later operands run only on one device")
         elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
@@ -411,7 +444,7 @@ class _DeviceFlow:
             for positional, by_name in parameters:
                 for index, arg in enumerate(node.args):
                     held = self.kind(arg, scope)
-                    for key in positional if isinstance(arg, ast.Starred) else positional[index:index + 1]:
+                    for key in positional if isinstance(arg, ast.Starred) else positional[index : index + 1]:
                         self.learn(key, held, self.held)
                 for keyword in node.keywords:
                     for key in by_name.values() if keyword.arg is None else [by_name.get(keyword.arg)]:

@@ -194,8 +194,9 @@ def _redrawn(value: torch.Tensor, generator: torch.Generator, signed: bool, vari
     return (sign * magnitude).to(value.dtype)
 
 
-def redraw_weights(model: torch.nn.Module, seed: int, mode: str, variant: int = 0,
-                   seeded: frozenset[str] = frozenset()) -> dict[str, torch.Tensor]:
+def redraw_weights(
+    model: torch.nn.Module, seed: int, mode: str, variant: int = 0, seeded: frozenset[str] = frozenset()
+) -> dict[str, torch.Tensor]:
     """Redraw every floating parameter, running statistic and `seeded` buffer of `model` in place (unless `mode` is
     built); returns the values they were built with, by name. An odd `variant` negates the signed draw: a
     one-element weight takes both signs over the trials (max(x·g) is max(x)·g for one of them only), and magnitudes
@@ -231,8 +232,11 @@ def constructor_integers(problem: ModuleType) -> list[tuple[str, int]]:
         names = []
     named = [(str(i), names[i] if i < len(names) else "", v) for i, v in enumerate(args)]
     named += [(k, k, v) for k, v in sorted(kwargs.items())]
-    return [(key, value) for key, name, value in named
-            if type(value) is int and value >= SMALL_INT and not AXIS_NAME.search(name)]
+    return [
+        (key, value)
+        for key, name, value in named
+        if type(value) is int and value >= SMALL_INT and not AXIS_NAME.search(name)
+    ]
 
 
 def integer_alternatives(value: int, rng: random.Random) -> list[int]:
@@ -257,26 +261,39 @@ def init_arguments(
 def positive_tensors(model: torch.nn.Module) -> list[str]:
     """Names of the tensors redraw_weights redraws that were built all positive: those a mixed mode may keep."""
     parameters, drawn = {name for name, _ in model.named_parameters()}, _BUILT.get(model, {})
-    return [name for name, value in model.state_dict().items() if value.is_floating_point() and bool((value > 0).all())
-            and _drawn(name, parameters, drawn)]
+    return [
+        name
+        for name, value in model.state_dict().items()
+        if value.is_floating_point() and bool((value > 0).all()) and _drawn(name, parameters, drawn)
+    ]
 
 
 def _seeded_buffers(problem: ModuleType, model: torch.nn.Module, args: list, kwargs: dict, seed: int) -> frozenset[str]:
     """The float buffers of `model` (built from `seed`) other than running statistics that another seed builds
     otherwise: drawn data, not structure (a causal mask or a position table comes out the same)."""
     parameters = {name for name, _ in model.named_parameters()}
-    buffers = {name: value for name, value in model.state_dict().items() if value.is_floating_point()
-               and not _drawn(name, parameters, ())}
+    buffers = {
+        name: value
+        for name, value in model.state_dict().items()
+        if value.is_floating_point() and not _drawn(name, parameters, ())
+    }
     if not buffers:
         return frozenset()
     seed_everything(seed + 1)
     other = problem.Model(*args, **kwargs).state_dict()
-    return frozenset(name for name, value in buffers.items()
-                     if name in other and not torch.equal(value, other[name].to(value.device)))
+    return frozenset(
+        name
+        for name, value in buffers.items()
+        if name in other and not torch.equal(value, other[name].to(value.device))
+    )
 
 
 def build_reference(
-    problem: ModuleType, seed: int, device: str, mode: str = "built", variant: int = 0,
+    problem: ModuleType,
+    seed: int,
+    device: str,
+    mode: str = "built",
+    variant: int = 0,
     integers: dict[str, int] | None = None,
 ) -> torch.nn.Module:
     """`Model(*init_inputs)` built from `seed`, then its arguments and weights drawn in `mode` (DRAW_MODES) and
@@ -294,8 +311,14 @@ def build_reference(
 
 
 def build_candidate(
-    problem: ModuleType, solution: ModuleType, reference: torch.nn.Module, seed: int, device: str,
-    mode: str = "built", variant: int = 0, integers: dict[str, int] | None = None,
+    problem: ModuleType,
+    solution: ModuleType,
+    reference: torch.nn.Module,
+    seed: int,
+    device: str,
+    mode: str = "built",
+    variant: int = 0,
+    integers: dict[str, int] | None = None,
 ):
     """`ModelNew` with the reference's constructor arguments and the reference's weights (see `_shared_weights`)."""
     mode = "built" if variant == AS_BUILT else mode
@@ -311,10 +334,14 @@ def build_candidate(
     # mappings by values, by names, shapes and order of use alone, and by values with such ties given the other way
     # round differ, the one that answers like the reference on public inputs is taken, decided once per answer (at
     # its first instance whose weights tell them apart: built ones and zeros may not).
-    mappings = [_shared_weights(state, evidence, mine, *uses, reverse_ties=reverse) for evidence, reverse in
-                ((built, False), ({}, False), (built, True))]
+    mappings = [
+        _shared_weights(state, evidence, mine, *uses, reverse_ties=reverse)
+        for evidence, reverse in ((built, False), ({}, False), (built, True))
+    ]
     pristine = {k: v.clone() for k, v in mine.items()}  # as built: what the layout is told from, and the probe's base
-    distinct = [i for i, mapping in enumerate(mappings) if not any(_same_mapping(mapping, mappings[j]) for j in range(i))]
+    distinct = [
+        i for i, mapping in enumerate(mappings) if not any(_same_mapping(mapping, mappings[j]) for j in range(i))
+    ]
     if len(distinct) > 1 and type(candidate) not in _MAPPING:
         nearest = _answering_like(problem, reference, candidate, pristine, [mappings[i] for i in distinct], device)
         if nearest is not None:
@@ -336,8 +363,14 @@ PROBE_SEED = 0  # the public inputs two weight mappings are told apart on (build
 _MAPPING: weakref.WeakKeyDictionary[type, int] = weakref.WeakKeyDictionary()
 
 
-def _answering_like(problem: ModuleType, reference: torch.nn.Module, candidate: torch.nn.Module, pristine: dict,
-                    mappings: list[dict], device: str) -> int | None:
+def _answering_like(
+    problem: ModuleType,
+    reference: torch.nn.Module,
+    candidate: torch.nn.Module,
+    pristine: dict,
+    mappings: list[dict],
+    device: str,
+) -> int | None:
     """Which of `mappings` makes the candidate's output on public inputs nearest the reference's; None where several
     are nearest alike (weights as built, ones and zeros, tell a LayerNorm's bias from a zero buffer of the answer's
     by nothing: a later instance, on drawn weights, decides). What a mapping leaves out keeps its `pristine` (as
@@ -361,14 +394,17 @@ def _answering_like(problem: ModuleType, reference: torch.nn.Module, candidate: 
 
 def _relative_error(got, expected) -> float:
     """Squared error over the squared reference, summed over the outputs (inf where they do not line up)."""
-    pairs = list(zip(got, expected)) if isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)) \
-        and len(got) == len(expected) else [(got, expected)]
+    pairs = (
+        list(zip(got, expected))
+        if isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)) and len(got) == len(expected)
+        else [(got, expected)]
+    )
     total = 0.0
     for mine, theirs in pairs:
         if not (isinstance(mine, torch.Tensor) and isinstance(theirs, torch.Tensor)) or mine.shape != theirs.shape:
             return math.inf
         mine, theirs = torch.Tensor.double(mine), theirs.double()
-        error = float(((mine - theirs) ** 2).sum() / ((theirs ** 2).sum() + 1e-300))
+        error = float(((mine - theirs) ** 2).sum() / ((theirs**2).sum() + 1e-300))
         total += error if error == error else math.inf
     return total
 
@@ -391,18 +427,29 @@ def changed_weights(model: torch.nn.Module, seed: int, reference: torch.nn.Modul
     state = source.state_dict()
     changed = dict((name, index) for index, name in _changed(state, _BUILT.get(source, {}), seed))
     # every drawn tensor has a change (none where it stays), so the layout maps them as it maps the weights
-    changes = {name: _change(state[name], abs(seed) + changed[name]) if name in changed
-               else (torch.ones_like(state[name]), torch.zeros_like(state[name]))
-               for name in _BUILT.get(source, {}) if name in state and state[name].is_floating_point()}
+    changes = {
+        name: _change(state[name], abs(seed) + changed[name])
+        if name in changed
+        else (torch.ones_like(state[name]), torch.zeros_like(state[name]))
+        for name in _BUILT.get(source, {})
+        if name in state and state[name].is_floating_point()
+    }
     factors, fills = ({name: change[part] for name, change in changes.items()} for part in (0, 1))
     if reference is not None:
         factors, fills = _LAYOUT[model](factors), _LAYOUT[model](fills)
     state = torch.nn.Module.state_dict(model, keep_vars=True)
-    targets = [(state[name], torch.where(factor == 0, 1.0, factor).to(state[name].dtype),  # a padding's 0: none
-                fills[name].to(state[name].dtype))
-               for name, factor in factors.items()
-               if name in state and state[name].is_floating_point() and state[name].shape == factor.shape
-               and not (bool((factor == 1).all()) and not bool(fills[name].any()))]
+    targets = [
+        (
+            state[name],
+            torch.where(factor == 0, 1.0, factor).to(state[name].dtype),  # a padding's 0: none
+            fills[name].to(state[name].dtype),
+        )
+        for name, factor in factors.items()
+        if name in state
+        and state[name].is_floating_point()
+        and state[name].shape == factor.shape
+        and not (bool((factor == 1).all()) and not bool(fills[name].any()))
+    ]
     with torch.no_grad():
         kept = [tensor.clone() for tensor, _, _ in targets]
         for tensor, factor, fill in targets:
@@ -452,9 +499,14 @@ def _changed_part(count: int, seed: int) -> list[bool]:
     return chosen
 
 
-def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: dict,
-                    reference_uses: dict[str, tuple] | None = None, candidate_uses: dict[str, tuple] | None = None,
-                    reverse_ties: bool = False) -> dict:
+def _shared_weights(
+    reference: dict,
+    built: dict[str, torch.Tensor],
+    candidate: dict,
+    reference_uses: dict[str, tuple] | None = None,
+    candidate_uses: dict[str, tuple] | None = None,
+    reverse_ties: bool = False,
+) -> dict:
     """The reference's weights under the candidate's names, each reference tensor given out once.
 
     First to a candidate tensor that holds what a reference tensor was built
@@ -485,8 +537,15 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
     def give(name: str, pick) -> None:
         found = {k: value for k in reference if k not in claimed and (value := pick(k)) is not None}
         if found:
-            best = min(found, key=lambda k: (k != name, _last_part(k) != _last_part(name),
-                                             reference_uses.get(k, unused), declared[k]))
+            best = min(
+                found,
+                key=lambda k: (
+                    k != name,
+                    _last_part(k) != _last_part(name),
+                    reference_uses.get(k, unused),
+                    declared[k],
+                ),
+            )
             claimed.add(best)
             shared[name] = found[best]
 
@@ -498,8 +557,14 @@ def _shared_weights(reference: dict, built: dict[str, torch.Tensor], candidate: 
             gathered = _by_concatenation(mine, reference, built) if gathered is None else gathered
             if gathered is not None:
                 shared[name] = gathered
-                claimed |= {k for k, v in built.items() if k in reference and v.dtype == mine.dtype and v.numel()
-                            and bool(torch.isin(v.flatten(), mine.detach().flatten()).all())}  # a [W | b] holds both
+                claimed |= {
+                    k
+                    for k, v in built.items()
+                    if k in reference
+                    and v.dtype == mine.dtype
+                    and v.numel()
+                    and bool(torch.isin(v.flatten(), mine.detach().flatten()).all())
+                }  # a [W | b] holds both
     for rule in (
         lambda mine, theirs, a, b: a == b and mine.shape == theirs.shape,
         lambda mine, theirs, a, b: _last_part(a) == _last_part(b) and _same_kind(mine, theirs),
@@ -535,8 +600,13 @@ def _first_uses(module: torch.nn.Module) -> dict[str, tuple]:
         me = function.args.args[0].arg
     except (OSError, TypeError, SyntaxError, IndexError, AttributeError):
         return {}
-    calls = {id(child): node for node in ast.walk(function) if isinstance(node, ast.Call)
-             for child in ast.walk(node) if child is not node}  # ast.walk is outside in: the innermost call is last
+    calls = {
+        id(child): node
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        for child in ast.walk(node)
+        if child is not node
+    }  # ast.walk is outside in: the innermost call is last
     mentions = []
     for node in ast.walk(function):
         chain, inner = [], node
@@ -549,7 +619,7 @@ def _first_uses(module: torch.nn.Module) -> dict[str, tuple]:
     uses = {}
     for name in module.state_dict():
         parts = name.split(".")
-        places = [place for place, chain in mentions if chain[:len(parts)] == parts[:len(chain)]]
+        places = [place for place, chain in mentions if chain[: len(parts)] == parts[: len(chain)]]
         if places:
             uses[name] = min(places)
     return uses
@@ -559,8 +629,14 @@ def _by_concatenation(mine: torch.Tensor, reference: dict, built: dict[str, torc
     """The reference's current values of consecutive reference tensors (in declaration order or reversed) whose
     values as built, flattened one after another, are `mine`'s: a gain and a bias stacked into one (2, D) parameter,
     either first."""
-    names = [k for k in built if k in reference and built[k].dtype == mine.dtype and built[k].device == mine.device
-             and reference[k].shape == built[k].shape]
+    names = [
+        k
+        for k in built
+        if k in reference
+        and built[k].dtype == mine.dtype
+        and built[k].device == mine.device
+        and reference[k].shape == built[k].shape
+    ]
     wanted = mine.detach().flatten()
     for start in range(len(names)):
         count = 0
@@ -569,7 +645,7 @@ def _by_concatenation(mine: torch.Tensor, reference: dict, built: dict[str, torc
             if count > wanted.numel():
                 break
             if count == wanted.numel() and end > start:
-                for parts in (names[start:end + 1], names[start:end + 1][::-1]):
+                for parts in (names[start : end + 1], names[start : end + 1][::-1]):
                     if torch.equal(torch.cat([built[k].flatten() for k in parts]), wanted):
                         return torch.cat([reference[k].detach().flatten() for k in parts]).view(mine.shape).clone()
     return None
@@ -585,8 +661,14 @@ def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Ten
     the candidate nearest where the nearest distinct values before or after
     put it.
     """
-    names = [k for k in built if k in reference and built[k].dtype == mine.dtype and built[k].device == mine.device
-             and reference[k].shape == built[k].shape]
+    names = [
+        k
+        for k in built
+        if k in reference
+        and built[k].dtype == mine.dtype
+        and built[k].device == mine.device
+        and reference[k].shape == built[k].shape
+    ]
     if mine.numel() < 2 or not mine.is_floating_point() or not names:
         return None
     was = torch.cat([built[k].flatten() for k in names])
@@ -597,8 +679,11 @@ def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Ten
     first = torch.searchsorted(ordered, wanted)
     last = torch.searchsorted(ordered, wanted, right=True)
     padding = (last == first) & (wanted == 0)
-    if bool(((last == first) & ~padding).any()) or int((~padding).sum()) < 2 \
-            or bool(((last - first) > 1).sum() > max(1, wanted.numel() // 100)):
+    if (
+        bool(((last == first) & ~padding).any())
+        or int((~padding).sum()) < 2
+        or bool(((last - first) > 1).sum() > max(1, wanted.numel() // 100))
+    ):
         return None  # an element the reference was not built with, or a constant rather than random draws
     position = order[first.clamp(max=len(order) - 1)]
     distinct = (last - first == 1).nonzero().flatten()
@@ -612,9 +697,11 @@ def _by_elements(mine: torch.Tensor, reference: dict, built: dict[str, torch.Ten
         if not known:
             return None
         # from either neighbour, at the pace between them or one by one (a [W|b] row starts after another's bias)
-        expected = torch.tensor([float(position[i]) + (index - i) * pace for i in known
-                                 for pace in (_step(position, before, after), 1.0)], dtype=torch.float64)
-        places = order[first[index]:last[index]]
+        expected = torch.tensor(
+            [float(position[i]) + (index - i) * pace for i in known for pace in (_step(position, before, after), 1.0)],
+            dtype=torch.float64,
+        )
+        places = order[first[index] : last[index]]
         distance = (places.double()[:, None] - expected).abs().amin(dim=1)
         choices += [(float(d), index, int(place)) for d, place in zip(distance, places)]
     # nearest first, each place once: a [W|b]'s bias sharing a value with a weight lies far from both its
@@ -684,7 +771,7 @@ def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
     free = (~slabs).reshape(-1).nonzero().flatten() if values.dim() > 1 else torch.arange(rows.shape[0], device=device)
     if len(free) >= 2:  # rows of a slab are all 0 already: the others get the constant rows
         kind = torch.randint(0, 8, (len(free),), device=device)  # half of the rows (nearly) constant, at least three
-        kind[torch.randperm(len(free), device=device)[:3]] = torch.tensor([0, 1, 2], device=device)[:len(free)]
+        kind[torch.randperm(len(free), device=device)[:3]] = torch.tensor([0, 1, 2], device=device)[: len(free)]
         rows[free[kind == 0]] = 0.0
         rows[free[kind == 1]] = -0.5
         near = free[(kind == 2) | (kind == 3)]
@@ -698,7 +785,8 @@ def _offset(shape: torch.Size, device: torch.device) -> torch.Tensor:
     """Normal values around an offset of ±300..1000 with a scale of 0.5..2: centred data hides one-pass
     E[x²]−E[x]² variances and sums kept in too few bits (near an offset of 100 their error is about the tolerance)."""
     centre = torch.where(torch.rand((), device=device) < 0.5, -1.0, 1.0) * torch.pow(
-        10.0, 2.5 + 0.5 * torch.rand((), device=device))
+        10.0, 2.5 + 0.5 * torch.rand((), device=device)
+    )
     spread = torch.pow(2.0, 2 * torch.rand((), device=device) - 1)
     return centre + spread * torch.randn(shape, device=device)
 
@@ -730,8 +818,11 @@ def _magnitudes(highest: float) -> Callable[[torch.Size, torch.device], torch.Te
         strata = max(int((kind == 3).sum()), 1)
         level = lowest + (-3 - lowest) * (stratum + torch.rand(rows, device=device)) / strata
         tiny = signs * torch.pow(10.0, level) * (1 + torch.rand(shape, device=device))
-        return torch.where(kind <= 1, spread, torch.where(kind == 2, floor, torch.where(
-            kind == 3, tiny, 3 * torch.randn(shape, device=device))))
+        return torch.where(
+            kind <= 1,
+            spread,
+            torch.where(kind == 2, floor, torch.where(kind == 3, tiny, 3 * torch.randn(shape, device=device))),
+        )
 
     return draw
 
@@ -781,21 +872,58 @@ MASKING = frozenset({"zeros_and_ties", "offset"})
 # shows only where it held the maximum), then large magnitudes (an exp that overflows, a log of an underflowed
 # softmax), outliers among ordinary values, offsets, signed uniform.
 AT_OTHER_SHAPES = ("zeros_and_ties", "normal", "large_magnitude", "heavy_tailed", "offset", "signed_uniform")
-_REDRAWN = frozenset({torch.rand, torch.randn, torch.rand_like, torch.randn_like, torch.normal, torch.poisson,
-                      torch.Tensor.normal_, torch.Tensor.uniform_, torch.Tensor.exponential_,  # in-place samplers
-                      torch.Tensor.log_normal_, torch.Tensor.cauchy_, torch.Tensor.geometric_})  # fill their tensor
+_REDRAWN = frozenset(
+    {
+        torch.rand,
+        torch.randn,
+        torch.rand_like,
+        torch.randn_like,
+        torch.normal,
+        torch.poisson,
+        torch.Tensor.normal_,
+        torch.Tensor.uniform_,
+        torch.Tensor.exponential_,  # in-place samplers
+        torch.Tensor.log_normal_,
+        torch.Tensor.cauchy_,
+        torch.Tensor.geometric_,
+    }
+)  # fill their tensor
 # Draws of 0/1 floats: refilled, like floats made from randint, with values between the lowest and highest they took.
 _ZERO_ONE_DRAWS = frozenset({torch.bernoulli, torch.Tensor.bernoulli_})
 _INTEGER_DRAWS = frozenset({torch.randint, torch.randint_like})
 # Float tensors made without a sampler (a gain of ones, a temperature by `full`, positions by `linspace`, a 0-d
 # `torch.tensor` slope): refilled like a draw where get_inputs returns one as an input as it was made. Made into
 # something else first (`tril(ones)`, a one-hot), it is structure and stays.
-_CONSTANT_FLOATS = frozenset({torch.ones, torch.zeros, torch.full, torch.ones_like, torch.zeros_like, torch.full_like,
-                              torch.tensor, torch.as_tensor, torch.linspace, torch.logspace, torch.arange, torch.eye})
+_CONSTANT_FLOATS = frozenset(
+    {
+        torch.ones,
+        torch.zeros,
+        torch.full,
+        torch.ones_like,
+        torch.zeros_like,
+        torch.full_like,
+        torch.tensor,
+        torch.as_tensor,
+        torch.linspace,
+        torch.logspace,
+        torch.arange,
+        torch.eye,
+    }
+)
 # Ops that pick among other tensors' values by an integer or bool tensor rather than compute floats from it: their
 # float results keep the values picked.
-_SELECTING = frozenset({torch.where, torch.Tensor.where, torch.Tensor.masked_fill, torch.masked_fill,
-                        torch.Tensor.__getitem__, torch.index_select, torch.gather, torch.take})
+_SELECTING = frozenset(
+    {
+        torch.where,
+        torch.Tensor.where,
+        torch.Tensor.masked_fill,
+        torch.masked_fill,
+        torch.Tensor.__getitem__,
+        torch.index_select,
+        torch.gather,
+        torch.take,
+    }
+)
 
 
 # Integer inputs of another distribution than the problem's own: magnitudes log-uniform from 1 to INTEGER_TOP, any
@@ -803,7 +931,7 @@ _SELECTING = frozenset({torch.where, torch.Tensor.where, torch.Tensor.masked_fil
 # 2^31 in int32), and one element INDEX_PROBE, past any index range, so a reference that indexes with them raises and
 # keeps the problem's draw there (child._fitting_draw): negative indices, which wrap silently, never reach it.
 INTEGER_TOP = 1e6
-INDEX_PROBE = 2 ** 21
+INDEX_PROBE = 2**21
 _WIDE_INTEGERS = (torch.int32, torch.int64)
 
 
@@ -846,8 +974,12 @@ class _Redraw(TorchFunctionMode):
     names the draws (by order) left as the problem drew them.
     """
 
-    def __init__(self, draw: Callable[[torch.Size, torch.device], torch.Tensor], kept: frozenset[int] = frozenset(),
-                 apart: float = 1.0) -> None:
+    def __init__(
+        self,
+        draw: Callable[[torch.Size, torch.device], torch.Tensor],
+        kept: frozenset[int] = frozenset(),
+        apart: float = 1.0,
+    ) -> None:
         super().__init__()
         self.draw = draw
         self.kept = kept
@@ -868,9 +1000,14 @@ class _Redraw(TorchFunctionMode):
             self._integers[id(out)] = out
         elif func in _CONSTANT_FLOATS and isinstance(out, torch.Tensor) and out.is_floating_point():
             self._constants[id(out)] = out
-        elif func not in _SELECTING and args and isinstance(out, torch.Tensor) and out.is_floating_point() and (
-                func in _ZERO_ONE_DRAWS or out is not args[0] and (id(args[0]) in self._integers or _is_bool(args[0]))
-        ) and out.numel():
+        elif (
+            func not in _SELECTING
+            and args
+            and isinstance(out, torch.Tensor)
+            and out.is_floating_point()
+            and (func in _ZERO_ONE_DRAWS or out is not args[0] and (id(args[0]) in self._integers or _is_bool(args[0])))
+            and out.numel()
+        ):
             low, high = float(out.min()), float(out.max())  # `.float()`, `* 2.0 - 1`: values between the integers
             if high > low:
                 self._refill(out, lambda: low + (high - low) * torch.rand(out.shape, device=out.device))
@@ -911,8 +1048,13 @@ def vary_scalars(values: list, seed: int, mode: str) -> list:
 
 
 def draw_inputs(
-    problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION,
-    kept: frozenset[int] = frozenset(), scalars: str = "built", positive: bool = False,
+    problem: ModuleType,
+    seed: int,
+    device: str,
+    distribution: str = PROBLEM_DISTRIBUTION,
+    kept: frozenset[int] = frozenset(),
+    scalars: str = "built",
+    positive: bool = False,
 ) -> tuple[list, int]:
     """`make_inputs`, and how many of get_inputs' draws `distribution` replaced (0 for the problem's own): a
     distribution that replaced none drew the problem's own inputs. `kept`: draws left as the problem drew them;
@@ -920,7 +1062,7 @@ def draw_inputs(
     (for a reference whose domain is positive: a log, a sqrt)."""
     seed_everything(seed)
     name, apart = APART.get(distribution, (distribution, 1.0))
-    draw = _magnitudes(float(name[len(RANGE_PREFIX):])) if name.startswith(RANGE_PREFIX) else DISTRIBUTIONS.get(name)
+    draw = _magnitudes(float(name[len(RANGE_PREFIX) :])) if name.startswith(RANGE_PREFIX) else DISTRIBUTIONS.get(name)
     if draw is not None and positive:
         draw = lambda shape, device, sample=draw: sample(shape, device).abs()  # noqa: E731
     redraw = None if draw is None else _Redraw(draw, kept, apart)
@@ -942,15 +1084,24 @@ def count_draws(problem: ModuleType, seed: int, device: str) -> int:
     return redraw.draws
 
 
-def make_inputs(problem: ModuleType, seed: int, device: str, distribution: str = PROBLEM_DISTRIBUTION,
-                kept: frozenset[int] = frozenset(), scalars: str = "built") -> list:
+def make_inputs(
+    problem: ModuleType,
+    seed: int,
+    device: str,
+    distribution: str = PROBLEM_DISTRIBUTION,
+    kept: frozenset[int] = frozenset(),
+    scalars: str = "built",
+) -> list:
     """`get_inputs()` drawn from `seed` (and `distribution`), created directly on `device` (no host round trip)."""
     return draw_inputs(problem, seed, device, distribution, kept, scalars)[0]
 
 
 def _same_value(a, b) -> bool:
     if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
-        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or (a.shape, a.dtype) != (b.shape, b.dtype):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or (a.shape, a.dtype) != (
+            b.shape,
+            b.dtype,
+        ):
             return False
         if a.is_floating_point() or a.is_complex():
             return torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)

@@ -87,15 +87,20 @@ class _Location(ctypes.Structure):
 
 class _AllocFlags(ctypes.Structure):
     _fields_ = [
-        ("compressionType", ctypes.c_ubyte), ("gpuDirectRDMACapable", ctypes.c_ubyte),
-        ("usage", ctypes.c_ushort), ("reserved", ctypes.c_ubyte * 4),
+        ("compressionType", ctypes.c_ubyte),
+        ("gpuDirectRDMACapable", ctypes.c_ubyte),
+        ("usage", ctypes.c_ushort),
+        ("reserved", ctypes.c_ubyte * 4),
     ]
 
 
 class _AllocationProp(ctypes.Structure):
     _fields_ = [
-        ("type", ctypes.c_int), ("requestedHandleTypes", ctypes.c_int), ("location", _Location),
-        ("win32HandleMetaData", ctypes.c_void_p), ("allocFlags", _AllocFlags),
+        ("type", ctypes.c_int),
+        ("requestedHandleTypes", ctypes.c_int),
+        ("location", _Location),
+        ("win32HandleMetaData", ctypes.c_void_p),
+        ("allocFlags", _AllocFlags),
     ]
 
 
@@ -117,7 +122,9 @@ class _Driver:
         torch.cuda.synchronize(ordinal)  # makes the primary context current in this thread
         self.prop = _AllocationProp(_PINNED, _POSIX_FD, _Location(_ON_DEVICE, ordinal))
         granularity = _SIZE()
-        self._check(self.lib.cuMemGetAllocationGranularity(ctypes.byref(granularity), ctypes.byref(self.prop), 0), "granularity")
+        self._check(
+            self.lib.cuMemGetAllocationGranularity(ctypes.byref(granularity), ctypes.byref(self.prop), 0), "granularity"
+        )
         self.granularity = granularity.value
 
     def _check(self, status: int, what: str) -> None:
@@ -133,7 +140,9 @@ class _Driver:
 
     def create(self, size: int) -> int:
         handle = _U64()
-        self._check(self.lib.cuMemCreate(ctypes.byref(handle), _SIZE(size), ctypes.byref(self.prop), _U64(0)), "cuMemCreate")
+        self._check(
+            self.lib.cuMemCreate(ctypes.byref(handle), _SIZE(size), ctypes.byref(self.prop), _U64(0)), "cuMemCreate"
+        )
         return handle.value
 
     def export(self, handle: int) -> int:
@@ -143,7 +152,9 @@ class _Driver:
 
     def import_fd(self, fd: int) -> int:
         handle = _U64()
-        self._check(self.lib.cuMemImportFromShareableHandle(ctypes.byref(handle), ctypes.c_void_p(fd), _POSIX_FD), "import")
+        self._check(
+            self.lib.cuMemImportFromShareableHandle(ctypes.byref(handle), ctypes.c_void_p(fd), _POSIX_FD), "import"
+        )
         return handle.value
 
     def release(self, handle: int) -> None:
@@ -153,7 +164,9 @@ class _Driver:
     def mapped(self, handle: int, size: int) -> Iterator[torch.Tensor]:
         """The allocation as a uint8 tensor on this device, unmapped (after a device sync) on exit."""
         pointer = _U64()
-        self._check(self.lib.cuMemAddressReserve(ctypes.byref(pointer), _SIZE(size), _SIZE(0), _U64(0), _U64(0)), "reserve")
+        self._check(
+            self.lib.cuMemAddressReserve(ctypes.byref(pointer), _SIZE(size), _SIZE(0), _U64(0), _U64(0)), "reserve"
+        )
         try:
             self._check(self.lib.cuMemMap(pointer, _SIZE(size), _SIZE(0), _U64(handle), _U64(0)), "cuMemMap")
             try:
@@ -298,7 +311,9 @@ class Inbox:
     refused because the GPU ran out of memory are also in `out_of_memory`.
     """
 
-    def __init__(self, job_dir: Path, device: str, handler: Callable[[int | str, list[torch.Tensor]], None], limit: int) -> None:
+    def __init__(
+        self, job_dir: Path, device: str, handler: Callable[[int | str, list[torch.Tensor]], None], limit: int
+    ) -> None:
         """`limit`: the most bytes one message's tensors may hold together (they are all imported at once)."""
         self.device, self.handler, self.limit = device, handler, limit
         self.errors: dict[str, str] = {}
@@ -357,7 +372,9 @@ class Inbox:
             label, specs = _parse(header)
             total = sum(spec["nbytes"] for spec in specs)
             if total > self.limit:
-                raise HandoffError(f"outputs of {total} bytes exceed what this job's outputs may hold (a few times the reference's)")
+                raise HandoffError(
+                    f"outputs of {total} bytes exceed what this job's outputs may hold (a few times the reference's)"
+                )
             if label in self.seen:
                 raise HandoffError(f"outputs {label} were sent twice")
             self.seen.add(label)
@@ -384,7 +401,9 @@ class Inbox:
     def _message(connection: socket.socket, timeout_s: float, fds: list[int]) -> bytes:
         """One message's body; the descriptors it carried are appended to `fds`."""
         connection.settimeout(timeout_s)
-        body, ancillary, flags, _ = connection.recvmsg(MAX_HEADER_BYTES, socket.CMSG_SPACE(MAX_TENSORS * 4), socket.MSG_CMSG_CLOEXEC)
+        body, ancillary, flags, _ = connection.recvmsg(
+            MAX_HEADER_BYTES, socket.CMSG_SPACE(MAX_TENSORS * 4), socket.MSG_CMSG_CLOEXEC
+        )
         for level, kind, data in ancillary:
             if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                 fds.extend(array.array("i", data[: len(data) - len(data) % 4]))

@@ -47,8 +47,14 @@ def _sandbox_versions(pythonpath: str) -> tuple[str, str]:
     from tritonrl.verify.sandbox import scrubbed_env
 
     try:
-        result = subprocess.run([sys.executable, "-P", "-c", _READ_VERSIONS], env=scrubbed_env(), capture_output=True,
-                                text=True, timeout=120, check=True)
+        result = subprocess.run(
+            [sys.executable, "-P", "-c", _READ_VERSIONS],
+            env=scrubbed_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
     except (OSError, subprocess.SubprocessError):
         return "", ""
     triton, numpy = (result.stdout.splitlines() + ["", ""])[:2]
@@ -64,7 +70,9 @@ def check_interpreter() -> None:
         return
     if parsed_triton >= INTERPRETER_FIXED_IN_TRITON or parsed_numpy < NUMPY_REFUSING_OLD_INTERPRETER:
         return
-    numpy_limit, triton_fixed = (".".join(map(str, v)) for v in (NUMPY_REFUSING_OLD_INTERPRETER, INTERPRETER_FIXED_IN_TRITON))
+    numpy_limit, triton_fixed = (
+        ".".join(map(str, v)) for v in (NUMPY_REFUSING_OLD_INTERPRETER, INTERPRETER_FIXED_IN_TRITON)
+    )
     raise InterpreterUnusable(
         f"the sandbox imports triton {triton} with numpy {numpy}: this Triton's interpreter cannot run kernels that loop "
         f"over a runtime size with numpy >= {numpy_limit}, so every such honest kernel would be judged runtime_error on "

@@ -160,7 +160,9 @@ class Judge:
         try:
             content = json.loads(raw)["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise _NoAnswer(f"the judge at {self.endpoint} sent something other than a chat completion: {raw[:200]!r}") from exc
+            raise _NoAnswer(
+                f"the judge at {self.endpoint} sent something other than a chat completion: {raw[:200]!r}"
+            ) from exc
         if not isinstance(content, str):
             raise _NoAnswer(f"the judge at {self.endpoint} sent a chat completion without answer text: {raw[:200]!r}")
         return content

@@ -47,8 +47,23 @@ _storage_data_ptr = torch.UntypedStorage.data_ptr
 _storage_nbytes = torch.UntypedStorage.nbytes
 
 # Glue whose result holds values no tensor held (`fill_` with a number counts too).
-_CONSTANT_GLUE = frozenset({"zeros", "zeros_like", "new_zeros", "ones", "ones_like", "new_ones", "full", "full_like",
-                            "new_full", "zero_", "arange", "lift_fresh", "lift_fresh_copy"})
+_CONSTANT_GLUE = frozenset(
+    {
+        "zeros",
+        "zeros_like",
+        "new_zeros",
+        "ones",
+        "ones_like",
+        "new_ones",
+        "full",
+        "full_like",
+        "new_full",
+        "zero_",
+        "arange",
+        "lift_fresh",
+        "lift_fresh_copy",
+    }
+)
 # Glue whose result holds the values of the tensors it read: made where those were.
 _MOVING_GLUE = frozenset({"clone", "_to_copy", "copy_", "fill_", "cat", "stack"})
 _WRITING_GLUE = _CONSTANT_GLUE | _MOVING_GLUE

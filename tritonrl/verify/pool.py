@@ -99,7 +99,10 @@ class VerifierPool:
     """A fixed set of verifier workers; use as a context manager."""
 
     def __init__(
-        self, settings: VerifierSettings, workers: int | None = None, workers_per_gpu: int = DEFAULT_WORKERS_PER_GPU,
+        self,
+        settings: VerifierSettings,
+        workers: int | None = None,
+        workers_per_gpu: int = DEFAULT_WORKERS_PER_GPU,
         gpus: Sequence[str] = (),
     ) -> None:
         """`gpus` (CUDA_VISIBLE_DEVICES names) narrows a cuda pool to some GPUs, e.g. one training process's own.

@@ -116,12 +116,28 @@ from tritonrl.verify.result import Reason, ReasonCode
 
 # Significand bits (the implicit one included) each float format keeps, by Triton and torch name: how much of a
 # value survives a cast to it. tf32 is what a TF32 dot rounds fp32 operands to. Integers keep no fraction (0).
-_SIGNIFICANDS = {"fp64": 53, "float64": 53, "fp32": 24, "float32": 24, "tf32": 11, "fp16": 11, "float16": 11,
-                 "bf16": 8, "bfloat16": 8}
+_SIGNIFICANDS = {
+    "fp64": 53,
+    "float64": 53,
+    "fp32": 24,
+    "float32": 24,
+    "tf32": 11,
+    "fp16": 11,
+    "float16": 11,
+    "bf16": 8,
+    "bfloat16": 8,
+}
 _FP8 = re.compile(r"(?:fp8e|float8_e|^e)(\d)(?:m(\d))?")  # fp8e4nv, float8_e5m2, e2m1 (a dot_scaled format)
 _MLIR_TYPES = {
-    "f64": "fp64", "f32": "fp32", "f16": "fp16", "bf16": "bf16", "i8": "int8",
-    "f8E4M3FN": "fp8e4nv", "f8E5M2": "fp8e5", "f8E4M3FNUZ": "fp8e4b8", "f8E5M2FNUZ": "fp8e5b16",
+    "f64": "fp64",
+    "f32": "fp32",
+    "f16": "fp16",
+    "bf16": "bf16",
+    "i8": "int8",
+    "f8E4M3FN": "fp8e4nv",
+    "f8E5M2": "fp8e5",
+    "f8E4M3FNUZ": "fp8e4b8",
+    "f8E5M2FNUZ": "fp8e5b16",
 }
 _DOT_LINE = re.compile(r"\btt\.dot(_scaled)?\s")
 _ELEMENT = re.compile(r"tensor<(?:\d+x)+([A-Za-z][A-Za-z0-9]*)")
@@ -138,7 +154,8 @@ _BITCAST_VALUE = re.compile(r"\btt\.bitcast\s[^:]*:\s*(?:tensor<(?:\d+x)+)?(i\d+
 _ELEMENT_TYPE = re.compile(r"(?:tensor<(?:\d+x)+|\b)(f64|f32|f16|bf16|f8E\w+?|i\d+)(?=[\s,>]|$)")
 # Integers made floats: a conversion, or a value bitcast (`tt.bitcast %b : tensor<64xi32> -> tensor<64xf32>`).
 _INT_TO_FLOAT_LINE = re.compile(
-    r"\b(?:arith\.[su]itofp\s|tt\.bitcast\s(?=[^:]*:\s*(?:tensor<(?:\d+x)+)?i\d+[^-]*->\s*(?:tensor<(?:\d+x)+)?(?:f|bf)\d))")
+    r"\b(?:arith\.[su]itofp\s|tt\.bitcast\s(?=[^:]*:\s*(?:tensor<(?:\d+x)+)?i\d+[^-]*->\s*(?:tensor<(?:\d+x)+)?(?:f|bf)\d))"
+)
 _FLOAT_TO_INT = re.compile(r"\barith\.fpto[su]i\s[^:]*:[^:]*\bto\s+(?:tensor<(?:\d+x)+)?(i\d+)")
 
 
@@ -199,12 +216,14 @@ def parse_ttir(text: str, arguments: dict[str, str] | None = None) -> list[tuple
                 raise ValueError(f"unreadable tt.dot_scaled: {line.strip()[:200]}")
             dots.append((formats.group(1), formats.group(2), "scaled", _operands_data(line, match.end(), origins)))
             continue
-        types = _ELEMENT.findall(line[match.end():])
+        types = _ELEMENT.findall(line[match.end() :])
         if len(types) < 2:
             raise ValueError(f"unreadable tt.dot: {line.strip()[:200]}")
         precision = _PRECISION.search(line)
         a, b = (_MLIR_TYPES.get(t, t) for t in types[:2])
-        dots.append((a, b, precision.group(1).lower() if precision else "ieee", _operands_data(line, match.end(), origins)))
+        dots.append(
+            (a, b, precision.group(1).lower() if precision else "ieee", _operands_data(line, match.end(), origins))
+        )
     return dots
 
 
@@ -282,7 +301,7 @@ def _flow(text: str, load, op=None, seeds: dict[str, str] | None = None) -> dict
         before, regions = (dict(labels), stored), [set()]
         for raw, line in lines:
             defs = {m.group(1) for m in _SSA_NAME.finditer(d.group(1))} if (d := _SSA_DEFS.match(line)) else set()
-            body = line[d.end():] if d else line
+            body = line[d.end() :] if d else line
             uses = [m.group(1) for m in _SSA_NAME.finditer(body)]
             closed = regions.pop() if raw.startswith("}") and len(regions) > 1 else None
             if raw.endswith("{"):  # a region op, or `} else {`: its results and block arguments
@@ -319,7 +338,9 @@ def narrow_values(text: str) -> set[str]:
     """The SSA values of TTIR text computed from 16-bit integers a load read (not from an address computed so)."""
 
     def load(types: str, stored: str | None, uses: list[str]) -> str | None:
-        return "int16" if re.search(r"\bi16\b", types) or (stored and re.search(r"\bi(?:8|16|32|64)\b", types)) else None
+        return (
+            "int16" if re.search(r"\bi16\b", types) or (stored and re.search(r"\bi(?:8|16|32|64)\b", types)) else None
+        )
 
     return set(_flow(text, load))
 
@@ -337,7 +358,9 @@ def value_origins(text: str, arguments: dict[str, str] | None = None) -> dict[st
 
     def op(body: str, uses: list[str], carried: str | None) -> str | None:
         bits = _BITCAST_VALUE.search(body)
-        return _widest([carried, _triton_name(bits.group(2))]) if bits and not bits.group(2).startswith("i") else carried
+        return (
+            _widest([carried, _triton_name(bits.group(2))]) if bits and not bits.group(2).startswith("i") else carried
+        )
 
     return _flow(text, load, op)
 
@@ -409,7 +432,13 @@ def parse_bitcasts(text: str) -> list[tuple[str, str, bool]]:
         if match and match.group(2) in _MLIR_TYPES and not match.group(2).startswith("i"):
             narrow = narrow_values(text) if narrow is None else narrow
             operand = _SSA_NAME.search(line.split("tt.bitcast", 1)[1])
-            found.append((_triton_name(match.group(1)), _MLIR_TYPES[match.group(2)], bool(operand and operand.group(1) in narrow)))
+            found.append(
+                (
+                    _triton_name(match.group(1)),
+                    _MLIR_TYPES[match.group(2)],
+                    bool(operand and operand.group(1) in narrow),
+                )
+            )
     return found
 
 
@@ -428,7 +457,7 @@ def parse_casts(text: str, arguments: dict[str, str] | None = None) -> list[tupl
     for line in text.splitlines():
         made = _INT_TO_FLOAT_LINE.search(line)
         if made:
-            found = _ELEMENT_TYPE.findall(line[made.end():].split(" loc(")[0].partition(" : ")[2])
+            found = _ELEMENT_TYPE.findall(line[made.end() :].split(" loc(")[0].partition(" : ")[2])
             data = _operands_data(line, made.end(), origins)
             if len(found) == 2 and int_to_float_narrows(_triton_name(found[1]), data):
                 casts.append((_triton_name(found[0]), _triton_name(found[1]), data))
@@ -445,7 +474,7 @@ def parse_casts(text: str, arguments: dict[str, str] | None = None) -> list[tupl
         match = _CAST_LINE.search(line)
         if not match:
             continue
-        _, colon, types = line[match.end():].split(" loc(")[0].partition(" : ")
+        _, colon, types = line[match.end() :].split(" loc(")[0].partition(" : ")
         found = _ELEMENT_TYPE.findall(types) if colon else []
         if len(found) != 2:
             raise ValueError(f"unreadable cast: {line.strip()[:200]}")
@@ -462,13 +491,16 @@ def parse_held_stores(text: str, arguments: dict[str, str] | None = None) -> dic
     stores = []
     for line in text.splitlines():
         match = _STORE_LINE.search(line)
-        operands, _, types = line[match.end():].split(" loc(")[0].partition(" : ") if match else ("", "", "")
+        operands, _, types = line[match.end() :].split(" loc(")[0].partition(" : ") if match else ("", "", "")
         names, element = [m.group(1) for m in _SSA_NAME.finditer(operands)], _POINTER_TYPE.findall(types)
         if len(names) > 1 and element:
             stores.append((names[0], names[1], _triton_name(element[0])))
     origins = value_origins(text, arguments) if stores else {}
-    wider = [(pointer, origins[value]) for pointer, value, element in stores
-             if significand(origins.get(value) or "") > significand(element)]
+    wider = [
+        (pointer, origins[value])
+        for pointer, value, element in stores
+        if significand(origins.get(value) or "") > significand(element)
+    ]
     found: dict[str, str] = {}
     for ssa, name, element in func_arguments(text) if wider else ():
         reached = _flow(text, lambda types, stored, uses: None, seeds={ssa: "fp64"})  # what is made from this argument
@@ -489,7 +521,7 @@ def parse_fixed_stores(text: str, arguments: dict[str, str] | None = None) -> li
         match = _STORE_LINE.search(line)
         if not match:
             continue
-        operands, _, types = line[match.end():].split(" loc(")[0].partition(" : ")
+        operands, _, types = line[match.end() :].split(" loc(")[0].partition(" : ")
         names = [m.group(1) for m in _SSA_NAME.finditer(operands)]
         element = _POINTER_TYPE.findall(types)
         if len(names) > 1 and names[1] in fixed and element and _bits(_triton_name(element[0])) > 1:
@@ -652,8 +684,15 @@ class HeldData:
             elif isinstance(value, torch.nn.Module):
                 state = vars(value)
                 pending.extend(m for m in state.get("_modules", {}).values() if isinstance(m, torch.nn.Module))
-                pending.extend(v for v in [*state.get("_parameters", {}).values(), *state.get("_buffers", {}).values(),
-                                           *state.values()] if isinstance(v, torch.Tensor))
+                pending.extend(
+                    v
+                    for v in [
+                        *state.get("_parameters", {}).values(),
+                        *state.get("_buffers", {}).values(),
+                        *state.values(),
+                    ]
+                    if isinstance(v, torch.Tensor)
+                )
 
     def note(self, name: str, args: tuple, kwargs: dict, out) -> None:
         """A host op (an aten op name): a view as another dtype reinterprets its source's data; any other op's outputs
@@ -702,8 +741,14 @@ class DotWatch:
 
             self._patch(InterpretedFunction, "run", self._interpreted_run)
             self._patch(InterpreterBuilder, "create_dot", self._create_dot)
-            for name in ("create_fp_trunc", "create_fp_to_fp", "create_fp_to_si", "create_fp_to_ui", "create_si_to_fp",
-                         "create_ui_to_fp"):
+            for name in (
+                "create_fp_trunc",
+                "create_fp_to_fp",
+                "create_fp_to_si",
+                "create_fp_to_ui",
+                "create_si_to_fp",
+                "create_ui_to_fp",
+            ):
                 self._patch(InterpreterBuilder, name, self._create_cast)
             self._patch(InterpreterBuilder, "create_bitcast", self._create_bitcast)
             self._patch(InterpreterBuilder, "create_int_to_ptr", self._create_bitcast)
@@ -831,7 +876,9 @@ class DotWatch:
                 watch._hold_stored(handles)
             if load:
                 dtype = str(getattr(getattr(result, "dtype", None), "scalar", ""))
-                narrow = dtype in _NARROW_INTEGERS or (watch._kernel() in watch._stored and dtype.startswith(("int", "uint")))
+                narrow = dtype in _NARROW_INTEGERS or (
+                    watch._kernel() in watch._stored and dtype.startswith(("int", "uint"))
+                )
                 _mark(result, _TAINT, dtype if narrow else None)
                 _mark(result, _DATA, dtype or None)
                 _mark(result, _DATA, watch._held_at(handles, dtype))
@@ -847,13 +894,16 @@ class DotWatch:
     def _addressed(self, handles: list, wider_than: str | None = None) -> list[_Storage]:
         """The storages handed to the running kernel (those holding wider data than `wider_than`, when given) that the
         pointers among a load's or store's `handles` address (where its mask, the first int1 operand after them, is set)."""
-        storages = [s for s in (self._launches[-1] if self._launches else ())
-                    if wider_than is None or significand(s.data or "") > significand(wider_than)]
+        storages = [
+            s
+            for s in (self._launches[-1] if self._launches else ())
+            if wider_than is None or significand(s.data or "") > significand(wider_than)
+        ]
         pointer = next((h for h in handles if h.dtype.is_ptr()), None)
         if not storages or pointer is None:
             return []
         addresses = pointer.data.ravel()
-        mask = next((h for h in handles[handles.index(pointer) + 1:] if str(h.dtype) == "int1"), None)
+        mask = next((h for h in handles[handles.index(pointer) + 1 :] if str(h.dtype) == "int1"), None)
         if mask is not None:
             try:
                 addresses = pointer.data[np.broadcast_to(mask.data, pointer.data.shape)]
@@ -989,7 +1039,9 @@ class DotWatch:
         try:
             ttir = kernel.asm["ttir"]
         except (AttributeError, KeyError, TypeError) as exc:
-            self._note(kernel=name, unknown=f"no TTIR on what JITFunction.run returned ({type(kernel).__name__}: {exc!r})")
+            self._note(
+                kernel=name, unknown=f"no TTIR on what JITFunction.run returned ({type(kernel).__name__}: {exc!r})"
+            )
             return {}
         lost = set(arguments) - {parameter for _, parameter, _ in func_arguments(ttir)}
         if lost:
@@ -1013,15 +1065,25 @@ class DotWatch:
 
     def observation(self, inputs: list, host_casts: dict[str, int]) -> dict:
         """What the trial's dots and casts were (`host_casts`: AtenTrace.narrowings), and its inputs' float dtypes, for `precision_reason`."""
-        dtypes = {str(v.dtype).removeprefix("torch.") for v in inputs if isinstance(v, torch.Tensor) and v.is_floating_point()}
+        dtypes = {
+            str(v.dtype).removeprefix("torch.") for v in inputs if isinstance(v, torch.Tensor) and v.is_floating_point()
+        }
         host = [{"kernel": "host", "cast": cast} for cast in host_casts]
         return {"dots": [*self._found.values(), *host], "input_dtypes": sorted(dtypes)}
 
 
 _HALF = significand("fp16")  # a problem that needs no more than this may use half-precision dots and loads
 _NAMES = {53: "fp64", 24: "fp32", 11: "fp16", 8: "bf16"}
-_TORCH_NAMES = {"fp64": "float64", "fp32": "float32", "fp16": "float16", "bf16": "bfloat16",
-                "fp8e4nv": "float8_e4m3fn", "fp8e5": "float8_e5m2", "fp8e4b8": "float8_e4m3fnuz", "fp8e5b16": "float8_e5m2fnuz"}
+_TORCH_NAMES = {
+    "fp64": "float64",
+    "fp32": "float32",
+    "fp16": "float16",
+    "bf16": "bfloat16",
+    "fp8e4nv": "float8_e4m3fn",
+    "fp8e5": "float8_e5m2",
+    "fp8e4b8": "float8_e4m3fnuz",
+    "fp8e5b16": "float8_e5m2fnuz",
+}
 
 
 @dataclass(frozen=True)
@@ -1072,8 +1134,10 @@ def downgrade(dot: dict, policy: str, problem: Problem) -> str | None:
     if "fixed" in dot:
         if not need or problem.outputs_a(dot["fixed"]) or problem.makes_integers:
             return None
-        return (f"kernel {kernel}: stores {dot['fixed']} integers converted from {dot.get('from', 'float')} data: fixed point, "
-                f"which loses what lies below its step; {keep}")
+        return (
+            f"kernel {kernel}: stores {dot['fixed']} integers converted from {dot.get('from', 'float')} data: fixed point, "
+            f"which loses what lies below its step; {keep}"
+        )
     if "unknown" in dot:
         if problem.need() <= _HALF:
             return None
@@ -1121,7 +1185,10 @@ def _cast_downgrade(dot: dict, problem: Problem) -> str | None:
 
 
 def precision_reason(
-    trials: list[dict], output_dtypes: Iterable[str], policy: str, model_dtypes: Iterable[str] = (),
+    trials: list[dict],
+    output_dtypes: Iterable[str],
+    policy: str,
+    model_dtypes: Iterable[str] = (),
     makes_integers: bool = False,
 ) -> Reason | None:
     """The precision_downgrade reason for a candidate's trials, or None.

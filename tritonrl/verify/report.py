@@ -58,8 +58,9 @@ HINTS: dict[ReasonCode, str] = {
 
 
 # Failures the user fixes whoever wrote the candidate: the problem or the machine, not the answer.
-USER_SIDE = frozenset({ReasonCode.REFERENCE_FAILED, ReasonCode.SHAPES_UNSUPPORTED, ReasonCode.SANDBOX_ERROR,
-                       ReasonCode.SANDBOX_BROKEN})
+USER_SIDE = frozenset(
+    {ReasonCode.REFERENCE_FAILED, ReasonCode.SHAPES_UNSUPPORTED, ReasonCode.SANDBOX_ERROR, ReasonCode.SANDBOX_BROKEN}
+)
 
 
 def _flag(value: bool) -> str:
@@ -71,12 +72,17 @@ def render_verdict(verdict: Verdict, problem: str, candidate: str, author_hints:
     (a model's answer shown to its user), keeping those the user can act on (USER_SIDE)."""
     shapes = ", ".join(f"{k}={v}" for k, v in verdict.shapes.items()) or "as defined"
     shrunk = {k: v for k, v in verdict.original_shapes.items() if verdict.shapes.get(k) != v}
-    shrunk_note = f" (shrunk for the CPU interpreter from {', '.join(f'{k}={v}' for k, v in shrunk.items())})" if shrunk else ""
+    shrunk_note = (
+        f" (shrunk for the CPU interpreter from {', '.join(f'{k}={v}' for k, v in shrunk.items())})" if shrunk else ""
+    )
     speedup = f"{verdict.speedup:.2f}×" if verdict.speedup is not None else "n/a (timing runs on cuda only)"
     alt = ", ".join(f"{k}={v}" for k, v in verdict.alt_shapes.items())
     planned = f"{verdict.trials - 1} trials + 1 at {alt}" if alt else f"{verdict.trials} trials"
-    trials = (f"{planned}, fresh secret-seeded inputs each" if verdict.ran
-              else f"not completed: the candidate was rejected first ({planned} planned)")
+    trials = (
+        f"{planned}, fresh secret-seeded inputs each"
+        if verdict.ran
+        else f"not completed: the candidate was rejected first ({planned} planned)"
+    )
     lines = [
         f"{'CORRECT' if verdict.correct else 'REJECTED'}: {candidate} for {problem}",
         f"  device    {verdict.device}, shapes {shapes}{shrunk_note}",
@@ -86,10 +92,25 @@ def render_verdict(verdict: Verdict, problem: str, candidate: str, author_hints:
         f"  compiled  {_flag(verdict.compiled)}",
         f"  correct   {_flag(verdict.correct)}",
         f"  speedup   {speedup}",
-        *([f"  light     {verdict.sol_fraction:.0%} of the speed of light ({verdict.sol_ms:.4g} ms)"] if verdict.sol_fraction is not None else []),
-        f"  kernels   {verdict.kernel_launches} launches" + (f", max abs error {verdict.max_abs_error:.3g}" if verdict.max_abs_error is not None else ""),
-        *([f"  judge     {verdict.judge}" + (f", no verdict (advisory, nothing rejected): {verdict.judge_reason}"
-                                             if verdict.judge == "error" else "")] if verdict.judge is not None else []),
+        *(
+            [f"  light     {verdict.sol_fraction:.0%} of the speed of light ({verdict.sol_ms:.4g} ms)"]
+            if verdict.sol_fraction is not None
+            else []
+        ),
+        f"  kernels   {verdict.kernel_launches} launches"
+        + (f", max abs error {verdict.max_abs_error:.3g}" if verdict.max_abs_error is not None else ""),
+        *(
+            [
+                f"  judge     {verdict.judge}"
+                + (
+                    f", no verdict (advisory, nothing rejected): {verdict.judge_reason}"
+                    if verdict.judge == "error"
+                    else ""
+                )
+            ]
+            if verdict.judge is not None
+            else []
+        ),
     ]
     if verdict.constant_reference:
         lines.append(

@@ -91,7 +91,10 @@ class ReasonCode(str, Enum):
 
 
 _LAYERS: dict[ReasonCode, Layer] = {
-    **{c: Layer.FORMAT for c in (ReasonCode.NO_CODE, ReasonCode.SYNTAX_ERROR, ReasonCode.NO_MODELNEW, ReasonCode.NO_TRITON_KERNEL)},
+    **{
+        c: Layer.FORMAT
+        for c in (ReasonCode.NO_CODE, ReasonCode.SYNTAX_ERROR, ReasonCode.NO_MODELNEW, ReasonCode.NO_TRITON_KERNEL)
+    },
     **{
         c: Layer.STATIC
         for c in (
@@ -153,7 +156,10 @@ _LAYERS: dict[ReasonCode, Layer] = {
             ReasonCode.WRONG_RESULT,
         )
     },
-    **{c: Layer.ENVIRONMENT for c in (ReasonCode.REFERENCE_FAILED, ReasonCode.SHAPES_UNSUPPORTED, ReasonCode.SANDBOX_ERROR)},
+    **{
+        c: Layer.ENVIRONMENT
+        for c in (ReasonCode.REFERENCE_FAILED, ReasonCode.SHAPES_UNSUPPORTED, ReasonCode.SANDBOX_ERROR)
+    },
 }
 
 
@@ -185,9 +191,13 @@ class Verdict:
     sol_fraction: float | None = None
     sol_floor_ms: float | None = None
     device: str = "cpu"
-    shapes: dict[str, int] = field(default_factory=dict)  # shape sites (constants, get_inputs size literals) the main trials used
+    shapes: dict[str, int] = field(
+        default_factory=dict
+    )  # shape sites (constants, get_inputs size literals) the main trials used
     alt_shapes: dict[str, int] = field(default_factory=dict)  # the extra trial's shapes ({} if none ran)
-    distributions: list[str] = field(default_factory=list)  # input distributions of the trials ("problem": get_inputs as written)
+    distributions: list[str] = field(
+        default_factory=list
+    )  # input distributions of the trials ("problem": get_inputs as written)
     trial_purposes: list[str] = field(default_factory=list)  # what each trial is there to catch, in trial-label order
     other_shape_trials: list[int] = field(default_factory=list)  # labels of the trials at other shapes than `shapes`
     draw_mode: str = "built"  # how weights and arguments were redrawn (draws.DRAW_MODES: signed, kept_sign, built)

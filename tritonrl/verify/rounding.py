@@ -40,8 +40,13 @@ def _nudged(value, generator: torch.Generator):
 
 def _stray(narrow: torch.Tensor, other: list | None, index: int) -> float:
     """Largest |narrow − other[index]| where both are finite; 0.0 where they cannot be compared."""
-    if other is None or len(other) <= index or not isinstance(other[index], torch.Tensor) \
-            or not (narrow.is_floating_point() or narrow.is_complex()) or other[index].shape != narrow.shape:
+    if (
+        other is None
+        or len(other) <= index
+        or not isinstance(other[index], torch.Tensor)
+        or not (narrow.is_floating_point() or narrow.is_complex())
+        or other[index].shape != narrow.shape
+    ):
         return 0.0
     difference = (narrow.detach().to(torch.complex128 if narrow.is_complex() else torch.float64) - other[index]).abs()
     finite = torch.isfinite(difference)

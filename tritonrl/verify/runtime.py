@@ -76,18 +76,63 @@ def _components(tensor: torch.Tensor) -> torch.Tensor:
     """Real and imaginary parts side by side for a complex tensor (a cast to float64 would drop the imaginary part)."""
     return torch.view_as_real(tensor.detach().resolve_conj()) if tensor.is_complex() else tensor.detach()
 
+
 # Aten ops a candidate's forward may run itself: allocation, layout, views,
 # copies and casts ("glue"). Everything else is computation that must happen
 # in Triton kernels. Names are overload-packet names (`aten.<name>`).
 GLUE_OPS = frozenset(
     {
-        "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided",
-        "zeros", "zeros_like", "new_zeros", "ones", "ones_like", "new_ones", "full", "full_like", "new_full",
-        "zero_", "fill_", "copy_", "clone", "_to_copy", "lift_fresh", "lift_fresh_copy", "arange",
-        "view", "_unsafe_view", "reshape", "as_strided", "t", "transpose", "permute", "expand", "unsqueeze",
-        "squeeze", "select", "slice", "narrow", "split", "split_with_sizes", "chunk", "unbind", "detach",
-        "alias", "unfold", "diagonal", "view_as_real", "view_as_complex", "cat", "stack", "resize_",
-        "set_", "_reshape_alias", "contiguous",
+        "empty",
+        "empty_like",
+        "empty_strided",
+        "new_empty",
+        "new_empty_strided",
+        "zeros",
+        "zeros_like",
+        "new_zeros",
+        "ones",
+        "ones_like",
+        "new_ones",
+        "full",
+        "full_like",
+        "new_full",
+        "zero_",
+        "fill_",
+        "copy_",
+        "clone",
+        "_to_copy",
+        "lift_fresh",
+        "lift_fresh_copy",
+        "arange",
+        "view",
+        "_unsafe_view",
+        "reshape",
+        "as_strided",
+        "t",
+        "transpose",
+        "permute",
+        "expand",
+        "unsqueeze",
+        "squeeze",
+        "select",
+        "slice",
+        "narrow",
+        "split",
+        "split_with_sizes",
+        "chunk",
+        "unbind",
+        "detach",
+        "alias",
+        "unfold",
+        "diagonal",
+        "view_as_real",
+        "view_as_complex",
+        "cat",
+        "stack",
+        "resize_",
+        "set_",
+        "_reshape_alias",
+        "contiguous",
     }
 )
 # The glue ops that write values read from tensors (`fill_` only with a tensor's value; `copy_` not onto the same
@@ -105,6 +150,7 @@ def compute_ops(ops: dict[str, int]) -> dict[str, int]:
 def reference_only_glue(ops: dict[str, int]) -> bool:
     """Whether a reference whose forward dispatched `ops` computes nothing: its answer is a layout or cast op."""
     return not compute_ops(ops)
+
 
 _module_counter = itertools.count()
 
@@ -230,7 +276,11 @@ def compare_outputs(
         if not isinstance(a, torch.Tensor):
             return ReasonCode.WRONG_RESULT, float("inf"), f"{where}expected a tensor, got {type(a).__name__}"
         if a.shape != e.shape:
-            return ReasonCode.SHAPE_MISMATCH, float("inf"), f"{where}shape {tuple(a.shape)} != expected {tuple(e.shape)}"
+            return (
+                ReasonCode.SHAPE_MISMATCH,
+                float("inf"),
+                f"{where}shape {tuple(a.shape)} != expected {tuple(e.shape)}",
+            )
         if a.dtype != e.dtype:
             return ReasonCode.DTYPE_MISMATCH, float("inf"), f"{where}dtype {a.dtype} != expected {e.dtype}"
         stray = rounding[index] if index < len(rounding) else 0.0
@@ -241,10 +291,18 @@ def compare_outputs(
         if code is not None:
             atol, rtol = tolerance(e.dtype, precision)
             scale = output_scale(e, device)
-            own = f" + {ROUNDING_FACTOR:g} × the reference's own rounding {stray:.3g}" if stray > 1e-2 * atol * scale else ""
-            return code, worst, (
-                f"{where}max abs error {worst:.3g} exceeds the tolerance "
-                f"(atol={atol} × output RMS {scale:.3g}{own}, rtol={rtol})"
+            own = (
+                f" + {ROUNDING_FACTOR:g} × the reference's own rounding {stray:.3g}"
+                if stray > 1e-2 * atol * scale
+                else ""
+            )
+            return (
+                code,
+                worst,
+                (
+                    f"{where}max abs error {worst:.3g} exceeds the tolerance "
+                    f"(atol={atol} × output RMS {scale:.3g}{own}, rtol={rtol})"
+                ),
             )
     return None, worst, "ok"
 
@@ -318,8 +376,11 @@ def copy_onto_itself(args: tuple) -> bool:
     """A copy_ of a tensor onto the very same memory, as the interpreter copies a kernel's arguments back to
     themselves after a launch on CPU: it writes nothing."""
     target, source = args[0], args[1] if len(args) > 1 else None
-    return (isinstance(source, torch.Tensor) and source.data_ptr() == target.data_ptr()
-            and (source.dtype, source.shape, source.stride()) == (target.dtype, target.shape, target.stride()))
+    return (
+        isinstance(source, torch.Tensor)
+        and source.data_ptr() == target.data_ptr()
+        and (source.dtype, source.shape, source.stride()) == (target.dtype, target.shape, target.stride())
+    )
 
 
 # What reads a tensor element into a host Python value: float(t), int(t), bool(t), t.item(), `if t:`.
@@ -329,8 +390,9 @@ _HOST_READS = frozenset({"_local_scalar_dense"})
 # elements with no op of its own) together move tensor data through Python objects. Either alone is glue:
 # `scale[c]` handed to a launch per channel, an index table built from sizes. Counted over a whole trial.
 PYTHON_ELEMENTS_LIMIT = 64
-_TAKING_OPS = frozenset({"select", "unbind", "split", "split_with_sizes", "chunk", "narrow", "slice", "as_strided",
-                         "unfold", "diagonal"})
+_TAKING_OPS = frozenset(
+    {"select", "unbind", "split", "split_with_sizes", "chunk", "narrow", "slice", "as_strided", "unfold", "diagonal"}
+)
 
 
 class AtenTrace(TorchDispatchMode):

@@ -127,8 +127,15 @@ log = logging.getLogger(__name__)
 # Variables a job legitimately needs; everything else (AWS_*, *_TOKEN,
 # *_API_KEY, endpoints, proxies) is dropped before the server starts.
 ENV_ALLOW = (
-    "PATH", "LANG", "LC_ALL", "TRITON_INTERPRET", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME",
-    "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+    "PATH",
+    "LANG",
+    "LC_ALL",
+    "TRITON_INTERPRET",
+    "CUDA_VISIBLE_DEVICES",
+    "LD_LIBRARY_PATH",
+    "CUDA_HOME",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
 )
 UNPRIVILEGED_UID = 65534  # `nobody`
 SHM_MIN_FREE = 2 << 30  # room for several jobs' Triton caches, logs and results (outputs never go to files)
@@ -138,7 +145,15 @@ SERVER_START_TIMEOUT_S = 600.0  # importing torch and triton from a slow shared 
 # trees, the few /etc files the loader, locale and user lookups need, devices.
 SYSTEM_TREES = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr/local/cuda", "/sys")
 ETC_FILES = (
-    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ld.so.preload", "passwd", "group", "nsswitch.conf", "localtime", "alternatives",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "ld.so.preload",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "localtime",
+    "alternatives",
 )
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 GPU_DEVICES = "/dev/nvidia*"  # also /dev/nvidia-caps (MIG)
@@ -147,8 +162,12 @@ ROOT_MOUNT_POINT = ".root"  # in the job directory: where the private root is as
 # it has no handler for, even SIGKILL from itself): `cat` reading a pipe only
 # the relay holds lives exactly as long as the relay.
 NAMESPACE_INIT = "/bin/cat"
-LOG_KEEP_BYTES = 1 << 20  # a job's log (child.log: stdout and stderr) keeps this much of its output's start, and of its end
-VERIFIER_FOLDER_PREFIX = "tritonrl-verify-"  # then the owner's pid: one folder per verifier in the job root, its jobs' in it
+LOG_KEEP_BYTES = (
+    1 << 20
+)  # a job's log (child.log: stdout and stderr) keeps this much of its output's start, and of its end
+VERIFIER_FOLDER_PREFIX = (
+    "tritonrl-verify-"  # then the owner's pid: one folder per verifier in the job root, its jobs' in it
+)
 MOUNTINFO = "/proc/self/mountinfo"  # where the caller's mount points are listed (mount point: 5th field)
 OUTPUT_POLL_S = 0.05  # how often the relay looks whether the job ended while its output pipe is quiet
 
@@ -255,8 +274,11 @@ def _admitted(entry: str) -> bool:
     private, job_roots = _guarded()
     if any(_same_or_inside(real, g) or _same_or_inside(g, real) for g in private):
         return False
-    return not any(_same_or_inside(g, real) or (_under(real, g) and real != g and os.path.relpath(real, g).startswith(
-        VERIFIER_FOLDER_PREFIX)) for g in job_roots)  # other verifiers' job folders, never a package next to them
+    return not any(
+        _same_or_inside(g, real)
+        or (_under(real, g) and real != g and os.path.relpath(real, g).startswith(VERIFIER_FOLDER_PREFIX))
+        for g in job_roots
+    )  # other verifiers' job folders, never a package next to them
 
 
 PYTHON_FILES = (".py", ".pyc", ".pth", ".so", ".dist-info", ".egg-info")  # what Python imports or reads on a path entry
@@ -273,8 +295,11 @@ def _python_package_directory(directory: str) -> bool:
             for item in entries:
                 if item.name in CHECKOUT_MARKERS:
                     return False
-                found = found or item.name.endswith(PYTHON_FILES) or (
-                    item.is_dir(follow_symlinks=False) and os.path.exists(os.path.join(item.path, "__init__.py")))
+                found = (
+                    found
+                    or item.name.endswith(PYTHON_FILES)
+                    or (item.is_dir(follow_symlinks=False) and os.path.exists(os.path.join(item.path, "__init__.py")))
+                )
         for root, _, files in os.walk(directory):
             if any(stat.S_ISSOCK(os.lstat(os.path.join(root, f)).st_mode) for f in files):
                 return False
@@ -300,9 +325,12 @@ def _shared_python_path() -> list[str]:
             shared.append(real)
         elif entry not in _reported_dropped:
             _reported_dropped.add(entry)
-            log.warning("PYTHONPATH entry %s is not visible to sandboxed candidates (it must be an absolute, existing "
-                        "package directory outside the home, the checkout and TRITONRL_HOME, not world-writable, with "
-                        "no repository, socket or mount in it)", entry)
+            log.warning(
+                "PYTHONPATH entry %s is not visible to sandboxed candidates (it must be an absolute, existing "
+                "package directory outside the home, the checkout and TRITONRL_HOME, not world-writable, with "
+                "no repository, socket or mount in it)",
+                entry,
+            )
     return shared
 
 
@@ -323,9 +351,16 @@ def exposure() -> Exposure:
 
     package = Path(tritonrl.__file__).resolve().parent
     wanted = [
-        sys.base_prefix, sys.prefix, sys.exec_prefix, sys.base_exec_prefix, *site.getsitepackages(),
-        *([site.getusersitepackages()] if site.ENABLE_USER_SITE else []), *sysconfig.get_paths().values(),
-        str(package), *SYSTEM_TREES, *(f"/etc/{name}" for name in ETC_FILES),
+        sys.base_prefix,
+        sys.prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        *site.getsitepackages(),
+        *([site.getusersitepackages()] if site.ENABLE_USER_SITE else []),
+        *sysconfig.get_paths().values(),
+        str(package),
+        *SYSTEM_TREES,
+        *(f"/etc/{name}" for name in ETC_FILES),
     ]
     for variable in ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME"):
         for entry in os.environ.get(variable, "").split(os.pathsep):
@@ -426,8 +461,11 @@ def _relay_output(source: int, job_pid: int) -> int:
     end = b"".join(tail)
     dropped += max(len(end) - LOG_KEEP_BYTES, 0)
     if dropped:
-        _write_all(1, f"\n[sandbox: {dropped} bytes of output dropped here (the log keeps its first and last "
-                      f"{LOG_KEEP_BYTES} bytes)]\n".encode())
+        _write_all(
+            1,
+            f"\n[sandbox: {dropped} bytes of output dropped here (the log keeps its first and last "
+            f"{LOG_KEEP_BYTES} bytes)]\n".encode(),
+        )
     _write_all(1, end[-LOG_KEEP_BYTES:])
     return status
 
@@ -451,7 +489,12 @@ def _end_like(status: int) -> int:
 
 
 def run_sandboxed(
-    server_pid: int, job_dir: Path, limits: Limits, device: str, exposure: Exposure, user_namespace: bool,
+    server_pid: int,
+    job_dir: Path,
+    limits: Limits,
+    device: str,
+    exposure: Exposure,
+    user_namespace: bool,
     job: Callable[[Path, dict[str, bool]], int],
 ) -> NoReturn:
     """The relay: called in the server's freshly forked child; ends as the job ended."""
@@ -468,8 +511,13 @@ def run_sandboxed(
         if entered["pid"]:
             init_stdin, holder = os.pipe()
             init = os.posix_spawn(
-                NAMESPACE_INIT, [NAMESPACE_INIT], {},
-                file_actions=[(os.POSIX_SPAWN_DUP2, init_stdin, 0), (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)],
+                NAMESPACE_INIT,
+                [NAMESPACE_INIT],
+                {},
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, init_stdin, 0),
+                    (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                ],
             )
             os.close(init_stdin)
         relay_pid = 0 if entered["pid"] else os.getpid()  # as the job sees it: a parent outside its namespace is 0
@@ -503,8 +551,11 @@ def _prepare_job(
     if entered["mount"] and namespaces.can_build_root():
         try:
             own_proc = namespaces.build_root(
-                job_dir / ROOT_MOUNT_POINT, [Path(p) for p in exposure.read_only], [job_dir],
-                [Path(d) for d in exposure.devices], [(Path(link), target) for link, target in exposure.links],
+                job_dir / ROOT_MOUNT_POINT,
+                [Path(p) for p in exposure.read_only],
+                [job_dir],
+                [Path(d) for d in exposure.devices],
+                [(Path(link), target) for link, target in exposure.links],
             )
             private_root = True
         except OSError as exc:
@@ -519,12 +570,18 @@ def _prepare_job(
     return isolate_child(job_dir, limits, device, exposure, achieved)
 
 
-def isolate_child(job_dir: Path, limits: Limits, device: str, exposure: Exposure, achieved: dict[str, bool]) -> dict[str, bool]:
+def isolate_child(
+    job_dir: Path, limits: Limits, device: str, exposure: Exposure, achieved: dict[str, bool]
+) -> dict[str, bool]:
     """Called in the job process before any job code runs. Returns what isolation was achieved."""
     for name in ("tmp", "home", "triton-cache"):
         (job_dir / name).mkdir(exist_ok=True)
     env = scrubbed_env(
-        {"HOME": str(job_dir / "home"), "TMPDIR": str(job_dir / "tmp"), "TRITON_CACHE_DIR": str(job_dir / "triton-cache")}
+        {
+            "HOME": str(job_dir / "home"),
+            "TMPDIR": str(job_dir / "tmp"),
+            "TRITON_CACHE_DIR": str(job_dir / "triton-cache"),
+        }
     )
     os.environ.clear()
     os.environ.update(env)
@@ -607,7 +664,11 @@ class ForkServer:
     """
 
     def __init__(
-        self, limits: Limits = Limits(), interpret: bool = True, env: dict[str, str] | None = None, run_as: int | None = None
+        self,
+        limits: Limits = Limits(),
+        interpret: bool = True,
+        env: dict[str, str] | None = None,
+        run_as: int | None = None,
     ) -> None:
         self.limits = limits
         self.interpret = interpret
@@ -665,7 +726,9 @@ class ForkServer:
         self._proc.stdin.write((json.dumps(request) + "\n").encode())
         self._proc.stdin.flush()
 
-    def run(self, job_dir: Path, device: str, shared: Sequence[Path] = (), timeout_s: float | None = None) -> ProcessOutcome:
+    def run(
+        self, job_dir: Path, device: str, shared: Sequence[Path] = (), timeout_s: float | None = None
+    ) -> ProcessOutcome:
         """Run the job in `job_dir` (job.json already written) in a fresh child; blocks until it ends.
 
         `shared`: files outside the job directory the job may read (the GPU's lock files).

@@ -67,4 +67,3 @@ def shrink_overrides(source: str, budget: int = DEFAULT_BUDGET) -> dict[str, int
             for name in [n for n in current if original[n] == original[largest]]:
                 current[name] = max(MIN_VALUE, current[name] // 2)
     return {name: value for name, value in current.items() if value != original[name]}
-

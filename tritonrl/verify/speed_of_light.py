@@ -71,8 +71,11 @@ class GpuPeaks:
 
 def _peaks(gb_s: float, fp32: float, tf32: float, half: float, l2_mb: float) -> GpuPeaks:
     """From datasheet units: GB/s and dense TFLOPS (fp16 = bf16 on every GPU here), L2 in MB (taken as MiB: larger)."""
-    return GpuPeaks(gb_s * 1e9, {"fp32": fp32 * 1e12, "tf32": tf32 * 1e12, "bf16": half * 1e12, "fp16": half * 1e12},
-                    int(l2_mb * MB))
+    return GpuPeaks(
+        gb_s * 1e9,
+        {"fp32": fp32 * 1e12, "tf32": tf32 * 1e12, "bf16": half * 1e12, "fp16": half * 1e12},
+        int(l2_mb * MB),
+    )
 
 
 # Name tokens (of torch.cuda.get_device_name, lower-cased, '-' as space) -> dense peaks. Datasheets quote
@@ -178,8 +181,12 @@ class Work:
     @classmethod
     def from_dict(cls, data: dict) -> Work:
         known = {f.name for f in fields(cls)}  # an entry cached by an earlier version may hold keys no longer used
-        return cls(**{**{k: v for k, v in data.items() if k in known},
-                      "flops": {str(k): int(v) for k, v in data.get("flops", {}).items()}})
+        return cls(
+            **{
+                **{k: v for k, v in data.items() if k in known},
+                "flops": {str(k): int(v) for k, v in data.get("flops", {}).items()},
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -195,7 +202,9 @@ class Bound:
 def sol_ms(work: Work, peaks: GpuPeaks, precision: str) -> float:
     """max(bytes moved once / bandwidth, Σ flops per dtype / its peak), in ms."""
     fastest = max(peaks.flops.values())
-    compute_s = sum(n / peaks.flops.get(flops_class(dtype, precision) or "", fastest) for dtype, n in work.flops.items())
+    compute_s = sum(
+        n / peaks.flops.get(flops_class(dtype, precision) or "", fastest) for dtype, n in work.flops.items()
+    )
     return 1e3 * max(work.moved_bytes / peaks.bandwidth, compute_s)
 
 
@@ -204,7 +213,9 @@ def bound(work: Work, gpu_name: str, measured: GpuPeaks, precision: str) -> Boun
     table = table_peaks(gpu_name)
     bandwidth = floor_bandwidth(table, measured)
     floor_bytes = work.floor_bytes(max(measured.l2_bytes, table.l2_bytes if table else 0))
-    return Bound(sol_ms(work, sol_peaks(table, measured), precision), 1e3 * floor_bytes / bandwidth, floor_bytes, bandwidth)
+    return Bound(
+        sol_ms(work, sol_peaks(table, measured), precision), 1e3 * floor_bytes / bandwidth, floor_bytes, bandwidth
+    )
 
 
 def sol_fraction(sol: float, candidate_ms: float) -> float | None:
@@ -297,7 +308,9 @@ def _gradient_masks(model, values: list) -> list | None:
     possible (no float output with a gradient, an op without a derivative).
     """
     generator = torch.Generator().manual_seed(0)
-    leaves = [v.detach().requires_grad_() if isinstance(v, torch.Tensor) and v.is_floating_point() else v for v in values]
+    leaves = [
+        v.detach().requires_grad_() if isinstance(v, torch.Tensor) and v.is_floating_point() else v for v in values
+    ]
     wanted = [v for v in leaves if isinstance(v, torch.Tensor) and v.requires_grad]
     try:
         with torch.enable_grad():
@@ -351,10 +364,15 @@ def measure_work(model, inputs: list, again: list) -> Work:
     known = all(masks is not None for masks in per_set)
     fresh = 0
     if known:
-        fresh = min(_distinct_bytes([(values[i], (values[i] != other[i]) & masks[i])
-                                     for i in range(len(values)) if masks[i] is not None])
-                    for values, other, masks in ((inputs, again, per_set[0]), (again, inputs, per_set[1])))
-    output_floor = max((_distinct_bytes([(o, o != r)]) for o, r in zip(outputs, repeated) if o.shape == r.shape), default=0)
+        fresh = min(
+            _distinct_bytes(
+                [(values[i], (values[i] != other[i]) & masks[i]) for i in range(len(values)) if masks[i] is not None]
+            )
+            for values, other, masks in ((inputs, again, per_set[0]), (again, inputs, per_set[1]))
+        )
+    output_floor = max(
+        (_distinct_bytes([(o, o != r)]) for o, r in zip(outputs, repeated) if o.shape == r.shape), default=0
+    )
     return Work(
         input_bytes=_by_storage(tensors, [_nbytes(t) for t in tensors]),
         state_bytes=sum(t.untyped_storage().nbytes() for t in state.values()),
@@ -397,8 +415,12 @@ def measure_peaks(device: str = "cuda") -> GpuPeaks:
     saved = matmul.allow_tf32
     flops = {}
     try:
-        for name, dtype, n in (("fp32", torch.float32, 4096), ("tf32", torch.float32, 8192),
-                               ("bf16", torch.bfloat16, 8192), ("fp16", torch.float16, 8192)):
+        for name, dtype, n in (
+            ("fp32", torch.float32, 4096),
+            ("tf32", torch.float32, 8192),
+            ("bf16", torch.bfloat16, 8192),
+            ("fp16", torch.float16, 8192),
+        ):
             matmul.allow_tf32 = name == "tf32"
             flops[name] = _matmul_flops(n, dtype, device)
     finally:

@@ -145,9 +145,17 @@ def check_static(code: str, reference_names: frozenset[str] = frozenset({"Model"
 
 # Calls whose value is a constant when their arguments are (module-level constants read by kernels).
 _CONSTANT_BUILTINS = frozenset({"float", "int", "bool", "abs", "min", "max"})
-_CONSTANT_CALLS = frozenset({"triton.language.constexpr", "triton.language.core.constexpr", "triton.cdiv",
-                             "triton.next_power_of_2", "torch.finfo", "torch.iinfo"}
-                            | {f"builtins.{name}" for name in _CONSTANT_BUILTINS})
+_CONSTANT_CALLS = frozenset(
+    {
+        "triton.language.constexpr",
+        "triton.language.core.constexpr",
+        "triton.cdiv",
+        "triton.next_power_of_2",
+        "torch.finfo",
+        "torch.iinfo",
+    }
+    | {f"builtins.{name}" for name in _CONSTANT_BUILTINS}
+)
 _FINFO_VALUES = frozenset({"max", "min", "eps", "tiny", "bits", "resolution", "smallest_normal"})
 
 
@@ -164,8 +172,12 @@ def _paired(target: ast.expr, value: ast.expr):
     binds its names to no readable value (None)."""
     if isinstance(target, ast.Name):
         yield target.id, value
-    elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
-            and len(target.elts) == len(value.elts) and not any(isinstance(e, ast.Starred) for e in target.elts):
+    elif (
+        isinstance(target, (ast.Tuple, ast.List))
+        and isinstance(value, (ast.Tuple, ast.List))
+        and len(target.elts) == len(value.elts)
+        and not any(isinstance(e, ast.Starred) for e in target.elts)
+    ):
         for part, item in zip(target.elts, value.elts):
             yield from _paired(part, item)
     else:
@@ -180,9 +192,16 @@ def _is_dunder(name: str) -> bool:
 
 def _is_main_guard(node: ast.stmt) -> bool:
     test = getattr(node, "test", None)
-    return (isinstance(node, ast.If) and isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)
-            and test.left.id == "__name__" and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
-            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__")
+    return (
+        isinstance(node, ast.If)
+        and isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
 
 
 def is_nn_class(q: str) -> bool:
@@ -235,8 +254,21 @@ def _lookup_real(q: str) -> tuple[bool, object]:
 _FOREIGN_NAMES = frozenset(
     {n for n in dir(torch.Tensor) + dir(torch.nn.Module) + dir(types.ModuleType) + dir(builtins) + dir(os)}
     | {n for n in dir(pathlib.Path)}
-    | {"loader", "load_module", "exec_module", "create_module", "get_code", "get_source", "get_data",
-       "get_filename", "find_spec", "find_module", "module_repr", "submodule_search_locations", "origin"}
+    | {
+        "loader",
+        "load_module",
+        "exec_module",
+        "create_module",
+        "get_code",
+        "get_source",
+        "get_data",
+        "get_filename",
+        "find_spec",
+        "find_module",
+        "module_repr",
+        "submodule_search_locations",
+        "origin",
+    }
 )
 
 
@@ -301,8 +333,11 @@ class _Scope:
             if name in scope.globals_:
                 scope = _root(scope)
             if first or scope.kind != "class":
-                if scope.kind in ("module", "class") and hasattr(builtins, name) and (
-                        name in scope.quals or name in scope.bound):
+                if (
+                    scope.kind in ("module", "class")
+                    and hasattr(builtins, name)
+                    and (name in scope.quals or name in scope.bound)
+                ):
                     return "builtin", {name}
                 if name in scope.quals:
                     return "qual", scope.quals[name]
@@ -453,8 +488,10 @@ class _Binder(ast.NodeVisitor):
 
 def _launch_syntax(node: ast.AST) -> bool:
     """`k[grid](...)` or `k.run(...)` / `k.warmup(...)`."""
-    return isinstance(node, ast.Call) and (isinstance(node.func, ast.Subscript) or (
-        isinstance(node.func, ast.Attribute) and node.func.attr in LAUNCHER_METHODS))
+    return isinstance(node, ast.Call) and (
+        isinstance(node.func, ast.Subscript)
+        or (isinstance(node.func, ast.Attribute) and node.func.attr in LAUNCHER_METHODS)
+    )
 
 
 # ------------------------------------------------------------------ the checker
@@ -494,15 +531,34 @@ class _Checker:
         self._find_nn_attrs()
         self.launching = self._launching_names()
         for name in sorted(self.binder.local_attrs & RESERVED_ATTRS):
-            self.report(R.NOT_ALLOWED, None, f"the file defines an attribute or method named {name}",
-                        "a name of interpreter, Triton or host-copy internals; pick another name")
+            self.report(
+                R.NOT_ALLOWED,
+                None,
+                f"the file defines an attribute or method named {name}",
+                "a name of interpreter, Triton or host-copy internals; pick another name",
+            )
         if not self.kernels:
-            self.found.append((0, Reason(R.NO_TRITON_KERNEL, "no function decorated with @triton.jit "
-                                         "(or triton.autotune / triton.heuristics)")))
+            self.found.append(
+                (
+                    0,
+                    Reason(
+                        R.NO_TRITON_KERNEL,
+                        "no function decorated with @triton.jit (or triton.autotune / triton.heuristics)",
+                    ),
+                )
+            )
         self.body(self.tree.body, self.module, top=True)
         if self.kernels and not self.launches:
-            self.found.append((0, Reason(R.KERNEL_NOT_REACHABLE, "no kernel is launched anywhere "
-                                         "(write kernel[grid](...) in ModelNew.forward or a helper it calls)")))
+            self.found.append(
+                (
+                    0,
+                    Reason(
+                        R.KERNEL_NOT_REACHABLE,
+                        "no kernel is launched anywhere "
+                        "(write kernel[grid](...) in ModelNew.forward or a helper it calls)",
+                    ),
+                )
+            )
         self.found.sort(key=lambda item: item[0])
         return list(dict.fromkeys(reason for _, reason in self.found))
 
@@ -529,10 +585,17 @@ class _Checker:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._dead(stmt):
                 unrun |= {id(s) for s in stmt.body}
             elif isinstance(stmt, ast.ClassDef):
-                never = {m.name for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))} \
-                    if self._dead(stmt) else self._overridden(stmt)
-                unrun |= {id(s) for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
-                          and m.name in never for s in m.body}
+                never = (
+                    {m.name for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                    if self._dead(stmt)
+                    else self._overridden(stmt)
+                )
+                unrun |= {
+                    id(s)
+                    for m in stmt.body
+                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name in never
+                    for s in m.body
+                }
         return unrun
 
     def _dead(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
@@ -551,8 +614,11 @@ class _Checker:
     def _overridden(self, node: ast.ClassDef) -> set[str]:
         """Methods of a top-level class that never run: the class is only subclassed (`class ModelNew(Model)` over a
         restated `Model`), every subclass defines the method again, and no super() call names it."""
-        subclasses = [c for c in self._live_statements() if isinstance(c, ast.ClassDef)
-                      and any(isinstance(b, ast.Name) and b.id == node.name for b in c.bases)]
+        subclasses = [
+            c
+            for c in self._live_statements()
+            if isinstance(c, ast.ClassDef) and any(isinstance(b, ast.Name) and b.id == node.name for b in c.bases)
+        ]
         as_base = sum(isinstance(b, ast.Name) and b.id == node.name for c in subclasses for b in c.bases)
         if node.name == "ModelNew" or not subclasses or self.loads.get(node.name, 0) != as_base:
             return set()  # built or named somewhere (`Model.forward(self, x)`): its methods can run
@@ -561,8 +627,14 @@ class _Checker:
             methods &= {s.name for s in sub.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         # super().m anywhere (a mixin's too, which the method resolution order may lead to this class); a super used
         # any other way (`s = super()`, `getattr(super(), name)`) could reach any method: then none is exempt
-        named = [n.attr for n in ast.walk(self.tree) if isinstance(n, ast.Attribute)
-                 and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) and n.value.func.id == "super"]
+        named = [
+            n.attr
+            for n in ast.walk(self.tree)
+            if isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Name)
+            and n.value.func.id == "super"
+        ]
         if len(named) != sum(isinstance(n, ast.Name) and n.id == "super" for n in ast.walk(self.tree)):
             return set()
         return methods - set(named)
@@ -574,8 +646,9 @@ class _Checker:
             return True
         value = getattr(stmt, "value", None)
         return isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign)) and (
-            value is None or all(isinstance(n, (ast.Constant, ast.Tuple, ast.List, ast.expr_context))
-                                 for n in ast.walk(value)))
+            value is None
+            or all(isinstance(n, (ast.Constant, ast.Tuple, ast.List, ast.expr_context)) for n in ast.walk(value))
+        )
 
     def quals(self, node: ast.expr, scope: _Scope) -> set[str]:
         """The qualified names an import-rooted chain (`tl.load`, `torch.nn.functional`) stands for."""
@@ -590,8 +663,11 @@ class _Checker:
         outer = self.binder.outer
         jitted: set[str] = set()  # kernel = triton.jit(fn), at module level only
         for stmt in self._live_statements():
-            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and (
-                    self.quals(stmt.value.func, self.module) & TRITON_DECORATORS):
+            if (
+                isinstance(stmt, ast.Assign)
+                and isinstance(stmt.value, ast.Call)
+                and (self.quals(stmt.value.func, self.module) & TRITON_DECORATORS)
+            ):
                 jitted |= {a.id for a in stmt.value.args if isinstance(a, ast.Name)}
                 self.kernel_names |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
         self.raw_kernels = jitted  # the undecorated functions behind them: never called directly
@@ -600,7 +676,8 @@ class _Checker:
                 decorators = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
                 top = node in self.tree.body
                 if (top and node.name in jitted) or any(
-                        self.quals(d, outer.get(id(node), self.module)) & TRITON_DECORATORS for d in decorators):
+                    self.quals(d, outer.get(id(node), self.module)) & TRITON_DECORATORS for d in decorators
+                ):
                     self.kernels.add(id(node))
                     self.kernel_names.add(node.name)
 
@@ -612,8 +689,19 @@ class _Checker:
 
         def module_level(node: ast.AST):
             for child in ast.iter_child_nodes(node):
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
-                                      ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                if isinstance(
+                    child,
+                    (
+                        ast.FunctionDef,
+                        ast.AsyncFunctionDef,
+                        ast.ClassDef,
+                        ast.Lambda,
+                        ast.ListComp,
+                        ast.SetComp,
+                        ast.DictComp,
+                        ast.GeneratorExp,
+                    ),
+                ):
                     continue
                 if _is_main_guard(child):
                     for stmt in child.orelse:
@@ -624,56 +712,97 @@ class _Checker:
                 yield from module_level(child)
 
         nodes = list(module_level(self.tree))
-        bindings = collections.Counter(n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)))
+        bindings = collections.Counter(
+            n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))
+        )
         assigned: dict[str, list[ast.expr]] = {}
         for node in nodes:
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     for name, value in _paired(target, node.value):
                         assigned.setdefault(name, []).append(value)
-        candidates = {name: values for name, values in assigned.items() if bindings[name] == len(values)
-                      and name not in declared_global and name not in self.module.quals
-                      and name not in self.binder.functions and name not in self.classes}
+        candidates = {
+            name: values
+            for name, values in assigned.items()
+            if bindings[name] == len(values)
+            and name not in declared_global
+            and name not in self.module.quals
+            and name not in self.binder.functions
+            and name not in self.classes
+        }
         constants: set[str] = set()
-        while found := {name for name, values in candidates.items()  # `HALF = BLOCK // 2`: constants of constants
-                        if name not in constants and all(v is not None and self._constant_expression(v, constants)
-                                                         for v in values)}:
+        while found := {
+            name
+            for name, values in candidates.items()  # `HALF = BLOCK // 2`: constants of constants
+            if name not in constants and all(v is not None and self._constant_expression(v, constants) for v in values)
+        }:
             constants |= found
         return constants
 
     def _constant_expression(self, value: ast.expr, constants: set[str]) -> bool:
         for node in ast.walk(value):
-            if isinstance(node, (ast.Constant, ast.Tuple, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop,
-                                 ast.expr_context, ast.keyword)):
+            if isinstance(
+                node,
+                (
+                    ast.Constant,
+                    ast.Tuple,
+                    ast.UnaryOp,
+                    ast.BinOp,
+                    ast.operator,
+                    ast.unaryop,
+                    ast.expr_context,
+                    ast.keyword,
+                ),
+            ):
                 continue
-            if isinstance(node, ast.Name) and (node.id in constants or node.id in self.kernel_names
-                                               or self.module.lookup(node.id)[0] == "qual"):
+            if isinstance(node, ast.Name) and (
+                node.id in constants or node.id in self.kernel_names or self.module.lookup(node.id)[0] == "qual"
+            ):
                 continue  # another constant, a kernel (`activation = _gelu`); `tl` of `tl.float32`, `math` of `math.pi`
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call) and node.attr in _FINFO_VALUES \
-                    and self.quals(node.value.func, self.module) <= {"torch.finfo", "torch.iinfo"}:
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Call)
+                and node.attr in _FINFO_VALUES
+                and self.quals(node.value.func, self.module) <= {"torch.finfo", "torch.iinfo"}
+            ):
                 continue  # torch.finfo(torch.float32).max
-            if isinstance(node, ast.Attribute) and (names := self.quals(node, self.module)) and all(
+            if (
+                isinstance(node, ast.Attribute)
+                and (names := self.quals(node, self.module))
+                and all(
                     q.startswith("math.") or q in _CONSTANT_CALLS or q == "triton.language" or _is_dtype(q)
-                    for q in names):
+                    for q in names
+                )
+            ):
                 continue
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _CONSTANT_BUILTINS \
-                    and self.module.lookup(node.id)[0] == "builtin":
+            if (
+                isinstance(node, ast.Name)
+                and isinstance(node.ctx, ast.Load)
+                and node.id in _CONSTANT_BUILTINS
+                and self.module.lookup(node.id)[0] == "builtin"
+            ):
                 continue  # float("-inf"), int(...)
-            if isinstance(node, ast.Call) and (names := self.quals(node.func, self.module)) and all(
-                    q.startswith("math.") or q in _CONSTANT_CALLS for q in names):
+            if (
+                isinstance(node, ast.Call)
+                and (names := self.quals(node.func, self.module))
+                and all(q.startswith("math.") or q in _CONSTANT_CALLS for q in names)
+            ):
                 continue
             return False
         return True
 
     def _find_class_kinds(self) -> None:
         """Which local classes are nn.Modules and which autograd Functions (for ctx and machinery rules)."""
+
         def kind(name: str, seen: frozenset[str] = frozenset()) -> str:
             cls = self.classes[name]
             for base in cls.bases:
                 if isinstance(base, ast.Name) and base.id in self.classes and base.id not in seen:
                     if (k := kind(base.id, seen | {name})) != "plain":
                         return k
-                names = self.quals(base, self.binder.outer.get(id(cls.body[0]), self.module) if cls.body else self.module)
+                names = self.quals(
+                    base, self.binder.outer.get(id(cls.body[0]), self.module) if cls.body else self.module
+                )
                 if names & {"torch.autograd.Function"}:
                     return "autograd"
                 if any(q == "torch.nn.Module" or _is_nn_module_class(q) for q in names):
@@ -698,15 +827,29 @@ class _Checker:
                 if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call):
                     classes = {q for q in self.quals(sub.value.func, scope) if is_nn_class(q)}
                     if classes and not any(q.rsplit(".", 1)[-1] in NN_CONTAINERS for q in classes):
-                        self.nn_attrs |= {t.attr for t in sub.targets if isinstance(t, ast.Attribute)
-                                          and isinstance(t.value, ast.Name) and t.value.id == scope.self_name}
+                        self.nn_attrs |= {
+                            t.attr
+                            for t in sub.targets
+                            if isinstance(t, ast.Attribute)
+                            and isinstance(t.value, ast.Name)
+                            and t.value.id == scope.self_name
+                        }
 
     def _launching_names(self) -> set[str]:
         """Functions and methods that launch a kernel, directly or through another such name."""
-        bodies = {n.name: n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  and id(n) not in self.kernels}
-        refs = {name: {x.id if isinstance(x, ast.Name) else x.attr for x in ast.walk(node)
-                       if isinstance(x, ast.Name) or isinstance(x, ast.Attribute)} for name, node in bodies.items()}
+        bodies = {
+            n.name: n
+            for n in ast.walk(self.tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(n) not in self.kernels
+        }
+        refs = {
+            name: {
+                x.id if isinstance(x, ast.Name) else x.attr
+                for x in ast.walk(node)
+                if isinstance(x, ast.Name) or isinstance(x, ast.Attribute)
+            }
+            for name, node in bodies.items()
+        }
         launching = {name for name, node in bodies.items() if any(_launch_syntax(x) for x in ast.walk(node))}
         launching |= {name for name, r in refs.items() if r & self.kernel_names}
         while True:
@@ -770,11 +913,16 @@ class _Checker:
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             for name in node.names:
                 if _is_dunder(name) or hasattr(builtins, name):
-                    self.report(R.DYNAMIC_CODE, node, f"{type(node).__name__.lower()} {name}",
-                                "rebinds interpreter state or a builtin")
+                    self.report(
+                        R.DYNAMIC_CODE,
+                        node,
+                        f"{type(node).__name__.lower()} {name}",
+                        "rebinds interpreter state or a builtin",
+                    )
         elif not isinstance(node, (ast.Pass, ast.Break, ast.Continue)):
-            self.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` statement",
-                        "not part of a Triton answer's host code")
+            self.report(
+                R.NOT_ALLOWED, node, f"`{type(node).__name__}` statement", "not part of a Triton answer's host code"
+            )
 
     def imported(self, node: ast.AST, q: str, module_only: bool) -> None:
         if q.split(".")[0] in self.refs or q.rsplit(".", 1)[-1] in self.refs:
@@ -782,14 +930,21 @@ class _Checker:
         elif q in ALLOWED_MODULES or (not module_only and self._allowed_name(q)):
             return
         else:
-            code, why = _category(q) or ((R.FORBIDDEN_TORCH_OP, "PyTorch compute") if q.startswith("torch.")
-                                        else (R.FORBIDDEN_IMPORT, "not needed by a Triton answer"))
+            code, why = _category(q) or (
+                (R.FORBIDDEN_TORCH_OP, "PyTorch compute")
+                if q.startswith("torch.")
+                else (R.FORBIDDEN_IMPORT, "not needed by a Triton answer")
+            )
             self.report(code, node, f"import of {q}", why)
 
     def import_from(self, node: ast.ImportFrom) -> None:
         if node.level:
-            self.report(R.FORBIDDEN_IMPORT, node, f"relative import from {'.' * node.level}{node.module or ''}",
-                        "reaches whatever package the harness runs in")
+            self.report(
+                R.FORBIDDEN_IMPORT,
+                node,
+                f"relative import from {'.' * node.level}{node.module or ''}",
+                "reaches whatever package the harness runs in",
+            )
             return
         for a in node.names:
             if a.name == "*":
@@ -824,8 +979,12 @@ class _Checker:
             if _is_dunder(arg.arg):
                 self.report(R.DYNAMIC_CODE, arg, f"parameter {arg.arg}", "reaches interpreter internals")
             if inner.kind == "lambda" and arg.arg == owner:
-                self.report(R.MONKEYPATCH, arg, f"lambda parameter {arg.arg} shadows the method's {owner}",
-                            "self must stay the answer's own object")
+                self.report(
+                    R.MONKEYPATCH,
+                    arg,
+                    f"lambda parameter {arg.arg} shadows the method's {owner}",
+                    "self must stay the answer's own object",
+                )
             if arg.annotation is not None:
                 self.type_expr(arg.annotation, scope)
 
@@ -833,14 +992,26 @@ class _Checker:
         name = node.name
         cls = self.binder.method_class.get(id(node))
         if _is_dunder(name) and name not in ALLOWED_DUNDER_METHODS:
-            self.report(R.MONKEYPATCH, node, f"defines {name}",
-                        "Python calls dunder methods implicitly, outside the checked call")
+            self.report(
+                R.MONKEYPATCH,
+                node,
+                f"defines {name}",
+                "Python calls dunder methods implicitly, outside the checked call",
+            )
         elif name in ARGUMENT_PROTOCOL:
-            self.report(R.MONKEYPATCH, node, f"defines a method {name}()",
-                        "Triton's launcher calls it on kernel arguments, inside the launch")
+            self.report(
+                R.MONKEYPATCH,
+                node,
+                f"defines a method {name}()",
+                "Triton's launcher calls it on kernel arguments, inside the launch",
+            )
         elif cls is not None and self.class_kinds.get(cls.name) == "module" and name in _MODULE_MACHINERY:
-            self.report(R.MONKEYPATCH, node, f"overrides nn.Module.{name}",
-                        "the harness builds, loads and calls the module through it")
+            self.report(
+                R.MONKEYPATCH,
+                node,
+                f"overrides nn.Module.{name}",
+                "the harness builds, loads and calls the module through it",
+            )
 
     def decorator(self, node: ast.expr, scope: _Scope, target: ast.AST) -> None:
         func = node.func if isinstance(node, ast.Call) else node
@@ -850,17 +1021,25 @@ class _Checker:
             allowed = CLASS_DECORATORS
         if names & allowed:
             if names & CACHING_DECORATORS and getattr(target, "name", "") in self.launching:
-                self.report(R.NOT_ALLOWED, node, f"@{ast.unparse(func)} on {target.name}, which launches kernels",
-                            "a cached launcher returns old outputs; cache only sizes and configs")
+                self.report(
+                    R.NOT_ALLOWED,
+                    node,
+                    f"@{ast.unparse(func)} on {target.name}, which launches kernels",
+                    "a cached launcher returns old outputs; cache only sizes and configs",
+                )
             if isinstance(node, ast.Call):
                 self.expr(node, scope)
             else:
                 self.expr_as(node, scope, "call")
             return
         if not any(_category(q) for q in names):
-            self.report(R.NOT_ALLOWED, node, f"decorator @{ast.unparse(node)[:60]}",
-                        "only Triton's decorators, staticmethod, classmethod, property, torch.no_grad, "
-                        "functools.lru_cache and dataclasses.dataclass may wrap")
+            self.report(
+                R.NOT_ALLOWED,
+                node,
+                f"decorator @{ast.unparse(node)[:60]}",
+                "only Triton's decorators, staticmethod, classmethod, property, torch.no_grad, "
+                "functools.lru_cache and dataclasses.dataclass may wrap",
+            )
         self.expr(node, scope)
 
     def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
@@ -880,13 +1059,18 @@ class _Checker:
             elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass, ast.ClassDef)):
                 self.stmt(stmt, inner)
             else:
-                self.report(R.NOT_ALLOWED, stmt, f"`{type(stmt).__name__}` in the body of class {node.name}",
-                            "class bodies hold methods, nested classes and constants")
+                self.report(
+                    R.NOT_ALLOWED,
+                    stmt,
+                    f"`{type(stmt).__name__}` in the body of class {node.name}",
+                    "class bodies hold methods, nested classes and constants",
+                )
 
     def base(self, node: ast.expr, scope: _Scope, cls: str) -> None:
         if isinstance(node, ast.Name) and node.id in self.refs and node.id not in self.classes:
-            self.report(R.REFERENCE_MODEL_USE, node, f"class {cls} subclasses {node.id}",
-                        "the reference model must not be used")
+            self.report(
+                R.REFERENCE_MODEL_USE, node, f"class {cls} subclasses {node.id}", "the reference model must not be used"
+            )
             return
         if isinstance(node, ast.Name) and node.id in self.classes and scope.lookup(node.id)[0] == "local":
             return  # a class of this file
@@ -894,11 +1078,19 @@ class _Checker:
         if names and all(q in ALLOWED_BASES or _is_nn_module_class(q) for q in names):
             return
         if names & {"torch.Tensor", "torch.nn.Parameter", "torch.nn.Buffer"}:
-            self.report(R.MONKEYPATCH, node, f"class {cls} subclasses a tensor class",
-                        "a tensor subclass can fake results or defer work past the checks")
+            self.report(
+                R.MONKEYPATCH,
+                node,
+                f"class {cls} subclasses a tensor class",
+                "a tensor subclass can fake results or defer work past the checks",
+            )
         else:
-            self.report(R.NOT_ALLOWED, node, f"class {cls} subclasses {ast.unparse(node)[:60]}",
-                        "answers subclass nn.Module, torch.nn modules, autograd.Function, exceptions or their own classes")
+            self.report(
+                R.NOT_ALLOWED,
+                node,
+                f"class {cls} subclasses {ast.unparse(node)[:60]}",
+                "answers subclass nn.Module, torch.nn modules, autograd.Function, exceptions or their own classes",
+            )
 
     def target(self, node: ast.expr, scope: _Scope, attributes: bool = False) -> None:
         """An assignment target; attribute and item targets only in plain assignments (`attributes`)."""
@@ -914,8 +1106,12 @@ class _Checker:
         elif isinstance(node, ast.Starred):
             self.target(node.value, scope, attributes)
         elif not attributes:
-            self.report(R.NOT_ALLOWED, node, f"{ast.unparse(node)[:60]} as a loop, with or comprehension target",
-                        "assign attributes and items in plain assignments")
+            self.report(
+                R.NOT_ALLOWED,
+                node,
+                f"{ast.unparse(node)[:60]} as a loop, with or comprehension target",
+                "assign attributes and items in plain assignments",
+            )
         elif isinstance(node, ast.Attribute):
             root = node
             while isinstance(root, (ast.Attribute, ast.Subscript)):
@@ -925,11 +1121,19 @@ class _Checker:
                 root = root.value
             owner = self._owner(scope)
             if not (isinstance(root, ast.Name) and owner is not None and root.id == owner):
-                self.report(R.MONKEYPATCH, node, f"{ast.unparse(node)[:60]} set",
-                            "an answer sets attributes only on its own objects (self.x = ...)")
+                self.report(
+                    R.MONKEYPATCH,
+                    node,
+                    f"{ast.unparse(node)[:60]} set",
+                    "an answer sets attributes only on its own objects (self.x = ...)",
+                )
             elif isinstance(node.value, ast.Attribute):  # self.a.b = ...: b belongs to whatever self.a holds
-                self.report(R.NOT_ALLOWED, node, f"{ast.unparse(node)[:60]} set",
-                            "set attributes on self itself (self.x = ...), not on objects it holds")
+                self.report(
+                    R.NOT_ALLOWED,
+                    node,
+                    f"{ast.unparse(node)[:60]} set",
+                    "set attributes on self itself (self.x = ...), not on objects it holds",
+                )
             elif isinstance(node.value, ast.Subscript):
                 self.expr(node.value, scope)
         elif isinstance(node, ast.Subscript):
@@ -954,8 +1158,12 @@ class _Checker:
             names = self.quals(expr.func, scope) if isinstance(expr, ast.Call) else self.quals(expr, scope)
             self.expr(expr, scope)
             if not names & ALLOWED_CONTEXTS and not any(_category(q) for q in names):
-                self.report(R.NOT_ALLOWED, expr, f"with {ast.unparse(expr)[:60]}",
-                            "only torch.no_grad(), torch.inference_mode() and torch.cuda.device(...) are needed")
+                self.report(
+                    R.NOT_ALLOWED,
+                    expr,
+                    f"with {ast.unparse(expr)[:60]}",
+                    "only torch.no_grad(), torch.inference_mode() and torch.cuda.device(...) are needed",
+                )
             if item.optional_vars is not None:
                 self.target(item.optional_vars, scope)
         self.body(node.body, scope)
@@ -963,8 +1171,9 @@ class _Checker:
     def try_(self, node: ast.Try, scope: _Scope) -> None:
         reraises = all(all(isinstance(s, ast.Raise) for s in h.body) for h in node.handlers)
         if (not reraises or node.finalbody) and self._launches_in(node.body):
-            self.report(R.EXCEPTION_FALLBACK, node, "kernel launch inside try",
-                        "a failing kernel must fail, not fall back")
+            self.report(
+                R.EXCEPTION_FALLBACK, node, "kernel launch inside try", "a failing kernel must fail, not fall back"
+            )
         self.body(node.body, scope)
         for handler in node.handlers:
             if handler.type is not None:
@@ -1001,15 +1210,21 @@ class _Checker:
                 self.expr(gen.iter, scope if index == 0 else inner)
                 for cond in gen.ifs:
                     self.expr(cond, inner)
-            for value in ([node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]):
+            for value in [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]:
                 self.expr(value, inner)
         elif isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom)):
-            self.report(R.NOT_ALLOWED, node, f"`{type(node).__name__.lower()}`", "answers need no coroutines or generators")
+            self.report(
+                R.NOT_ALLOWED, node, f"`{type(node).__name__.lower()}`", "answers need no coroutines or generators"
+            )
         elif isinstance(node, ast.NamedExpr):
             self.target(node.target, scope)
             self.expr(node.value, scope)
         else:
-            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.kernel_names:
+            if (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in self.kernel_names
+            ):
                 self.launches += 1  # launch = kernel[grid]; launch(...)
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
                 self.report(R.FORBIDDEN_TORCH_OP, node, f"`{ast.unparse(node)[:60]}` (matrix multiply operator)")
@@ -1051,12 +1266,20 @@ class _Checker:
         elif kind == "unbound":
             self.report(R.NOT_ALLOWED, node, f"{node.id} is never defined", "every name must be defined in the file")
         elif kind == "local" and use == "value" and node.id in self.classes:
-            self.report(R.NOT_ALLOWED, node, f"class {node.id} used as a value",
-                        "call it, subclass it or name it in isinstance(); a class handed around can bind its "
-                        "methods to foreign objects")
+            self.report(
+                R.NOT_ALLOWED,
+                node,
+                f"class {node.id} used as a value",
+                "call it, subclass it or name it in isinstance(); a class handed around can bind its "
+                "methods to foreign objects",
+            )
         elif kind == "local" and node.id in self.raw_kernels:
-            self.report(R.NOT_ALLOWED, node, f"{node.id}, the function behind a triton.jit kernel, used directly",
-                        "its body is kernel code; launch the kernel instead")
+            self.report(
+                R.NOT_ALLOWED,
+                node,
+                f"{node.id}, the function behind a triton.jit kernel, used directly",
+                "its body is kernel code; launch the kernel instead",
+            )
         elif kind == "qual":
             for q in sorted(names):
                 self.qualified(node, q, use)
@@ -1077,14 +1300,21 @@ class _Checker:
             real = _lookup_real(q)[1]
             if q.startswith("triton.language.") and callable(real) and not isinstance(real, type) and use != "type":
                 # The interpreter runs them for real on the pointers a grid callable's meta holds.
-                self.report(R.NOT_ALLOWED, node, f"{q} {'called' if use == 'call' else 'used'} in host code",
-                            "triton.language functions belong inside @triton.jit kernels; host code only "
-                            "allocates, reshapes and launches")
+                self.report(
+                    R.NOT_ALLOWED,
+                    node,
+                    f"{q} {'called' if use == 'call' else 'used'} in host code",
+                    "triton.language functions belong inside @triton.jit kernels; host code only "
+                    "allocates, reshapes and launches",
+                )
                 return
             if use == "value" and callable(real) and not isinstance(real, torch.dtype):
-                self.report(R.NOT_ALLOWED, node, f"{q} used as a value",
-                            "call library functions and classes by name; name classes only in isinstance() "
-                            "and annotations")
+                self.report(
+                    R.NOT_ALLOWED,
+                    node,
+                    f"{q} used as a value",
+                    "call library functions and classes by name; name classes only in isinstance() and annotations",
+                )
             return
         hit = _category(q)
         if hit is None and q.startswith("torch."):
@@ -1125,8 +1355,9 @@ class _Checker:
             self.report(R.NOT_ALLOWED, node, f".{attr} used other than to launch", "launch with kernel[grid](...)")
         elif attr in VALUE_ATTRS or attr in _NN_ATTRS or attr in ALLOWED_METHODS or attr in LAUNCHER_METHODS:
             return
-        elif attr in self.own_attrs and (self._on_self(value, scope) or not (
-                attr.startswith("_") or attr in _FOREIGN_NAMES or "hook" in attr)):
+        elif attr in self.own_attrs and (
+            self._on_self(value, scope) or not (attr.startswith("_") or attr in _FOREIGN_NAMES or "hook" in attr)
+        ):
             return
         elif attr in HOST_METHODS:
             self.report(R.HOST_ROUNDTRIP, node, f".{attr} used", "copies device data to the host")
@@ -1135,22 +1366,39 @@ class _Checker:
         elif "hook" in attr:
             self.report(R.MONKEYPATCH, node, f".{attr} used", "runs code around forward, unseen by the checks")
         else:
-            self.report(R.NOT_ALLOWED, node, f".{attr} used",
-                        "not among the attributes of tensors, modules, devices and dtypes an answer reads, "
-                        "nor defined by the file")
+            self.report(
+                R.NOT_ALLOWED,
+                node,
+                f".{attr} used",
+                "not among the attributes of tensors, modules, devices and dtypes an answer reads, "
+                "nor defined by the file",
+            )
 
     def _class_attribute(self, node: ast.AST, cls: str, attr: str) -> None:
         """`LocalClass.attr`: static/class methods, constants, autograd's apply — never an unbound method."""
         body = self.classes[cls].body
-        static = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  and any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in s.decorator_list)
-                  and not (self.class_kinds.get(cls) == "autograd" and s.name in _CTX_METHODS)}
-        constants = {t.id for s in body if isinstance(s, (ast.Assign, ast.AnnAssign)) and self._inert(s)
-                     for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(t, ast.Name)}
+        static = {
+            s.name
+            for s in body
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in s.decorator_list)
+            and not (self.class_kinds.get(cls) == "autograd" and s.name in _CTX_METHODS)
+        }
+        constants = {
+            t.id
+            for s in body
+            if isinstance(s, (ast.Assign, ast.AnnAssign)) and self._inert(s)
+            for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
+            if isinstance(t, ast.Name)
+        }
         if attr in static or attr in constants or (attr == "apply" and self.class_kinds.get(cls) == "autograd"):
             return
-        self.report(R.NOT_ALLOWED, node, f"{cls}.{attr} taken from the class",
-                    "call methods on instances (self.method(...)) and autograd Functions with .apply")
+        self.report(
+            R.NOT_ALLOWED,
+            node,
+            f"{cls}.{attr} taken from the class",
+            "call methods on instances (self.method(...)) and autograd Functions with .apply",
+        )
 
     def call(self, node: ast.Call, scope: _Scope) -> None:
         func = node.func
@@ -1169,10 +1417,15 @@ class _Checker:
         else:
             if isinstance(func, ast.Subscript):
                 self.launches += 1
-            elif isinstance(func, ast.Call) and any(is_nn_class(q) and q.rsplit(".", 1)[-1] not in NN_CONTAINERS
-                                                    for q in self.quals(func.func, scope)):
-                self.report(R.FORBIDDEN_MODULE_CALL, node, f"nn module call {ast.unparse(func)[:60]}(...)",
-                            "holding nn modules for their parameters is fine; calling them runs PyTorch")
+            elif isinstance(func, ast.Call) and any(
+                is_nn_class(q) and q.rsplit(".", 1)[-1] not in NN_CONTAINERS for q in self.quals(func.func, scope)
+            ):
+                self.report(
+                    R.FORBIDDEN_MODULE_CALL,
+                    node,
+                    f"nn module call {ast.unparse(func)[:60]}(...)",
+                    "holding nn modules for their parameters is fine; calling them runs PyTorch",
+                )
             self.expr(func, scope)
         self._decorator_arguments(node, scope)
         typed = isinstance(func, ast.Name) and func.id in ("isinstance", "issubclass") and len(node.args) == 2
@@ -1185,8 +1438,12 @@ class _Checker:
         """getattr(obj, "name"[, default]) / hasattr(obj, "name"): the same as obj.name, when the name is constant."""
         attr = node.args[1].value if len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) else None
         if not isinstance(attr, str) or len(node.args) > 3 or node.keywords:
-            self.report(R.DYNAMIC_CODE, node, f"{ast.unparse(node.func)}() with a computed attribute name",
-                        "a computed name can reach anything")
+            self.report(
+                R.DYNAMIC_CODE,
+                node,
+                f"{ast.unparse(node.func)}() with a computed attribute name",
+                "a computed name can reach anything",
+            )
             return
         self.attribute(ast.copy_location(ast.Attribute(value=node.args[0], attr=attr, ctx=ast.Load()), node), scope)
         for arg in node.args[2:]:
@@ -1194,15 +1451,24 @@ class _Checker:
 
     def _super_call(self, func: ast.Attribute, scope: _Scope) -> bool:
         value = func.value
-        return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
-                and scope.lookup("super")[0] == "builtin")
+        return (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "super"
+            and scope.lookup("super")[0] == "builtin"
+        )
 
     def super_call(self, func: ast.Attribute, scope: _Scope) -> None:
         """super().m(...) and super(Cls, self).m(...): the method of the answer's own base classes."""
         args = func.value.args
         owner = self._owner(scope)
-        plain = not args or (len(args) == 2 and isinstance(args[0], ast.Name) and isinstance(args[1], ast.Name)
-                             and args[1].id == owner and args[0].id in self.classes)
+        plain = not args or (
+            len(args) == 2
+            and isinstance(args[0], ast.Name)
+            and isinstance(args[1], ast.Name)
+            and args[1].id == owner
+            and args[0].id in self.classes
+        )
         if not plain or func.value.keywords:
             self.report(R.NOT_ALLOWED, func, f"{ast.unparse(func.value)[:60]}", "write super() or super(Cls, self)")
         if func.attr == "__init__" or func.attr == "forward":
@@ -1216,7 +1482,8 @@ class _Checker:
         """nn.Module.__init__(self) / Base.__init__(self, ...): a base's constructor on the method's own self."""
         base = func.value
         is_base = (isinstance(base, ast.Name) and base.id in self.classes) or any(
-            q == "torch.nn.Module" or _is_nn_module_class(q) for q in self.quals(base, scope))
+            q == "torch.nn.Module" or _is_nn_module_class(q) for q in self.quals(base, scope)
+        )
         owner = self._owner(scope)
         return bool(is_base and owner and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == owner)
 
@@ -1226,13 +1493,23 @@ class _Checker:
             if any(isinstance(a, ast.Starred) for a in node.args):
                 self.report(R.NOT_ALLOWED, node, f"{q} with *arguments", "name the plain-data options by keyword")
             if len(node.args) > DECORATOR_POSITIONAL[q]:
-                self.report(R.NOT_ALLOWED, node, f"{q} with {len(node.args)} positional arguments", DECORATOR_KEYWORD_RISKS.get(
-                    q, "pass hooks and functions nowhere; name the plain-data options by keyword"))
+                self.report(
+                    R.NOT_ALLOWED,
+                    node,
+                    f"{q} with {len(node.args)} positional arguments",
+                    DECORATOR_KEYWORD_RISKS.get(
+                        q, "pass hooks and functions nowhere; name the plain-data options by keyword"
+                    ),
+                )
             for keyword in node.keywords:
                 spelled_none = isinstance(keyword.value, ast.Constant) and keyword.value.value is None
                 if keyword.arg is None or (keyword.arg not in DECORATOR_KEYWORDS[q] and not spelled_none):
-                    self.report(R.NOT_ALLOWED, keyword, f"{q}({keyword.arg or '**'}=...)", DECORATOR_KEYWORD_RISKS.get(
-                        q, "Triton would run this Python for the answer during the launch"))
+                    self.report(
+                        R.NOT_ALLOWED,
+                        keyword,
+                        f"{q}({keyword.arg or '**'}=...)",
+                        DECORATOR_KEYWORD_RISKS.get(q, "Triton would run this Python for the answer during the launch"),
+                    )
 
     def method(self, node: ast.Call, func: ast.Attribute, scope: _Scope) -> None:
         name = func.attr
@@ -1243,13 +1520,21 @@ class _Checker:
         if _is_dunder(name):
             self.report(R.DYNAMIC_CODE, func, f".{name}() called", "reaches interpreter internals")
         elif on_self and name in self.nn_attrs:
-            self.report(R.FORBIDDEN_MODULE_CALL, node, f"nn module call self.{name}(...)",
-                        "holding nn modules for their parameters is fine; calling them runs PyTorch")
+            self.report(
+                R.FORBIDDEN_MODULE_CALL,
+                node,
+                f"nn module call self.{name}(...)",
+                "holding nn modules for their parameters is fine; calling them runs PyTorch",
+            )
         elif name in ("format", "format_map"):
             text = func.value.value if isinstance(func.value, ast.Constant) else None
             if name == "format_map" or not isinstance(text, str) or not _safe_format_string(text):
-                self.report(R.DYNAMIC_CODE, node, f".{name}() called",
-                            "format strings with attribute or index fields reach attributes of objects")
+                self.report(
+                    R.DYNAMIC_CODE,
+                    node,
+                    f".{name}() called",
+                    "format strings with attribute or index fields reach attributes of objects",
+                )
         else:
             self.value_attribute(func, name, scope, called=True)
         if isinstance(func.value, (ast.Name, ast.Attribute)):
@@ -1261,8 +1546,20 @@ class _Checker:
 class _KernelRules:
     """A @triton.jit body: Triton's language, the kernel's own names, the file's kernels and constants."""
 
-    _STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.While, ast.If, ast.Return, ast.Expr,
-                   ast.Assert, ast.Pass, ast.Break, ast.Continue)
+    _STATEMENTS = (
+        ast.Assign,
+        ast.AugAssign,
+        ast.AnnAssign,
+        ast.For,
+        ast.While,
+        ast.If,
+        ast.Return,
+        ast.Expr,
+        ast.Assert,
+        ast.Pass,
+        ast.Break,
+        ast.Continue,
+    )
 
     def __init__(self, checker: _Checker, scope: _Scope) -> None:
         self.c, self.scope = checker, scope
@@ -1276,14 +1573,31 @@ class _KernelRules:
         where = f"in kernel {kernel}"
         if isinstance(node, ast.stmt) and not isinstance(node, self._STATEMENTS):
             self.c.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` statement {where}", "not Triton kernel code")
-        elif isinstance(node, (ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom, ast.ListComp, ast.SetComp,
-                               ast.DictComp, ast.GeneratorExp, ast.NamedExpr, ast.Starred)):
+        elif isinstance(
+            node,
+            (
+                ast.Lambda,
+                ast.Await,
+                ast.Yield,
+                ast.YieldFrom,
+                ast.ListComp,
+                ast.SetComp,
+                ast.DictComp,
+                ast.GeneratorExp,
+                ast.NamedExpr,
+                ast.Starred,
+            ),
+        ):
             self.c.report(R.NOT_ALLOWED, node, f"`{type(node).__name__}` {where}", "not Triton kernel code")
         elif isinstance(node, ast.Attribute):
             self.attribute(node, where)
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            self.c.report(R.NOT_ALLOWED, node, f"item assignment {where}",
-                          "a kernel writes memory with tl.store, never into Python containers")
+            self.c.report(
+                R.NOT_ALLOWED,
+                node,
+                f"item assignment {where}",
+                "a kernel writes memory with tl.store, never into Python containers",
+            )
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             self.name(node, where)
         elif isinstance(node, ast.Name) and _is_dunder(node.id):
@@ -1308,8 +1622,12 @@ class _KernelRules:
             if bad:
                 self.c.report(R.NOT_ALLOWED, node, f"{bad[0]} {where}", "reaches a module outside triton.language")
         elif node.attr not in KERNEL_VALUE_ATTRS:
-            self.c.report(R.NOT_ALLOWED, node, f".{node.attr} {where}",
-                          "kernels use the methods and attributes of triton.language tensors and dtypes")
+            self.c.report(
+                R.NOT_ALLOWED,
+                node,
+                f".{node.attr} {where}",
+                "kernels use the methods and attributes of triton.language tensors and dtypes",
+            )
 
     def name(self, node: ast.Name, where: str) -> None:
         if _is_dunder(node.id):
@@ -1317,23 +1635,47 @@ class _KernelRules:
             return
         kind, names = self.scope.lookup(node.id)
         own = node.id in self.scope.bound
-        if kind == "qual" and not all(q.startswith(("triton.", "math.")) and _lookup_real(q)[0]
-                                      or q in ALLOWED_MODULES and q.startswith(("triton", "math")) for q in names):
+        if kind == "qual" and not all(
+            q.startswith(("triton.", "math."))
+            and _lookup_real(q)[0]
+            or q in ALLOWED_MODULES
+            and q.startswith(("triton", "math"))
+            for q in names
+        ):
             code, why = next(filter(None, map(_category, names)), None) or (
-                R.FORBIDDEN_TORCH_OP, "a kernel computes with triton.language only")
+                R.FORBIDDEN_TORCH_OP,
+                "a kernel computes with triton.language only",
+            )
             self.c.report(code, node, f"{', '.join(sorted(names))} {where}", why)
         elif kind == "builtin" and node.id not in KERNEL_BUILTINS:
             code, why = _category(f"builtins.{node.id}") or (R.NOT_ALLOWED, "not Triton kernel code")
             self.c.report(code, node, f"builtin {node.id} {where}", why)
-        elif not own and kind == "local" and (node.id in self.c.classes or (
-                node.id in self.c.binder.functions and node.id not in self.c.kernel_names)):
-            self.c.report(R.NOT_ALLOWED, node, f"{node.id} (not a @triton.jit function) {where}",
-                          "a kernel calls only other @triton.jit functions")
-        elif not own and kind == "local" and self._module_level(node.id) and not (
-                node.id in self.c.kernel_names or node.id in self.c.kernel_constants):
-            self.c.report(R.NOT_ALLOWED, node, f"{node.id} (neither a @triton.jit function nor a constant) {where}",
-                          "a kernel reads only other @triton.jit functions and module constants (numbers, "
-                          "tl dtypes, tl.constexpr) assigned once")
+        elif (
+            not own
+            and kind == "local"
+            and (
+                node.id in self.c.classes or (node.id in self.c.binder.functions and node.id not in self.c.kernel_names)
+            )
+        ):
+            self.c.report(
+                R.NOT_ALLOWED,
+                node,
+                f"{node.id} (not a @triton.jit function) {where}",
+                "a kernel calls only other @triton.jit functions",
+            )
+        elif (
+            not own
+            and kind == "local"
+            and self._module_level(node.id)
+            and not (node.id in self.c.kernel_names or node.id in self.c.kernel_constants)
+        ):
+            self.c.report(
+                R.NOT_ALLOWED,
+                node,
+                f"{node.id} (neither a @triton.jit function nor a constant) {where}",
+                "a kernel reads only other @triton.jit functions and module constants (numbers, "
+                "tl dtypes, tl.constexpr) assigned once",
+            )
         elif kind == "unbound":
             self.c.report(R.NOT_ALLOWED, node, f"{node.id} is never defined ({where})", "every name must be defined")
         elif node.id in self.c.refs and node.id not in self.c.classes:

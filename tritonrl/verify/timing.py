@@ -132,7 +132,9 @@ class Timing:
     queue_median_ms: float  # host time to queue one call (Python + launches)
     profiled_ms: float  # kernel time on all streams in one profiled call
     triton_time_share: float  # share of that kernel time in the named Triton kernels
-    checked_output_reused: bool = False  # a checked call's output tensor was returned again by a later call of its window
+    checked_output_reused: bool = (
+        False  # a checked call's output tensor was returned again by a later call of its window
+    )
 
     @property
     def escaped_current_stream(self) -> bool:
@@ -187,7 +189,9 @@ class Timer:
         _synchronize()
         return cycles / max(_elapsed(start, end), 1e-3)
 
-    def _one(self, window: _Window, spin: bool, single: bool = False, counted: bool = True) -> tuple[float, float, float]:
+    def _one(
+        self, window: _Window, spin: bool, single: bool = False, counted: bool = True
+    ) -> tuple[float, float, float]:
         """One repetition: per call, (event ms, host ms to device idle, host ms to queue).
 
         `single`: one call, on a random input set; `counted`: a repetition whose time counts, so it may be checked.
@@ -329,8 +333,12 @@ class _Window:
     """
 
     def __init__(
-        self, fn: Callable[..., object], buffers: list, fresh: Callable[[], list],
-        known: Sequence[Callable[[], list]] = (), clock: Callable[[], float] = _perf_counter,
+        self,
+        fn: Callable[..., object],
+        buffers: list,
+        fresh: Callable[[], list],
+        known: Sequence[Callable[[], list]] = (),
+        clock: Callable[[], float] = _perf_counter,
     ) -> None:
         self.fn, self.fresh, self.known, self._clock = fn, fresh, list(known), clock
         self.sets = [buffers]
@@ -375,7 +383,9 @@ class _Window:
         self.targets = [self.sets[_randbelow(len(self.sets))]] if single else self.sets
         self._held = _randbelow(len(self.targets))
         # the profiled call is told apart by its place: with a single known set, a secret repetition gets it instead
-        self._checking = self.pending > 0 and (profiled and len(self.known) > 1 or counted and not profiled and self._due())
+        self._checking = self.pending > 0 and (
+            profiled and len(self.known) > 1 or counted and not profiled and self._due()
+        )
         for index, buffers in enumerate(self.targets):
             source = self.known[len(self.checked)]() if index == self._held and self._checking else self.fresh()
             for position, (buffer, value) in enumerate(zip(buffers, source)):

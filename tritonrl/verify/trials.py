@@ -115,8 +115,14 @@ class ShapePlan:
     name: str
 
     def proposals(
-        self, original: str, source: str, overrides: dict[str, int], primary_elements: int, shrink_budget: int,
-        seed: int, workdir: Path,
+        self,
+        original: str,
+        source: str,
+        overrides: dict[str, int],
+        primary_elements: int,
+        shrink_budget: int,
+        seed: int,
+        workdir: Path,
     ) -> Iterator[tuple[dict[str, int], str]]:
         limit, grow = alternate_budget(primary_elements, shrink_budget or None)
         if self.name == "every size":
@@ -126,8 +132,9 @@ class ShapePlan:
         # The others cost no more than a primary trial where they can; else as much as the first.
         caps = dict.fromkeys((min(limit, primary_elements or element_count(source, workdir)), limit))
         if self.name == "every size, fewer elements":
-            for shapes, purpose in _first_fitting(source, overrides, seed, list(caps)[:1], _FEWER,
-                                                  "every size moved, odd, smaller"):
+            for shapes, purpose in _first_fitting(
+                source, overrides, seed, list(caps)[:1], _FEWER, "every size moved, odd, smaller"
+            ):
                 yield shapes, purpose + (", one of them 1" if 1 in shapes.values() else "")
             return
         if self.name == "every size even":
@@ -153,8 +160,12 @@ def _first_fitting(source: str, overrides: dict[str, int], seed: int, caps, scal
 
 # The last is for the variant the one-by-one plan runs in (child._reference_job): every candidate instance meets
 # ragged sizes (`ragged`), whichever one a candidate would let skip the tails.
-SHAPE_PLANS = (ShapePlan("every size"), ShapePlan("every size even"), ShapePlan("one by one"),
-               ShapePlan("every size, fewer elements"))
+SHAPE_PLANS = (
+    ShapePlan("every size"),
+    ShapePlan("every size even"),
+    ShapePlan("one by one"),
+    ShapePlan("every size, fewer elements"),
+)
 
 
 def ragged(shapes: dict[str, int]) -> bool:

@@ -33,7 +33,7 @@ from tritonrl.config import VerifyConfig, state_dir
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify import device_paths
 from tritonrl.verify.baseline_cache import BaselineCache
-from tritonrl.verify.draws import AS_BUILT, DISTRIBUTIONS, MASKING, PROBLEM_DISTRIBUTION
+from tritonrl.verify.draws import AS_BUILT, DISTRIBUTIONS, PROBLEM_DISTRIBUTION
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import HandoffError, Inbox
 from tritonrl.verify.interpreter import check_interpreter
@@ -92,12 +92,16 @@ class VerifierSettings:
     timeout_s: float = VerifyConfig.timeout_s
     memory_bytes: int = 8 << 30
     cpu_element_budget: int = DEFAULT_BUDGET
-    alternate_shapes: bool = True  # trials at other shapes (trials.SHAPE_PLANS): catch specialised sizes, skipped tails, capped grids
+    alternate_shapes: bool = (
+        True  # trials at other shapes (trials.SHAPE_PLANS): catch specialised sizes, skipped tails, capped grids
+    )
     timing: bool = True  # cuda only: time reference (eager) and candidate, report speed-up
     timing_budget_s: float = 2.0  # per timed callable; repetitions stop earlier once the median is stable
     compile_baseline: bool = False  # also time torch.compile(Model) (compiling costs tens of seconds per problem)
     baseline_cache: str | None = None  # directory keeping baselines across runs (per problem, GPU model, versions)
-    precision: str = VerifyConfig.precision  # tl.dot policy for fp32 problems (precision.py): strict needs IEEE fp32, tf32 allows TF32
+    precision: str = (
+        VerifyConfig.precision
+    )  # tl.dot policy for fp32 problems (precision.py): strict needs IEEE fp32, tf32 allows TF32
     judge: Judge | None = None
 
     @classmethod
@@ -105,10 +109,24 @@ class VerifierSettings:
         """The settings every stage and command verifies with, so a judge configured once judges everywhere.
 
         The judge's cache lives in the state directory, which no candidate's sandbox can reach."""
-        judge = Judge(verify.judge_url, verify.judge_model, state_dir() / "judge-cache", verify.judge_api_key_env,
-                      verify.judge_timeout_s) if verify.judge_url else None
-        return cls(device=verify.device, trials=verify.trials, timeout_s=verify.timeout_s, precision=verify.precision,
-                   judge=judge)
+        judge = (
+            Judge(
+                verify.judge_url,
+                verify.judge_model,
+                state_dir() / "judge-cache",
+                verify.judge_api_key_env,
+                verify.judge_timeout_s,
+            )
+            if verify.judge_url
+            else None
+        )
+        return cls(
+            device=verify.device,
+            trials=verify.trials,
+            timeout_s=verify.timeout_s,
+            precision=verify.precision,
+            judge=judge,
+        )
 
 
 @dataclass(frozen=True)
@@ -157,7 +175,9 @@ class ReferenceRun:
     work: Work | None = None  # what one call moves and computes (speed_of_light.py), cuda with timing only
     bound: Bound | None = None  # its speed of light and floor on this GPU
     work_error: str | None = None  # why `work` could not be measured (then no verdict has a bound)
-    dropped_distributions: dict[str, str] = field(default_factory=dict)  # distribution -> why the reference rules it out
+    dropped_distributions: dict[str, str] = field(
+        default_factory=dict
+    )  # distribution -> why the reference rules it out
     draw_mode: str = "built"  # how far weights and arguments were redrawn (draws.DRAW_MODES)
     varied_integers: dict[str, int] = field(default_factory=dict)  # constructor integers odd variants change
     untried: list[str] = field(default_factory=list)  # what no trial could reach (on CPU: the problem's own sizes)
@@ -296,7 +316,9 @@ def _signal_name(number: int) -> str:
 class Verifier:
     """Verifies candidates; holds a fork server, so use it as a context manager (or call close())."""
 
-    def __init__(self, settings: VerifierSettings = VerifierSettings(), worker_env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, settings: VerifierSettings = VerifierSettings(), worker_env: dict[str, str] | None = None
+    ) -> None:
         if settings.device not in ("cpu", "cuda"):
             raise ValueError(f"device must be 'cpu' or 'cuda', not {settings.device!r}")
         check_policy(settings.precision)
@@ -397,22 +419,38 @@ class Verifier:
                     f"the reference run ended early ({self._ending(outcome, timeout_s)}): {self._log_tail(job_dir)}",
                 )
             elif inbox.errors or any(i not in received for i in range(len(result["trials"]))):
-                run.failure = Reason(ReasonCode.REFERENCE_FAILED, f"the reference's outputs did not arrive: {inbox.errors}")
+                run.failure = Reason(
+                    ReasonCode.REFERENCE_FAILED, f"the reference's outputs did not arrive: {inbox.errors}"
+                )
             else:
                 for index, trial in enumerate(result["trials"]):
                     source = with_shapes(problem_source, trial["overrides"])
                     shapes = shape_sites(source)
-                    run.trials.append(ReferenceTrial(source, trial["seed"], shapes, received[index], trial["distribution"],
-                                                     tuple(trial["kept"]), trial["scalars"], trial["purpose"],
-                                                     int(trial["variant"]), bool(trial.get("positive")),
-                                                     trial.get("again_of"), int(trial.get("weights", 0)),
-                                                     tuple(float(r) for r in trial.get("rounding", ()))))
+                    run.trials.append(
+                        ReferenceTrial(
+                            source,
+                            trial["seed"],
+                            shapes,
+                            received[index],
+                            trial["distribution"],
+                            tuple(trial["kept"]),
+                            trial["scalars"],
+                            trial["purpose"],
+                            int(trial["variant"]),
+                            bool(trial.get("positive")),
+                            trial.get("again_of"),
+                            int(trial.get("weights", 0)),
+                            tuple(float(r) for r in trial.get("rounding", ())),
+                        )
+                    )
                 # the first known sets whose outputs fit the reference job's budget (at least one)
                 seeds = [seed for n, seed in enumerate(job["timed_seeds"] or []) if f"timed {n}" in received]
                 if seeds and all(f"timed {n}" in received for n in range(len(seeds))):
                     first = run.trials[0]
-                    run.timed = [ReferenceTrial(first.source, seed, first.shapes, received[f"timed {n}"])
-                                 for n, seed in enumerate(seeds)]
+                    run.timed = [
+                        ReferenceTrial(first.source, seed, first.shapes, received[f"timed {n}"])
+                        for n, seed in enumerate(seeds)
+                    ]
                 run.constant_output = constant_output([t.outputs for t in run.trials if t.shapes == run.shapes])
         finally:
             shutil.rmtree(job_dir, ignore_errors=True)
@@ -497,7 +535,9 @@ class Verifier:
         )
         code = parse_response(response).code
         if code is None:
-            verdict.reasons.append(Reason(ReasonCode.NO_CODE, "the response has no Python code block defining ModelNew"))
+            verdict.reasons.append(
+                Reason(ReasonCode.NO_CODE, "the response has no Python code block defining ModelNew")
+            )
         else:
             verdict.reasons.extend(check_static(code))
             if self.settings.device == "cpu":  # the interpreter runs the CPU's path only: the GPU's is not judged
@@ -531,21 +571,24 @@ class Verifier:
             "draw_mode": reference.draw_mode,
             "varied_integers": reference.varied_integers,
             "only_glue": reference.only_glue,
-            "trials": _secret_schedule(reference, [
-                {
-                    "label": label,
-                    "problem_source": t.source,
-                    "variant": t.variant,
-                    "seed": t.seed,
-                    "distribution": t.distribution,
-                    "kept": list(t.kept),
-                    "scalars": t.scalars,
-                    "positive": t.positive,
-                    "weights": t.weights,
-                    "output_numels": [o.numel() for o in t.outputs],
-                }
-                for label, t in enumerate(reference.trials)
-            ]),
+            "trials": _secret_schedule(
+                reference,
+                [
+                    {
+                        "label": label,
+                        "problem_source": t.source,
+                        "variant": t.variant,
+                        "seed": t.seed,
+                        "distribution": t.distribution,
+                        "kept": list(t.kept),
+                        "scalars": t.scalars,
+                        "positive": t.positive,
+                        "weights": t.weights,
+                        "output_numels": [o.numel() for o in t.outputs],
+                    }
+                    for label, t in enumerate(reference.trials)
+                ],
+            ),
         }
         compared: dict[int | str, tuple[ReasonCode | None, float, str]] = {}
 
@@ -558,8 +601,9 @@ class Verifier:
                 expected = reference.trials[trial]
             else:
                 raise HandoffError(f"there is no trial {label!r}")
-            compared[label] = compare_outputs(expected.outputs, tensors, self.device, self.settings.precision,
-                                              expected.rounding)
+            compared[label] = compare_outputs(
+                expected.outputs, tensors, self.device, self.settings.precision, expected.rounding
+            )
 
         largest = max((sum(o.numel() * o.element_size() for o in t.outputs) for t in reference.trials), default=0)
         timeout_s = self.candidate_timeout(reference)
@@ -570,16 +614,32 @@ class Verifier:
         verdict.ran = True
         verdict.sandbox = {k: bool(v) for k, v in dict(result.get("isolation", {})).items()}
         try:
-            stage = str(result.get("stage", "")).removeprefix("trial ")  # a failure raised in a trial names it (prompts.py)
-            at = f"{reference.describe(int(stage))}: " if stage.isdecimal() and int(stage) < len(reference.trials) else ""
-            verdict.reasons.extend(Reason(ReasonCode(r["code"]), at + str(r["message"])) for r in result.get("reasons", []))
+            stage = str(result.get("stage", "")).removeprefix(
+                "trial "
+            )  # a failure raised in a trial names it (prompts.py)
+            at = (
+                f"{reference.describe(int(stage))}: "
+                if stage.isdecimal() and int(stage) < len(reference.trials)
+                else ""
+            )
+            verdict.reasons.extend(
+                Reason(ReasonCode(r["code"]), at + str(r["message"])) for r in result.get("reasons", [])
+            )
             trials = result.get("trials", [])
             verdict.kernel_launches = sum(int(t["launches"]) for t in trials)
-            verdict.reasons.extend(self._behaviour_reasons(
-                trials, reference.only_glue, [i for i, c in enumerate(reference.contiguous_outputs) if c]))
+            verdict.reasons.extend(
+                self._behaviour_reasons(
+                    trials, reference.only_glue, [i for i, c in enumerate(reference.contiguous_outputs) if c]
+                )
+            )
             dtypes = [str(o.dtype).removeprefix("torch.") for t in reference.trials for o in t.outputs]
-            downgrade = precision_reason(trials, dtypes, self.settings.precision, reference.model_dtypes,
-                                         any(op.endswith("[float to integer]") for op in reference.aten_ops or {}))
+            downgrade = precision_reason(
+                trials,
+                dtypes,
+                self.settings.precision,
+                reference.model_dtypes,
+                any(op.endswith("[float to integer]") for op in reference.aten_ops or {}),
+            )
             if downgrade is not None:
                 verdict.reasons.append(downgrade)
             finished = result.get("stage") == "done"
@@ -589,8 +649,9 @@ class Verifier:
                 code = ReasonCode.OUT_OF_MEMORY if label in inbox.out_of_memory else ReasonCode.CRASHED
                 verdict.reasons.append(Reason(code, f"outputs {label} could not be handed over: {message}"))
             matched = self._compare(reference, trials, compared, verdict)
-            verdict.matches_reference = finished and matched and _answered(reference, trials) == set(
-                range(len(reference.trials)))
+            verdict.matches_reference = (
+                finished and matched and _answered(reference, trials) == set(range(len(reference.trials)))
+            )
             if result.get("timing"):
                 timed = [compared.get(f"timed {n}") for n in range(len(reference.timed or []))]
                 self._judge_timing(reference, result["timing"], timed, verdict)
@@ -631,11 +692,16 @@ class Verifier:
         elif error is None and wrong is not None:
             error = wrong[2]
             if timing.get("checked_output_reused"):
-                error = ("it returns the same output tensor from call to call, so a later call overwrote a checked "
-                         "call's output before it was compared; return a new tensor from each call, as the reference does")
+                error = (
+                    "it returns the same output tensor from call to call, so a later call overwrote a checked "
+                    "call's output before it was compared; return a new tensor from each call, as the reference does"
+                )
         if error:
             verdict.reasons.append(
-                Reason(ReasonCode.TIMED_OUTPUT_WRONG, f"a timed call checked at random (among calls on fresh inputs): {error}")
+                Reason(
+                    ReasonCode.TIMED_OUTPUT_WRONG,
+                    f"a timed call checked at random (among calls on fresh inputs): {error}",
+                )
             )
         verdict.candidate_ms = float(timing["median_ms"])
         verdict.timing_cv = float(timing["cv"])
@@ -671,20 +737,34 @@ class Verifier:
             if t["launches"] == 0:
                 note(ReasonCode.NO_KERNEL_LAUNCHED, f"trial {index}: ModelNew ran without launching any Triton kernel")
             if t.get("repeat_launches") == 0:
-                note(ReasonCode.NO_KERNEL_LAUNCHED, "a second call on the same inputs launched no kernel (a memoised result?)")
+                note(
+                    ReasonCode.NO_KERNEL_LAUNCHED,
+                    "a second call on the same inputs launched no kernel (a memoised result?)",
+                )
             moved = t["data_moves"] if only_glue else {}
             if only_glue and (views := sorted(set(t.get("strided_outputs", [])) & set(contiguous))):
-                note(ReasonCode.TRACED_TORCH_COMPUTE, f"trial {index}: outputs {views} are strided views where the "
-                     f"reference's are contiguous{_GLUE_IS_THE_ANSWER}")
+                note(
+                    ReasonCode.TRACED_TORCH_COMPUTE,
+                    f"trial {index}: outputs {views} are strided views where the "
+                    f"reference's are contiguous{_GLUE_IS_THE_ANSWER}",
+                )
             if t["compute_ops"] or moved:
                 ops = ", ".join(f"aten.{name}×{n}" for name, n in sorted({**t["compute_ops"], **moved}.items()))
-                note(ReasonCode.TRACED_TORCH_COMPUTE,
-                     f"trial {index}: PyTorch computed during ModelNew's call: {ops}" + (_GLUE_IS_THE_ANSWER if moved else ""))
+                note(
+                    ReasonCode.TRACED_TORCH_COMPUTE,
+                    f"trial {index}: PyTorch computed during ModelNew's call: {ops}"
+                    + (_GLUE_IS_THE_ANSWER if moved else ""),
+                )
             if t["unwritten_outputs"]:
-                counts = "; ".join(f"output {u['output']}: {u['unwritten']} of {u['elements']} elements"
-                                   for u in t["unwritten_outputs"])
-                note(ReasonCode.NO_KERNEL_OUTPUT, f"trial {index}: no Triton kernel of the call wrote these output "
-                     f"elements ({counts}). {_WRITE_FROM_A_KERNEL}")
+                counts = "; ".join(
+                    f"output {u['output']}: {u['unwritten']} of {u['elements']} elements"
+                    for u in t["unwritten_outputs"]
+                )
+                note(
+                    ReasonCode.NO_KERNEL_OUTPUT,
+                    f"trial {index}: no Triton kernel of the call wrote these output "
+                    f"elements ({counts}). {_WRITE_FROM_A_KERNEL}",
+                )
             if t["host_reads"]:
                 reads = ", ".join(f"aten.{name}×{n}" for name, n in sorted(t["host_reads"].items()))
                 note(
@@ -695,16 +775,28 @@ class Verifier:
             if t["mutated_inputs"]:
                 note(ReasonCode.INPUT_MUTATED, f"trial {index}: inputs {t['mutated_inputs']} were modified in place")
             if t["aliased_outputs"]:
-                note(ReasonCode.OUTPUT_ALIASES_INPUT, f"trial {index}: outputs {t['aliased_outputs']} share memory with an input")
+                note(
+                    ReasonCode.OUTPUT_ALIASES_INPUT,
+                    f"trial {index}: outputs {t['aliased_outputs']} share memory with an input",
+                )
             if t.get("reused_outputs"):
-                note(ReasonCode.OUTPUT_REUSED, f"trial {index}: the call(s) right after it, in its tensors refilled, "
-                     f"returned memory of outputs returned before and still held ({t['reused_outputs']})")
+                note(
+                    ReasonCode.OUTPUT_REUSED,
+                    f"trial {index}: the call(s) right after it, in its tensors refilled, "
+                    f"returned memory of outputs returned before and still held ({t['reused_outputs']})",
+                )
             if t["non_tensor_outputs"]:
-                note(ReasonCode.OUTPUT_NOT_TENSOR, f"trial {index}: outputs are {t['non_tensor_outputs']}, not plain torch.Tensor")
+                note(
+                    ReasonCode.OUTPUT_NOT_TENSOR,
+                    f"trial {index}: outputs are {t['non_tensor_outputs']}, not plain torch.Tensor",
+                )
             if t["wrong_device"]:
                 note(ReasonCode.DEVICE_MISMATCH, f"trial {index}: outputs on {t['wrong_device']}")
             if t["threads_left"] > 0:
-                note(ReasonCode.THREAD_LEFT_RUNNING, f"trial {index}: {t['threads_left']} Python thread(s) still running after forward returned")
+                note(
+                    ReasonCode.THREAD_LEFT_RUNNING,
+                    f"trial {index}: {t['threads_left']} Python thread(s) still running after forward returned",
+                )
         return [Reason(code, message) for code, message in found.items()]
 
     def candidate_timeout(self, reference: ReferenceRun) -> float:
@@ -737,14 +829,19 @@ class Verifier:
             name = _signal_name(outcome.signal)
             hint = " (the OOM killer, or the process killed itself)" if outcome.signal == signal.SIGKILL else ""
             return Reason(ReasonCode.CRASHED, f"killed by {name}{hint} during {stage}. {tail}".strip())
-        return Reason(ReasonCode.CRASHED, f"exited with status {outcome.exit_code} during {stage} before finishing. {tail}".strip())
+        return Reason(
+            ReasonCode.CRASHED,
+            f"exited with status {outcome.exit_code} during {stage} before finishing. {tail}".strip(),
+        )
 
     def _slow_hint(self) -> str:
         """What to raise, and why a candidate may need it, on this verifier's device."""
         if self.settings.device == "cpu":
-            return ("on CPU Triton's interpreter runs the kernels, program by program in Python, far slower than a GPU "
-                    "(long loops in a kernel, many programs): raise verify.timeout_s to give the interpreter longer, "
-                    "or verify on cuda")
+            return (
+                "on CPU Triton's interpreter runs the kernels, program by program in Python, far slower than a GPU "
+                "(long loops in a kernel, many programs): raise verify.timeout_s to give the interpreter longer, "
+                "or verify on cuda"
+            )
         return "raise verify.timeout_s for a slow GPU or huge shapes"
 
     def _ending(self, outcome: ProcessOutcome, timeout_s: float) -> str:
@@ -764,15 +861,15 @@ class Verifier:
         """The end of the child's log, read from there: the sandbox bounds the log, this bounds the read."""
         try:
             with open(job_dir / "child.log", "rb") as log:
-                log.seek(max(os.fstat(log.fileno()).st_size - 4 * LOG_TAIL_CHARS, 0))  # UTF-8: at most 4 bytes a character
+                log.seek(
+                    max(os.fstat(log.fileno()).st_size - 4 * LOG_TAIL_CHARS, 0)
+                )  # UTF-8: at most 4 bytes a character
                 text = log.read(4 * LOG_TAIL_CHARS).decode(errors="replace").strip()
         except OSError:
             return ""
         return f"Output: …{text[-LOG_TAIL_CHARS:]}" if text else ""
 
-    def _run_job(
-        self, job: dict, handler, limit: int, timeout_s: float
-    ) -> tuple[Path, ProcessOutcome, dict, Inbox]:
+    def _run_job(self, job: dict, handler, limit: int, timeout_s: float) -> tuple[Path, ProcessOutcome, dict, Inbox]:
         """Run one job; `handler(label, tensors)` gets each handed-over trial. Also returns the inbox (failed hand-overs)."""
         job_dir = Path(tempfile.mkdtemp(prefix=f"{job['kind']}-", dir=self._root))
         (job_dir / "job.json").write_text(json.dumps(job))
@@ -792,6 +889,6 @@ class Verifier:
 
 def _timed_check(label: int | str) -> int | None:
     """n for the outputs of checked timed call n (label "timed <n>", as child.py sends them), else None."""
-    if type(label) is str and label.startswith("timed ") and label[len("timed "):].isdigit():
-        return int(label[len("timed "):])
+    if type(label) is str and label.startswith("timed ") and label[len("timed ") :].isdigit():
+        return int(label[len("timed ") :])
     return None

@@ -65,22 +65,44 @@ class Sampler:
         requests = [(r.task, refinement_messages(r.messages, r.text, verdict), r) for r, verdict in pending]
         return self._sample(tasks, requests, 1)
 
-    def _rollout(self, request: tuple[int, list[dict[str, str]], Rollout | None], prompt: list[int], response: list[int],
-                 text: str) -> Rollout:
+    def _rollout(
+        self,
+        request: tuple[int, list[dict[str, str]], Rollout | None],
+        prompt: list[int],
+        response: list[int],
+        text: str,
+    ) -> Rollout:
         task, messages, previous = request
-        return Rollout(task, prompt, response, text, hrd.token_classes(self.tokenizer, response, text),
-                       turn=previous.turn + 1 if previous else 1, messages=messages, previous=previous)
+        return Rollout(
+            task,
+            prompt,
+            response,
+            text,
+            hrd.token_classes(self.tokenizer, response, text),
+            turn=previous.turn + 1 if previous else 1,
+            messages=messages,
+            previous=previous,
+        )
 
-    def _sample(self, tasks: list[dict], requests: list[tuple[int, list[dict[str, str]], Rollout | None]],
-                n: int) -> list[Rollout]:
+    def _sample(
+        self, tasks: list[dict], requests: list[tuple[int, list[dict[str, str]], Rollout | None]], n: int
+    ) -> list[Rollout]:
         g = self.config.grpo
         if self.server is None:
             self.policy.eval()
             generations = generate(
-                self.policy, self.tokenizer, [messages for _, messages, _ in requests], g.max_new_tokens, g.temperature, n,
-                g.top_p)
-            return [self._rollout(requests[i // n], gen.prompt_ids, gen.response_ids, gen.text)
-                    for i, gen in enumerate(generations)]
+                self.policy,
+                self.tokenizer,
+                [messages for _, messages, _ in requests],
+                g.max_new_tokens,
+                g.temperature,
+                n,
+                g.top_p,
+            )
+            return [
+                self._rollout(requests[i // n], gen.prompt_ids, gen.response_ids, gen.text)
+                for i, gen in enumerate(generations)
+            ]
         rollouts = []
         for request in requests:
             task, messages, _ = request
@@ -88,8 +110,14 @@ class Sampler:
             for completion in self.server.generate(problem, messages, n, g.temperature, g.max_new_tokens):
                 text = completion.text or ""
                 example = encode_example(self.tokenizer, messages, text)
-                rollouts.append(self._rollout(request, example.input_ids[: example.prompt_tokens],
-                                              example.input_ids[example.prompt_tokens:], text))
+                rollouts.append(
+                    self._rollout(
+                        request,
+                        example.input_ids[: example.prompt_tokens],
+                        example.input_ids[example.prompt_tokens :],
+                        text,
+                    )
+                )
         return rollouts
 
 
@@ -105,16 +133,16 @@ def reward(pool: VerifierPool, chosen: list[dict], rollouts: list[Rollout], conf
     for i, group in groups.items():
         for rollout, verdict in zip(group, verdicts[f"{i}:{chosen[i]['problem']}"]):
             rollout.r_code, rollout.r_plan = hrd.rewards(
-                verdict, config.verify.device, config.grpo.speedup_cap, config.grpo.plan_reward)
+                verdict, config.verify.device, config.grpo.speedup_cap, config.grpo.plan_reward
+            )
             rollout.speedup = verdict.speedup if verdict.correct else None
             verdict_of[id(rollout)] = verdict
     return [verdict_of[id(r)] for r in rollouts]
 
 
-
-
-def trajectories(sampler: Sampler, pool: VerifierPool, chosen: list[dict], config: Config
-                 ) -> tuple[list[Rollout], dict[str, float]]:
+def trajectories(
+    sampler: Sampler, pool: VerifierPool, chosen: list[dict], config: Config
+) -> tuple[list[Rollout], dict[str, float]]:
     """Every turn's rollouts of `chosen`, verified, in turn order; the seconds spent generating and verifying."""
     seconds = {"generate": 0.0, "verify": 0.0}
     every: list[Rollout] = []

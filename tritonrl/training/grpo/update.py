@@ -113,8 +113,10 @@ def make_optimizer(policy, g) -> torch.optim.Optimizer:
             parameter.requires_grad_(bool(chosen.search(name)))
     trained = [p for p in policy.parameters() if p.requires_grad]
     if not trained:
-        raise ValueError(f"grpo.train_params={g.train_params!r} leaves no parameter to train; parameter names look like "
-                         f"{next(iter(dict(policy.named_parameters())))!r}")
+        raise ValueError(
+            f"grpo.train_params={g.train_params!r} leaves no parameter to train; parameter names look like "
+            f"{next(iter(dict(policy.named_parameters())))!r}"
+        )
     if g.optimizer == "sgd":
         return torch.optim.SGD(trained, lr=g.learning_rate)
     return torch.optim.AdamW(trained, lr=g.learning_rate, weight_decay=0.0)
@@ -147,14 +149,22 @@ def policy_update(
         [signal, sum(len(r.response_ids) for r in usable), len(usable)]
     )
     if not signal:
-        return {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0, "grad_norm": 0.0}  # every group's rewards are equal: no signal
+        return {
+            "loss": 0.0,
+            "clip_fraction": 0.0,
+            "kl": 0.0,
+            "grad_norm": 0.0,
+        }  # every group's rewards are equal: no signal
     chunks = [list(range(i, min(i + g.micro_batch, len(usable)))) for i in range(0, len(usable), g.micro_batch)]
     temperature = g.temperature if g.temperature > 0 else 1.0  # greedy sampling: score at the plain logits
     with torch.no_grad():
         policy.eval()
         old = [response_logps(policy, [usable[i] for i in chunk], pad_id, temperature)[0] for chunk in chunks]
-        ref = ([response_logps(reference, [usable[i] for i in chunk], pad_id, temperature)[0] for chunk in chunks]
-               if reference else None)
+        ref = (
+            [response_logps(reference, [usable[i] for i in chunk], pad_id, temperature)[0] for chunk in chunks]
+            if reference
+            else None
+        )
     stats = {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0}
     grad_norm = 0.0  # before clipping, the same on every rank
     policy.train()
@@ -165,12 +175,20 @@ def policy_update(
             logps, mask = response_logps(policy, batch, pad_id, temperature)
             width = logps.shape[1]
             terms = hrd.clipped_objective(
-                logps, old[c], _padded([targets[i].advantages for i in chunk], width, logps.device),
-                _padded([targets[i].weights for i in chunk], width, logps.device), mask, g.clip_eps,
-                ref[c] if ref else None, g.kl_coef, per_sequence=g.loss_norm == "sequence",
+                logps,
+                old[c],
+                _padded([targets[i].advantages for i in chunk], width, logps.device),
+                _padded([targets[i].weights for i in chunk], width, logps.device),
+                mask,
+                g.clip_eps,
+                ref[c] if ref else None,
+                g.kl_coef,
+                per_sequence=g.loss_norm == "sequence",
             )
             # chunks weigh by their tokens (one token-mean overall) or by their responses (one mean of responses)
-            share = len(chunk) / total_responses if g.loss_norm == "sequence" else float(mask.sum()) / max(total_tokens, 1)
+            share = (
+                len(chunk) / total_responses if g.loss_norm == "sequence" else float(mask.sum()) / max(total_tokens, 1)
+            )
             (terms.loss * share).backward()
             stats["loss"] += float(terms.loss.detach()) * share / g.updates_per_batch
             stats["clip_fraction"] += terms.clip_fraction * share / g.updates_per_batch
@@ -180,4 +198,7 @@ def policy_update(
         optimizer.step()
         if scheduler is not None:
             scheduler.step()
-    return {**dict(zip(stats, distributed.reduce(list(stats.values())))), "grad_norm": grad_norm}  # norm: of the summed gradients
+    return {
+        **dict(zip(stats, distributed.reduce(list(stats.values())))),
+        "grad_norm": grad_norm,
+    }  # norm: of the summed gradients

@@ -54,6 +54,7 @@ HISTORY_FILE = "history.jsonl"
 def _turn_metrics(rollouts: list[Rollout], turns: int) -> dict:
     """Per turn position t over every rank: trajectories that reached t, their mean rewards at t, and correct@t,
     the share of all trajectories correct at some turn up to t."""
+
     def first_correct(r: Rollout) -> bool:
         earlier = r.previous
         while earlier is not None and earlier.r_code == 0:
@@ -61,8 +62,18 @@ def _turn_metrics(rollouts: list[Rollout], turns: int) -> dict:
         return r.r_code > 0 and earlier is None
 
     at = [[r for r in rollouts if r.turn == t] for t in range(1, turns + 1)]
-    totals = distributed.reduce([value for group in at for value in (
-        len(group), sum(r.r_code for r in group), sum(r.r_plan for r in group), sum(map(first_correct, group)))])
+    totals = distributed.reduce(
+        [
+            value
+            for group in at
+            for value in (
+                len(group),
+                sum(r.r_code for r in group),
+                sum(r.r_plan for r in group),
+                sum(map(first_correct, group)),
+            )
+        ]
+    )
     reached, code, plan, correct = (totals[k::4] for k in range(4))
     out = {}
     for t in range(turns):
@@ -76,19 +87,31 @@ def _turn_metrics(rollouts: list[Rollout], turns: int) -> dict:
 def _turns_line(metrics: dict, turns: int) -> str:
     """The per-turn part of a step's line: trajectories that reached each turn, correct@t."""
     ts = range(1, turns + 1)
-    return (" | reached " + "/".join(str(metrics[f"turns.reached.{t}"]) for t in ts)
-            + " correct@t " + "/".join(f"{metrics[f'turns.correct.{t}']:.0%}" for t in ts))
+    return (
+        " | reached "
+        + "/".join(str(metrics[f"turns.reached.{t}"]) for t in ts)
+        + " correct@t "
+        + "/".join(f"{metrics[f'turns.correct.{t}']:.0%}" for t in ts)
+    )
 
 
 def _step_metrics(step: int, rollouts: list[Rollout], update: dict, seconds: dict[str, float], turns: int) -> dict:
     """Means over the rollouts (every turn's) of every rank; each part of the time split as long as its slowest rank
     took; with several turns, the per-turn metrics."""
     speedups = [r.speedup for r in rollouts if r.speedup is not None]
-    n, code, plan, correct, speedup_sum, speedup_n, tokens, plan_tokens, classified = distributed.reduce([
-        len(rollouts), sum(r.r_code for r in rollouts), sum(r.r_plan for r in rollouts),
-        sum(r.r_code > 0 for r in rollouts), sum(speedups), len(speedups), sum(len(r.response_ids) for r in rollouts),
-        sum(r.classes.count(hrd.PLAN) for r in rollouts), sum(len(r.classes) for r in rollouts),
-    ])
+    n, code, plan, correct, speedup_sum, speedup_n, tokens, plan_tokens, classified = distributed.reduce(
+        [
+            len(rollouts),
+            sum(r.r_code for r in rollouts),
+            sum(r.r_plan for r in rollouts),
+            sum(r.r_code > 0 for r in rollouts),
+            sum(speedups),
+            len(speedups),
+            sum(len(r.response_ids) for r in rollouts),
+            sum(r.classes.count(hrd.PLAN) for r in rollouts),
+            sum(len(r.classes) for r in rollouts),
+        ]
+    )
     slowest = distributed.reduce(list(seconds.values()), "max")
     return {
         "step": step,
@@ -119,7 +142,11 @@ def _verifier_pool(config: Config, rank: Rank) -> VerifierPool:
 
 
 def train(
-    config: Config, tasks: list[dict], model_source: str, output_dir: Path, on_log: Callable[[str], None],
+    config: Config,
+    tasks: list[dict],
+    model_source: str,
+    output_dir: Path,
+    on_log: Callable[[str], None],
     rank: Rank = Rank(),
 ) -> None:
     """`grpo.steps` steps of HRD-GRPO from `model_source` on `tasks`; rank 0 writes into `output_dir`."""
@@ -128,8 +155,11 @@ def train(
     dtype = policy_dtype(g, rank.device)
     torch.manual_seed(g.seed + rank.rank)  # ranks sample different noise; their weights come from rank 0
     policy = load_model(model_source, dtype=dtype, device=rank.device)
-    reference = (load_model(model_source, dtype=dtype, device=rank.device).eval().requires_grad_(False)
-                 if g.kl_coef > 0 else None)
+    reference = (
+        load_model(model_source, dtype=dtype, device=rank.device).eval().requires_grad_(False)
+        if g.kl_coef > 0
+        else None
+    )
     for model in (policy, reference):
         if model is not None:
             distributed.broadcast_parameters(model)
@@ -174,8 +204,14 @@ def main(argv: list[str] | None = None) -> None:
     try:
         config, _ = load_config(config_file=spec["config_file"])
         tasks = json.loads(Path(spec["tasks_file"]).read_text())
-        train(config, tasks, spec["model_source"], Path(spec["output_dir"]),
-              (lambda line: print(line, flush=True)) if rank.main else (lambda line: None), rank)
+        train(
+            config,
+            tasks,
+            spec["model_source"],
+            Path(spec["output_dir"]),
+            (lambda line: print(line, flush=True)) if rank.main else (lambda line: None),
+            rank,
+        )
     finally:
         distributed.stop()
 

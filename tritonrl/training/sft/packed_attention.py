@@ -61,8 +61,10 @@ def _flash_varlen():
 def varlen_attention(module, query, key, value, attention_mask, dropout: float = 0.0, scaling=None, **kwargs):
     """transformers attention function: q/k/v [1, heads, T, dim] → ([1, T, heads, dim], None)."""
     if query.shape[0] != 1 or attention_mask is not None:
-        raise ValueError(f"{NAME} expects one packed row without an attention mask; set sft.packing=true "
-                         f"(got batch {query.shape[0]}, mask {'present' if attention_mask is not None else 'absent'})")
+        raise ValueError(
+            f"{NAME} expects one packed row without an attention mask; set sft.packing=true "
+            f"(got batch {query.shape[0]}, mask {'present' if attention_mask is not None else 'absent'})"
+        )
     if dropout:
         raise ValueError(f"{NAME} has no attention dropout (got {dropout}); use sdpa for models trained with it")
     length = query.shape[2]
@@ -84,16 +86,24 @@ def varlen_attention(module, query, key, value, attention_mask, dropout: float =
         return out.unsqueeze(0), None
     pieces = []
     for start, end in zip(cu[:-1].tolist(), cu[1:].tolist()):
-        pieces.append(F.scaled_dot_product_attention(
-            query[:, :, start:end], key[:, :, start:end], value[:, :, start:end],
-            is_causal=True, scale=scaling, enable_gqa=groups > 1,
-        ))
+        pieces.append(
+            F.scaled_dot_product_attention(
+                query[:, :, start:end],
+                key[:, :, start:end],
+                value[:, :, start:end],
+                is_causal=True,
+                scale=scaling,
+                enable_gqa=groups > 1,
+            )
+        )
     return torch.cat(pieces, dim=2).transpose(1, 2), None
 
 
 def kernel(cuda: bool) -> str:
     """Which path attends on this machine, for the training log."""
-    return "flash varlen (torch.nn.attention.varlen)" if cuda and _flash_varlen() else "one causal sdpa call per example"
+    return (
+        "flash varlen (torch.nn.attention.varlen)" if cuda and _flash_varlen() else "one causal sdpa call per example"
+    )
 
 
 def register() -> None:

@@ -41,7 +41,9 @@ class TokenizedExamples:
         directory = Path(directory)
         missing = [name for name in FILES if not (directory / name).is_file()]
         if missing:
-            raise FileNotFoundError(f"{directory} lacks {missing}: not written by tritonrl.training.sft.token_store.save_examples")
+            raise FileNotFoundError(
+                f"{directory} lacks {missing}: not written by tritonrl.training.sft.token_store.save_examples"
+            )
         self.ids = np.load(directory / "ids.npy", mmap_mode="r")
         self.offsets = np.load(directory / "offsets.npy")
         self.prompt_tokens = np.load(directory / "prompt_tokens.npy")
@@ -50,6 +52,6 @@ class TokenizedExamples:
         return len(self.prompt_tokens)
 
     def __getitem__(self, index: int) -> dict[str, list[int]]:
-        ids = self.ids[self.offsets[index]: self.offsets[index + 1]].tolist()
+        ids = self.ids[self.offsets[index] : self.offsets[index + 1]].tolist()
         prompt = int(self.prompt_tokens[index])
         return {"input_ids": ids, "labels": [IGNORE_INDEX] * prompt + ids[prompt:]}

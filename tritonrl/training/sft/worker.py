@@ -60,8 +60,10 @@ def _progress_callback(checkpoint_uri: str, s3_endpoint_url: str):
             shown = {k: v for k, v in logs.items() if k in ("loss", "eval_loss", "learning_rate", "grad_norm")}
             if shown:
                 values = "  ".join(f"{k} {v:.4g}" for k, v in shown.items())
-                print(f"sft: step {state.global_step}/{state.max_steps}  {values}  "
-                      f"({time.time() - self.started:.1f}s)", flush=True)
+                print(
+                    f"sft: step {state.global_step}/{state.max_steps}  {values}  ({time.time() - self.started:.1f}s)",
+                    flush=True,
+                )
 
         def on_save(self, args, state, control, **kwargs):
             if not state.is_world_process_zero:
@@ -93,14 +95,19 @@ def training_arguments(sft: SFTConfig, output_dir: str, deepspeed_config: str, h
     installed = liger_installed()
     liger = _resolve_auto(sft.liger_kernel, cuda, installed)
     if liger and not installed:
-        raise RuntimeError("sft.liger_kernel=true but the liger-kernel package is not installed: "
-                           "`pip install .[gpu]` on this host, or set sft.liger_kernel=auto")
+        raise RuntimeError(
+            "sft.liger_kernel=true but the liger-kernel package is not installed: "
+            "`pip install .[gpu]` on this host, or set sft.liger_kernel=auto"
+        )
     fields = {f.name for f in dataclasses.fields(TrainingArguments)}
     # Option names moved between transformers 5.x releases; use whichever this one has.
     version_dependent = {}
     if not sft.packing:
-        version_dependent.update({"train_sampling_strategy": "group_by_length"} if "train_sampling_strategy" in fields
-                                 else {"group_by_length": True})
+        version_dependent.update(
+            {"train_sampling_strategy": "group_by_length"}
+            if "train_sampling_strategy" in fields
+            else {"group_by_length": True}
+        )
     prefix = "activation" if "activation_checkpointing" in fields else "gradient"
     version_dependent[f"{prefix}_checkpointing"] = checkpointing
     if checkpointing:
@@ -146,7 +153,9 @@ def attention_implementation(sft: SFTConfig) -> str:
     if sft.attn_implementation == "auto":
         return packed_attention.NAME if sft.packing else "sdpa"
     if sft.attn_implementation == packed_attention.NAME and not sft.packing:
-        raise ValueError(f"sft.attn_implementation={packed_attention.NAME} needs sft.packing=true (one packed row per batch)")
+        raise ValueError(
+            f"sft.attn_implementation={packed_attention.NAME} needs sft.packing=true (one packed row per batch)"
+        )
     return sft.attn_implementation
 
 
@@ -155,8 +164,11 @@ def collator(tokenizer, packing: bool, attention: str):
     from transformers import DataCollatorForSeq2Seq, DataCollatorWithFlattening
 
     if packing:
-        return DataCollatorWithFlattening(return_position_ids=True, separator_id=IGNORE_INDEX,
-                                          return_flash_attn_kwargs=attention == packed_attention.NAME)
+        return DataCollatorWithFlattening(
+            return_position_ids=True,
+            separator_id=IGNORE_INDEX,
+            return_flash_attn_kwargs=attention == packed_attention.NAME,
+        )
     return DataCollatorForSeq2Seq(tokenizer, padding=True, label_pad_token_id=IGNORE_INDEX)
 
 
