@@ -1,6 +1,6 @@
 """Does GRPO teach? Mean verifier reward over 30 HRD-GRPO steps from a deliberately weak SFT checkpoint, on CPU.
 
-Issue 6's learning evidence: builds the data with the real stages (reference
+Learning evidence for GRPO: builds the data with the real stages (reference
 teacher → verifier filter → shape augmentation), trains `tiny-local` with a
 short SFT (weak on purpose: it should solve some tasks, not all), then runs
 `tritonrl.stages.grpo` on the augment-tasks set with the CPU verifier as the reward.
@@ -16,8 +16,9 @@ from them instead of rebuilding the data and retraining.
 
     .venv/bin/python bench/grpo_learning.py --results bench/results/<date>-grpo-learning-cpu.md
 
-The run that met issue 6's target (run K in bench/results/2026-11-30-grpo-learning-cpu.md) reused a
-300-step SFT and trained only the final norm's gains:
+The run that met the target of +0.2 mean reward within 30 steps (run K in
+bench/results/2026-11-30-grpo-learning-cpu.md) reused a 300-step SFT and
+trained only the final norm's gains:
 `--sft-steps 300 --temperature 1.0 --lr 0.3 --set 'grpo.train_params=^model\\.norm\\.weight$'`.
 """
 

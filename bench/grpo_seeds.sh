@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19's GRPO evidence with all weights training: one SFT checkpoint, then GRPO from it with several seeds and an
+# GRPO learning evidence with all weights training: one SFT checkpoint, then GRPO from it with several seeds and an
 # lr-0 control (the start policy on seed 0's tasks), side by side (bench/grpo_sweep.sh), each probed at held-out shapes
 # before and after.
 #

@@ -1,7 +1,7 @@
 """Held-out correctness of several models side by side: sampled answers to the built-in problems at held-out shapes.
 
-The end point of issue 19's GRPO comparison: each model (the start checkpoint, which is also the lr-0
-control's final model, and each seed's GRPO model) answers every built-in problem at its `alt_shapes`
+The end point of the GRPO seeds comparison (bench/grpo_seeds.sh): each model (the start checkpoint, which is
+also the lr-0 control's final model, and each seed's GRPO model) answers every built-in problem at its `alt_shapes`
 (no training prompt has them) `--samples` times at `--temperature`, every answer goes through the full
 CPU verifier, and the share of correct answers is recorded with its standard error. Sampling is seeded
 per position (`--seed`), so a rerun draws the same answers.

@@ -1,7 +1,7 @@
 """Does the student learn to use the verifier's feedback? correct@1 and correct@2 at held-out shapes, with and without refinement pairs.
 
-Issue 19's CPU evidence: builds the SFT data with the real stages (reference
-teacher → verifier filter → shape augmentation) twice from the same accepted
+Learning evidence for refinement (multi-turn) on CPU: builds the SFT data with
+the real stages (reference teacher → verifier filter → shape augmentation) twice from the same accepted
 samples — with `augment.refinement_pairs` (broken reference answers, the
 verifier's real feedback on them, the fixed answer as the trained turn) and
 without (the control) — trains `tiny-local` on each with the same SFT

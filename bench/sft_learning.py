@@ -1,6 +1,6 @@
 """Does SFT teach? Greedy correctness on the built-in problems at held-out shapes, before and after tiny-profile SFT.
 
-Issue 6's learning evidence on CPU: builds the SFT data with the real stages
+Learning evidence for SFT on CPU: builds the SFT data with the real stages
 (reference teacher → verifier filter → shape augmentation), measures the
 untrained `tiny-local` model, then trains it twice with the same step budget
 — on every augment pair (augmentation on) and on the original-shape pairs

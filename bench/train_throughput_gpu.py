@@ -1,6 +1,6 @@
 """SFT throughput (tokens/s, MFU) and the GRPO step split for a Qwen3-0.6B-shaped model, through the real stages.
 
-Issue 6's GPU measurements: a model with Qwen3-0.6B's shape and random
+Training speed on a GPU: a model with Qwen3-0.6B's shape and random
 weights (shape is what matters for speed) is saved with the tiny tokenizer
 and trained by `tritonrl.stages.sft.run` (torchrun, HF Trainer, the configured
 bf16/packing/checkpointing) on long synthetic pairs; tokens/s come from the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6's H200 training measurements, run on a 2-GPU H200 machine; JSON and logs under $1 (default .).
+# Training speed measurements on an H200, run on a 2-GPU H200 machine; JSON and logs under $1 (default .).
 # `first` (the first session call): padding-free packing with and without Liger, padded batches with Liger,
 # the GRPO step split, ZeRO-3 across both GPUs. `second`: the step profile (bench/sft_step_profile.py),
 # padded batches without Liger, with batch 8, with torch.compile, and padded ZeRO-3 across both GPUs.

@@ -2,8 +2,8 @@
 
 The full flow runs on the `cpu` worker and sends every GPU stage to its
 `<stage>/cuda` deployment, picked up by the `cuda` worker; artifacts go to the
-stack's S3 endpoint and runs to its MLflow server. Asserts what issue 7's
-"Done when" lists: every stage completed, the MLflow parent and stage runs,
+stack's S3 endpoint and runs to its MLflow server. Asserts what a user of
+the stack relies on: every stage completed, the MLflow parent and stage runs,
 logged datasets, a `tritonrl-coder` version with alias `candidate`, the S3
 bucket's datasets, checkpoints and report, and the nightly schedule.
 Filter and evaluate run in two shards each (scale-out): their shard flow runs

@@ -367,7 +367,7 @@ def test_artifacts_go_under_the_artifact_root_not_the_working_directory(config, 
 
 
 def test_the_logged_model_knows_its_registered_version_and_runs_say_where_they_came_from(config, tiny_model):
-    """Registered through MLflow's own path: the logged model's page lists the version (issue 33, item 4)."""
+    """Registered through MLflow's own path: the logged model's page lists the version."""
     tracker = tracking.Tracker(config)
     parent = tracker.start_pipeline("p")
     registration = tracking.register_model(
@@ -398,7 +398,7 @@ def test_the_logged_model_knows_its_registered_version_and_runs_say_where_they_c
 def test_a_registry_lookup_from_another_directory_follows_mlflow_tracking_uri_and_creates_nothing(
     config, tiny_model, tmp_path, monkeypatch
 ):
-    """As docs/OPERATIONS.md says: export MLFLOW_TRACKING_URI, then ask for the champion from anywhere (issue 33, item 2)."""
+    """As docs/OPERATIONS.md says: export MLFLOW_TRACKING_URI, then ask for the champion from anywhere."""
     model = _trained(config, tiny_model, "a")
     tracking.register_model(config, model, tracking.Tracker(config).start_pipeline("p"), _evaluated({"correct": 0.5}))
     store = config.tracking_uri
@@ -515,7 +515,7 @@ def test_an_unknown_alias_or_version_lists_what_the_registry_has_instead_of_aski
 
 
 def test_the_description_metrics_and_reports_carry_the_evaluation_at_the_problems_own_shapes_too(config, tiny_model):
-    """At held-out shapes the registry said 94% while the champion failed a problem at its own shapes (issue 33)."""
+    """At held-out shapes the registry once said 94% while the champion failed a problem at its own shapes."""
     store = ArtifactStore()
     records = example_records()
     own = [{**record, "correct": False} for record in records]  # the same model, worse at the problems' own shapes

@@ -81,7 +81,7 @@ def test_interrupted_multipart_upload_publishes_nothing(s3_endpoint, bucket):
 
 
 def test_a_local_write_gets_the_mode_open_gives_under_the_umask_not_mkstemps_0600(tmp_path):
-    """report.json, report.md and the plots went out -rw------- beside responses.jsonl's -rw-r--r-- (issue 33)."""
+    """report.json, report.md and the plots once went out -rw------- beside responses.jsonl's -rw-r--r--."""
     from tritonrl.artifacts.store import process_umask
 
     before = os.umask(0o027)

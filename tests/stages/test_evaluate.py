@@ -148,7 +148,7 @@ def test_eval_generates_responses_with_a_model_then_verifies_them(tmp_path, trit
         "1",
         "--json",
     ]
-    with open(tmp_path / "stderr.txt", "w") as stderr:  # `2> file`: no terminal, and still a line per step (issue 33)
+    with open(tmp_path / "stderr.txt", "w") as stderr:  # `2> file`: no terminal, and still a line per step
         done = subprocess.run(
             command,
             stdout=subprocess.PIPE,
@@ -195,7 +195,7 @@ def test_eval_needs_exactly_one_source_of_responses(responses_file):
 
 
 def test_at_held_out_shapes_the_final_model_is_also_evaluated_at_the_problems_own_shapes():
-    """A model can learn the held-out shapes and fail a problem as its source defines it (issue 33): the stage asks both."""
+    """A model can learn the held-out shapes and fail a problem as its source defines it: the stage asks both."""
     from tritonrl.config import load_config
     from tritonrl.stages.evaluate import _evaluations
 

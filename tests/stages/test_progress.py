@@ -40,8 +40,8 @@ def test_a_line_per_problem_but_at_most_one_per_interval_the_first_and_last_alwa
 
 
 def test_batched_generation_reports_each_batch_where_the_loop_is_with_the_time_left():
-    """18 prompts in batches of 8 that take minutes each: a line per batch saying 8/18, 16/18, 18/18 (issue 33: the
-    evaluate stage logged `1/18`, then `9/18` four minutes later)."""
+    """18 prompts in batches of 8 that take minutes each: a line per batch saying 8/18, 16/18, 18/18 (the
+    evaluate stage once logged `1/18`, then `9/18` four minutes later)."""
     from tritonrl.generation.base import Completion
     from tritonrl.stages.progress import together
     from tritonrl.stages.refine import ask

@@ -1,4 +1,4 @@
-"""Refinement rows in the SFT pairs (issue 19): augment adds them when asked, SFT trains only their fixed answer."""
+"""Refinement rows in the SFT pairs: augment adds them when asked, SFT trains only their fixed answer."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""Break a correct answer the way models break theirs, for refinement training (issue 19).
+"""Break a correct answer the way models break theirs, for refinement training.
 
 A refinement example shows the student a wrong answer, the verifier's
 feedback on it and the fixed answer. The wrong answers come from correct

@@ -10,7 +10,7 @@ accepted pairs plus the variant pairs) and `augment-tasks` (the GRPO task
 set: each original problem and each variant that exists).
 
 With `augment.refinement_pairs` N > 0 the pairs also get up to N refinement
-rows per problem (issue 19): an accepted answer broken one way per kind
+rows per problem: an accepted answer broken one way per kind
 (tritonrl/problems/breakage.py, kinds tried in a seeded order; one kind
 puts the most similar other problem's answer in its place), verified
 with the variants, and kept only where the verifier rejects it. The row's

@@ -1,4 +1,4 @@
-"""Answers in turns (issue 19): ask a model, verify its answers, hand each unfinished one the verifier's feedback, ask again.
+"""Answers in turns: ask a model, verify its answers, hand each unfinished one the verifier's feedback, ask again.
 
 Turn 1 asks every problem `samples` times (`build_messages`); each sample is
 then a conversation of its own. While it is not done (`Verdict.done`: correct and,

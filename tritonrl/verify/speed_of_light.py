@@ -2,7 +2,7 @@
 
 Two numbers with two uses, kept apart on purpose:
 
-- `sol_ms` (issue 17's definition): max(bytes / bandwidth, flops / throughput),
+- `sol_ms`: max(bytes / bandwidth, flops / throughput),
   with every input, parameter, buffer and output moved once and the
   reference's matmul-class flops (torch's flop formulas, per operand dtype,
   at the peak the precision policy allows). A verdict reports it and
