@@ -7,13 +7,14 @@ its progress (a Prefect progress artifact per loop over problems,
 return the summary as a dict (JSON-able, so results persist and cross
 machines).
 
-- **Caching** (resume): the key is the task name, the resolved config (and
-  where its artifacts go), the input URIs and the code version
-  (`tritonrl.artifacts.datasets_io.code_version`), so rerunning a killed pipeline
-  reuses every stage that finished, while a changed setting, input or commit
-  recomputes. Results persist under Prefect's local storage
-  ($PREFECT_HOME/storage). The flows check that a cached result's outputs
-  still exist before trusting it (flows/stages.py).
+- **Caching** (resume): the key is what the stage reads of the config
+  (`STAGE_READS`), where its artifacts go, its input URIs and a digest of the
+  package's files (`tritonrl/stages/registry.py`), so rerunning a killed
+  pipeline reuses every stage that finished, a changed `grpo.*` key reruns
+  GRPO and what follows it but reuses SFT, and a change of the library's code
+  recomputes (a docs-only commit does not). Results persist under Prefect's
+  local storage ($PREFECT_HOME/storage). The flows check that a cached
+  result's outputs still exist before trusting it (flows/stages.py).
 - **Retries** only for I/O failures that may pass (storage, network: `OSError`;
   a `StorageError` only when `transient`: an endpoint down or overloaded, not
   missing credentials or bucket); a stage that fails on its own terms (bad data,
@@ -24,8 +25,6 @@ Test: tests/test_flows.py.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import re
 from typing import Any
@@ -35,24 +34,21 @@ from prefect.artifacts import create_markdown_artifact, create_progress_artifact
 from prefect.logging import get_run_logger
 from prefect.logging.handlers import APILogHandler
 
-from tritonrl.artifacts.datasets_io import code_version
 from tritonrl.artifacts.store import StorageError
 from tritonrl.config import Config
 from tritonrl.stages import pipeline
 from tritonrl.stages.evaluate import evaluate_model, evaluate_model_shard, merge_model_shards
-from tritonrl.stages.registry import config_digest
+from tritonrl.stages.registry import stage_cache_key
 from tritonrl.stages.summary import Log, StageSummary, markdown
 
 IO_RETRIES = 2
 IO_RETRY_DELAY_S = 10
 
 
-def stage_cache_key(context, parameters: dict[str, Any]) -> str:
-    """Task name + config digest + input URIs + code version (see the module docstring)."""
-    config: Config = parameters["config"]
+def _cache_key(context, parameters: dict[str, Any]) -> str:
+    """The stage's cache key (tritonrl/stages/registry.py): the task is named after its stage."""
     inputs = {k: v for k, v in parameters.items() if k != "config"}
-    payload = json.dumps([context.task.name, config_digest(config), inputs, code_version()], sort_keys=True)
-    return hashlib.sha256(payload.encode()).hexdigest()
+    return stage_cache_key(context.task.name, parameters["config"], inputs)
 
 
 def _io_failure(task, task_run, state) -> bool:
@@ -64,7 +60,7 @@ def _io_failure(task, task_run, state) -> bool:
 def _stage_task(name: str):
     return task(
         name=name,
-        cache_key_fn=stage_cache_key,
+        cache_key_fn=_cache_key,
         persist_result=True,
         retries=IO_RETRIES,
         retry_delay_seconds=IO_RETRY_DELAY_S,

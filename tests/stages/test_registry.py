@@ -3,6 +3,7 @@
 import yaml
 
 from flows import stages as stage_flows
+from tritonrl.config import load_config
 from tritonrl.stages import registry
 
 from tests.support.paths import REPO
@@ -27,3 +28,24 @@ def test_the_cuda_pool_deploys_exactly_the_gpu_stages():
         deployed.append(getattr(stage_flows, function).name)
     assert sorted(deployed) == sorted(registry.GPU_STAGES)
     assert all(d["work_pool"]["name"] == "cuda" for d in deployments if d["name"] == stage_flows.CUDA_DEPLOYMENT)
+
+
+def test_a_stage_cache_key_changes_with_what_the_stage_reads_and_nothing_else():
+    config, _ = load_config("tiny", None, [])
+    changed, _ = load_config("tiny", None, ["grpo.learning_rate=0.5"])
+    inputs = {"pairs": "file:///pairs"}
+    assert registry.stage_cache_key("sft", config, inputs) == registry.stage_cache_key("sft", changed, inputs)
+    assert registry.stage_cache_key("grpo", config, inputs) != registry.stage_cache_key("grpo", changed, inputs)
+    assert registry.stage_cache_key("sft", config, inputs) != registry.stage_cache_key("sft", config, {"pairs": "x"})
+    assert registry.stage_params(changed, "grpo")["grpo"]["learning_rate"] == 0.5
+
+
+def test_the_source_digest_follows_the_package_files_and_ignores_bytecode(tmp_path):
+    (tmp_path / "stage.py").write_text("STEPS = 1\n")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "stage.cpython-311.pyc").write_bytes(b"old")
+    before = registry.source_digest.__wrapped__(tmp_path)
+    (tmp_path / "__pycache__" / "stage.cpython-311.pyc").write_bytes(b"new")
+    assert registry.source_digest.__wrapped__(tmp_path) == before
+    (tmp_path / "stage.py").write_text("STEPS = 2\n")
+    assert registry.source_digest.__wrapped__(tmp_path) != before
