@@ -68,10 +68,16 @@ ROOM_IMPORTS = {
     "syntax": set(),
     "prompts": {"verify"},  # the feedback turn is made from a verdict
     "verify": {"config", "problems", "syntax"},
-    "problems": {"syntax", "verify"},
+    "problems": {"syntax"},
     "artifacts": {"config"},
     "evaluation": {"artifacts"},
-    "generation": {"config", "problems", "prompts"},
+    "generation": {
+        "config",
+        "problems",
+        "prompts",
+        "syntax",
+        "verify",
+    },  # broken answers are parsed as the verifier does
     "training": {"artifacts", "config", "generation", "problems", "prompts", "verify"},
     "stages": {"artifacts", "config", "evaluation", "generation", "problems", "prompts", "training", "verify"},
     "tracking": {"artifacts", "config", "evaluation", "problems", "prompts", "stages", "training"},
@@ -103,6 +109,53 @@ def test_rooms_import_only_the_rooms_below_them():
                 if parts[0] == "tritonrl" and len(parts) > 1 and parts[1] not in ROOM_IMPORTS[room] | {room}:
                     offenders.append(f"{path.relative_to(LIBRARY)}:{node.lineno} ({room}) imports {module}")
     assert offenders == [], "\n".join(offenders)
+
+
+def _imports(path: Path) -> set[str]:
+    """The tritonrl modules a module imports, at module level or inside functions (a lazy import is still one)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found |= {f"{node.module}.{alias.name}" for alias in node.names} | {node.module}
+    return {name for name in found if name.startswith("tritonrl.")}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of `graph` (as a path that ends where it starts), or []."""
+    state: dict[str, str] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node], path[len(path) :] = "open", [node]
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == "open":
+                return path[path.index(target) :] + [target]
+            if target not in state and (found := visit(target)):
+                return found
+        state[node] = "done"
+        path.pop()
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_the_rooms_import_one_way():
+    rules = {room: allowed for room, allowed in ROOM_IMPORTS.items() if room != "cli"}
+    assert _cycle(rules) == []
+
+
+def test_no_modules_import_each_other_even_lazily():
+    modules = {
+        ".".join(("tritonrl", *p.relative_to(LIBRARY).with_suffix("").parts)).removesuffix(".__init__"): p
+        for p in LIBRARY.rglob("*.py")
+    }
+    graph = {name: {m for m in _imports(path) if m in modules and m != name} for name, path in modules.items()}
+    assert _cycle(graph) == []
 
 
 def test_every_room_is_named_in_the_rules():

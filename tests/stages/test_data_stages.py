@@ -22,7 +22,7 @@ def _config(*overrides):
 def test_tiny_profile_distill_filter_augment_over_the_builtin_suite():
     # Every problem once, two variants each: the counts, the pairing and the kept share over the whole suite.
     # Several samples per problem and their deduplication: the KernelBook test below; five runnable variants
-    # per problem: tests/problems/test_variants.py.
+    # per problem: tests/verify/test_variants.py.
     config = _config("teacher.samples_per_task=1", "augment.variants_per_task=2")
     store = ArtifactStore()
     samples_per_task = config.teacher.samples_per_task

@@ -7,7 +7,7 @@ import pytest
 from tritonrl.artifacts.datasets_io import read_dataset, read_manifest
 from tritonrl.artifacts.store import ArtifactStore
 from tritonrl.config import ConfigError, load_config
-from tritonrl.problems.breakage import break_response
+from tritonrl.generation.breakage import break_response
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.prompts import FIX_REQUEST, build_messages, refinement_messages
 from tritonrl.stages import augment, distill, sft

@@ -8,7 +8,7 @@ import torch
 
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.problems.shapes import shape_sites, with_shapes
-from tritonrl.problems.variants import STRUCTURAL_NAME
+from tritonrl.verify.variants import STRUCTURAL_NAME
 from tritonrl.verify.draws import DISTRIBUTIONS, INDEX_PROBE, make_inputs
 from tritonrl.verify.runtime import import_source
 from tritonrl.verify.shrink import DEFAULT_BUDGET, element_count

@@ -1,7 +1,7 @@
 """The augment stage: turn each verified task into several tasks with other input shapes.
 
 For every problem with an accepted solution, propose `augment.variants_per_task`
-shape variants (tritonrl/problems/variants.py: module-level constants and
+shape variants (tritonrl/verify/variants.py: module-level constants and
 get_inputs size literals rescaled, constraints kept), and re-verify the
 distinct accepted solutions on each. A variant exists only if its reference
 runs; a (variant prompt, solution) pair is kept only if the solution passes
@@ -11,7 +11,7 @@ set: each original problem and each variant that exists).
 
 With `augment.refinement_pairs` N > 0 the pairs also get up to N refinement
 rows per problem: an accepted answer broken one way per kind
-(tritonrl/problems/breakage.py, kinds tried in a seeded order; one kind
+(tritonrl/generation/breakage.py, kinds tried in a seeded order; one kind
 puts the most similar other problem's answer in its place), verified
 with the variants, and kept only where the verifier rejects it. The row's
 `prompt` is the conversation so far (the problem, the broken answer, the
@@ -32,9 +32,9 @@ from typing import Any
 from tritonrl.artifacts.datasets_io import PublishedDataset, publish_dataset, read_dataset, read_manifest
 from tritonrl.artifacts.store import ArtifactStore, join
 from tritonrl.config import Config
-from tritonrl.problems.breakage import ALL_KINDS, Breakage, break_response
+from tritonrl.generation.breakage import ALL_KINDS, Breakage, break_response
 from tritonrl.problems.shapes import shape_sites, with_shapes
-from tritonrl.problems.variants import make_variants
+from tritonrl.verify.variants import make_variants
 from tritonrl.prompts import FEEDBACK_VERSION, PROMPT_VERSION, build_messages, refinement_messages
 from tritonrl.stages.progress import SILENT, Progress, per_batch
 from tritonrl.verify.pool import ProblemBatch, VerifierPool

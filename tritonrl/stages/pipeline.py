@@ -35,7 +35,7 @@ def prepare_environment(config: Config) -> None:
     """
     import torch  # imports no triton
 
-    from tritonrl.training.models import quiet_progress_bars
+    from tritonrl.training.progress_bars import quiet_progress_bars
 
     use_interpreter_on(config.verify.device)
     quiet_progress_bars()

@@ -20,14 +20,13 @@ Test: tests/training/test_models.py.
 from __future__ import annotations
 
 import hashlib
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 from tritonrl.artifacts.store import MANIFEST_FILE, ArtifactStore, join
+from tritonrl.training.progress_bars import quiet_progress_bars
 from tritonrl.training.tiny_model import TINY_LOCAL, ensure_tiny_model
 
 IGNORE_INDEX = -100  # label value the loss skips (prompt tokens, padding)
@@ -54,22 +53,6 @@ class Generation:
     prompt_ids: list[int]
     response_ids: list[int]
     text: str
-
-
-def quiet_progress_bars() -> None:
-    """No weight loading/saving progress bars (transformers', huggingface_hub's): they would drown stage output.
-
-    The variable (unless the user set it) reaches the processes started from here, e.g. training workers;
-    transformers asks huggingface_hub when first imported, and has its own switch when already imported.
-    """
-    from huggingface_hub.utils import disable_progress_bars
-
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    disable_progress_bars()
-    if "transformers" in sys.modules:
-        from transformers.utils import logging
-
-        logging.disable_progress_bar()
 
 
 def resolve_model_source(name: str, home: Path, s3_endpoint_url: str = "") -> str:

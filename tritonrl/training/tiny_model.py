@@ -25,6 +25,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from tritonrl.training.progress_bars import quiet_progress_bars
+
 TINY_LOCAL = "tiny-local"
 BUILD_VERSION = 1  # bump when the build recipe changes in a way the digest cannot see
 
@@ -125,8 +127,6 @@ def ensure_tiny_model(models_dir: Path) -> Path:
     target = models_dir / f"{TINY_LOCAL}-{build_digest(texts)}"
     if (target / "config.json").is_file():
         return target
-    from tritonrl.training.models import quiet_progress_bars  # models imports this module
-
     quiet_progress_bars()
     models_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{TINY_LOCAL}-", dir=models_dir))

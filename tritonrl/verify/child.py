@@ -44,7 +44,7 @@ from typing import Any
 import torch
 
 from tritonrl.problems.shapes import ShapeError, shape_sites, with_shapes
-from tritonrl.problems.variants import unmoved_sizes
+from tritonrl.verify.variants import unmoved_sizes
 from tritonrl.verify.child_patches import (
     combine_whole_blocks_in_interpreter,
     count_loops_as_compiled_triton,

@@ -454,3 +454,15 @@ def multiply_bf16_values_in_interpreter() -> None:
         return create_dot(builder, widened(a), widened(b), *args, **kwargs)
 
     interpreter.InterpreterBuilder.create_dot = dot
+
+
+def launched_tensors(kernel, args: tuple, kwargs: dict):
+    """The tensors a launch hands its kernel (`launch_values`: in tuples, constexprs and defaults too), and those
+    behind Triton's own wrappers (`triton.reinterpret`, tensor descriptors: their `base`)."""
+    import torch
+
+    for value in launch_values(kernel, args, kwargs):
+        if type(value).__module__.split(".")[0] == "triton":  # only Triton's own types are asked for a base
+            value = getattr(value, "base", None)
+        if isinstance(value, torch.Tensor):
+            yield value

@@ -39,7 +39,8 @@ import torch
 from torch.multiprocessing.reductions import StorageWeakRef
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from tritonrl.verify.runtime import LaunchCounter, copy_onto_itself, launched_tensors
+from tritonrl.verify.child_patches import launched_tensors
+from tritonrl.verify.runtime import LaunchCounter, copy_onto_itself
 
 # Bound before any candidate code runs, like runtime.py's.
 _untyped_storage = torch.Tensor.untyped_storage

@@ -111,7 +111,7 @@ import torch
 from torch.multiprocessing.reductions import StorageWeakRef
 
 from tritonrl.config import PRECISIONS
-from tritonrl.verify.child_patches import launch_values
+from tritonrl.verify.child_patches import launch_values, launched_tensors
 from tritonrl.verify.result import Reason, ReasonCode
 
 # Significand bits (the implicit one included) each float format keeps, by Triton and torch name: how much of a
@@ -795,8 +795,6 @@ class DotWatch:
         watch = self
 
         def run(fn, *args, **kwargs):
-            from tritonrl.verify.runtime import launched_tensors  # runtime imports this module
-
             watch._running.append(_kernel_name(fn))
             handed = [watch._held.entry(t) for t in launched_tensors(fn, args, kwargs)]
             watch._launches.append(list({id(s): s for s in [*handed, *watch._held.storages()] if s}.values()))

@@ -33,7 +33,7 @@ import torch
 from torch.multiprocessing.reductions import StorageWeakRef
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from tritonrl.verify.child_patches import launch_values, pin_autotuning_for_interpreter
+from tritonrl.verify.child_patches import launched_tensors, pin_autotuning_for_interpreter
 from tritonrl.verify.draws import build_candidate, build_reference, make_inputs
 from tritonrl.verify.precision import HeldData, significand
 from tritonrl.verify.result import ReasonCode
@@ -515,16 +515,6 @@ class LaunchCounter:
                 counter._depth -= 1
 
         return run
-
-
-def launched_tensors(kernel, args: tuple, kwargs: dict):
-    """The tensors a launch hands its kernel (child_patches.launch_values: in tuples, constexprs and defaults too),
-    and those behind Triton's own wrappers (`triton.reinterpret`, tensor descriptors: their `base`)."""
-    for value in launch_values(kernel, args, kwargs):
-        if type(value).__module__.split(".")[0] == "triton":  # only Triton's own types are asked for a base
-            value = getattr(value, "base", None)
-        if isinstance(value, torch.Tensor):
-            yield value
 
 
 def check_correctness(

@@ -26,7 +26,7 @@ So the valuations 0 (odd), 1 and those in between the primary sizes' are
 all met: no `size % 2**k` tells the primary trial from the others.
 A distribution is used only where the reference stays finite on it.
 
-Shape proposals come from tritonrl.problems.variants, which knows which
+Shape proposals come from tritonrl.verify.variants, which knows which
 sizes may change together; both run problem code, so they run inside the
 sandboxed reference job.
 
@@ -41,7 +41,7 @@ from pathlib import Path
 
 import torch
 
-from tritonrl.problems.variants import FACTORS, Scaling, make_variants
+from tritonrl.verify.variants import FACTORS, Scaling, make_variants
 from tritonrl.verify.shrink import element_count
 
 ALT_ELEMENT_FACTOR = 1.5  # the alternate shapes may hold this many times the primary (or, on CPU, shrunk) elements

@@ -9,7 +9,7 @@ import torch
 
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.problems.shapes import shape_sites, with_shapes
-from tritonrl.problems.variants import Scaling, make_variants
+from tritonrl.verify.variants import Scaling, make_variants
 from tritonrl.verify.draws import build_reference, make_inputs
 from tritonrl.verify.runtime import import_source
 from tritonrl.verify.shrink import MIN_VALUE, element_count, shrink_overrides
@@ -494,7 +494,7 @@ def test_kernelbench_small_batch_of_a_4d_tensor_moves(tmp_path):
 
 # --- sizes in get_inputs' locals and get_init_inputs' arguments (shapes.py follows them) ---
 
-from tritonrl.problems.variants import unmoved_sizes  # noqa: E402
+from tritonrl.verify.variants import unmoved_sizes  # noqa: E402
 
 from tests.support.paths import CANDIDATE_PROBLEMS  # noqa: E402
 

@@ -12,7 +12,7 @@ max, it writes its row sum). Whether a
 breakage really breaks the answer is for the verifier to say: the augment
 stage keeps only the ones it rejects, with its feedback.
 
-Test: tests/problems/test_breakage.py.
+Test: tests/generation/test_breakage.py.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ simple; a wrong guess costs the caller one failed reference run):
   `two_adic`), one size boosted several times while the others shrink, and
   one size the model does not see (the batch where there is one) set to 1.
 
-Test: tests/problems/test_variants.py.
+Test: tests/verify/test_variants.py.
 """
 
 from __future__ import annotations

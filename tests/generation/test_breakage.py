@@ -5,7 +5,7 @@ import difflib
 
 import pytest
 
-from tritonrl.problems.breakage import ALL_KINDS, KINDS, WRONG_PROBLEM, break_response
+from tritonrl.generation.breakage import ALL_KINDS, KINDS, WRONG_PROBLEM, break_response
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.verify.pool import ProblemBatch, VerifierPool
 from tritonrl.verify.response import parse_response
