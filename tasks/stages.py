@@ -8,7 +8,7 @@ return the summary as a dict (JSON-able, so results persist and cross
 machines).
 
 - **Caching** (resume): the key is what the stage reads of the config
-  (`STAGE_READS`), where its artifacts go, its input URIs and a digest of the
+  (its `registry.Stage` record), where its artifacts go, its input URIs and a digest of the
   package's files (`tritonrl/stages/registry.py`), so rerunning a killed
   pipeline reuses every stage that finished, a changed `grpo.*` key reruns
   GRPO and what follows it but reuses SFT, and a change of the library's code

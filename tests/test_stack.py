@@ -30,9 +30,10 @@ from mlflow import MlflowClient
 from typer.testing import CliRunner
 
 from tritonrl import stack
+from tritonrl.stages.registry import STAGES
 from tritonrl.cli import app
 
-from tests.support.flows import SMALL, STAGES
+from tests.support.flows import SMALL
 from tests.support.paths import REPO
 
 TRITONRL = Path(sys.executable).parent / "tritonrl"
@@ -142,7 +143,7 @@ def test_full_deployment_through_the_workers(running_stack):
     (parent,) = [r for r in runs if "mlflow.parentRunId" not in r.data.tags]
     assert parent.info.status == "FINISHED"
     children = {r.info.run_name: r for r in runs if r.data.tags.get("mlflow.parentRunId") == parent.info.run_id}
-    assert set(children) == STAGES and all(r.info.status == "FINISHED" for r in children.values())
+    assert set(children) == set(STAGES) and all(r.info.status == "FINISHED" for r in children.values())
     logged = {d.dataset.name.rsplit("-", 1)[0] for r in children.values() for d in r.inputs.dataset_inputs}
     assert logged == {"distill", "filter-accepted", "filter-rejected", "augment-pairs", "augment-tasks"}
     version = client.get_model_version_by_alias("tritonrl-coder", "candidate")

@@ -1,8 +1,12 @@
-"""One list of stages (tritonrl.stages.registry): the flows and the Prefect deployments are checked against it."""
+"""One record per stage (tritonrl.stages.registry): the flows, tasks, commands and deployments are checked against it."""
 
+import typer
 import yaml
+from prefect import Task
 
 from flows import stages as stage_flows
+from tasks import stages as stage_tasks
+from tritonrl.cli import app
 from tritonrl.config import load_config
 from tritonrl.stages import registry
 
@@ -15,6 +19,23 @@ def test_every_stage_and_shard_stage_has_its_flow_of_the_same_name():
     names = set(registry.STAGES) | set(registry.SHARD_STAGES.values())
     assert set(stage_flows.STAGE_FLOWS) == names
     assert {stage: flow.name for stage, flow in stage_flows.STAGE_FLOWS.items()} == {n: n for n in names}
+
+
+def test_every_step_has_its_task_of_the_same_name():
+    tasks = {value.name for value in vars(stage_tasks).values() if isinstance(value, Task)}
+    assert tasks == set(registry.BY_NAME)
+
+
+def test_every_stage_command_the_records_name_exists():
+    commands = set(typer.main.get_command(app).commands)
+    named = {stage.command for stage in registry.RECORDS if stage.command}
+    assert named <= commands, f"missing commands: {sorted(named - commands)}"
+
+
+def test_shard_steps_are_steps_of_their_own_outside_the_pipeline():
+    for stage, step in registry.SHARD_STAGES.items():
+        assert registry.BY_NAME[stage].in_pipeline and not registry.BY_NAME[step].in_pipeline
+        assert registry.BY_NAME[f"{stage}-merge"].reads, stage
 
 
 def test_the_cuda_pool_deploys_exactly_the_gpu_stages():

@@ -15,5 +15,3 @@ SMALL = [
     "evaluate.limit=1",
     "evaluate.max_tokens=64",
 ]
-# The stages a full run has, each its own MLflow child run.
-STAGES = {"suite-check", "distill", "filter", "augment", "sft", "grpo", "evaluate"}

@@ -1,8 +1,9 @@
-"""The stage registry: each stage's name, the config it reads, whether it runs on a GPU, its shard step.
+"""The stage registry: one record per step the pipeline runs, everything else about stages derives from it.
 
-flows/ and tasks/ are built over these names, the MLflow params of a stage
-run are its sections, and tests/stages/test_registry.py checks
-infra/prefect.yaml's deployments against GPU_STAGES.
+A record names the step (its Prefect flow, task, deployment and MLflow run carry the name), the config it
+reads, whether it needs the accelerator, the step that runs one of its shards, and its `tritonrl` command.
+tests/stages/test_registry.py checks the flows, the tasks, the CLI's stage commands and infra/prefect.yaml's
+deployments against these records; tests/stages/test_stage_reads.py checks what each step reads.
 """
 
 from __future__ import annotations
@@ -10,33 +11,46 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import tritonrl
 from tritonrl.config import Config
 
-STAGES = ("suite-check", "distill", "filter", "augment", "sft", "grpo", "evaluate")
-# Stages that need the accelerator on a real run: the verifier (filter, augment, evaluate) and training.
-GPU_STAGES = ("suite-check", "filter", "augment", "sft", "grpo", "evaluate", "filter-shard", "evaluate-shard")
-# Stages that can split their problems into shards (`shards.<stage>`), and the step that runs one shard.
-SHARD_STAGES = {"filter": "filter-shard", "evaluate": "evaluate-shard"}
-# The config each stage reads: whole sections, or single `section.key`s. This is a stage's cache key (with its
-# inputs and the package's source) and its MLflow params; tests/stages/test_stage_reads.py fails on a stage that
-# reads a key not listed here. Where outputs go (storage, tracking) is not listed: the artifact root is in the key.
-STAGE_READS = {
-    "suite-check": ("problems", "verify"),
-    "distill": ("problems", "teacher"),
-    "filter": ("teacher", "verify", "shards"),  # the teacher repairs rejected answers (teacher.repair_turns)
-    "filter-shard": ("teacher", "verify"),
-    "filter-merge": ("teacher", "verify"),
-    "augment": ("augment", "verify"),
-    "sft": ("student", "sft"),
-    "grpo": ("grpo", "verify", "evaluate.stop_speedup"),  # rewards are verdicts; a turn ends as evaluation's do
-    "evaluate": ("evaluate", "verify", "shards"),
-    "evaluate-shard": ("evaluate", "verify"),
-    "evaluate-merge": ("evaluate",),
-}
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    # The config it reads: whole sections, or single `section.key`s. This is its cache key (with its inputs and
+    # the package's source) and its MLflow params. Where outputs go (storage, tracking) is not listed: the artifact
+    # root is in the key.
+    reads: tuple[str, ...]
+    gpu: bool = False  # needs the accelerator on a real run: the verifier or training (a `<name>/cuda` deployment)
+    shard_step: str = ""  # the step that runs one shard when `shards.<name>` > 1
+    in_pipeline: bool = True  # False: a shard or merge step of a sharded stage
+    command: str = ""  # the `tritonrl` command that runs it alone, if any
+
+
+RECORDS = (
+    Stage("suite-check", ("problems", "verify"), gpu=True),
+    Stage("distill", ("problems", "teacher"), command="distill"),
+    # the teacher repairs rejected answers (teacher.repair_turns)
+    Stage("filter", ("teacher", "verify", "shards"), gpu=True, shard_step="filter-shard", command="filter"),
+    Stage("augment", ("augment", "verify"), gpu=True, command="augment"),
+    Stage("sft", ("student", "sft"), gpu=True, command="sft"),
+    # rewards are verdicts; a turn ends where an evaluation's would
+    Stage("grpo", ("grpo", "verify", "evaluate.stop_speedup"), gpu=True, command="grpo"),
+    Stage("evaluate", ("evaluate", "verify", "shards"), gpu=True, shard_step="evaluate-shard", command="eval"),
+    Stage("filter-shard", ("teacher", "verify"), gpu=True, in_pipeline=False),
+    Stage("filter-merge", ("teacher", "verify"), in_pipeline=False),
+    Stage("evaluate-shard", ("evaluate", "verify"), gpu=True, in_pipeline=False),
+    Stage("evaluate-merge", ("evaluate",), in_pipeline=False),
+)
+BY_NAME = {stage.name: stage for stage in RECORDS}
+STAGES = tuple(stage.name for stage in RECORDS if stage.in_pipeline)
+GPU_STAGES = tuple(stage.name for stage in RECORDS if stage.gpu)
+SHARD_STAGES = {stage.name: stage.shard_step for stage in RECORDS if stage.shard_step}
 
 
 def config_digest(config: Config) -> str:
@@ -51,10 +65,10 @@ def shard_count(config: Config, stage: str) -> int:
 
 
 def stage_params(config: Config, stage: str) -> dict[str, Any]:
-    """What a stage reads of the config (`STAGE_READS`), as nested values: its MLflow params and part of its cache key."""
+    """What a stage reads of the config (its record's `reads`), as nested values: its MLflow params and part of its cache key."""
     data = config.to_dict()
     params: dict[str, Any] = {}
-    for name in STAGE_READS[stage]:
+    for name in BY_NAME[stage].reads:
         section, _, key = name.partition(".")
         if key:
             params.setdefault(section, {})[key] = data[section][key]
