@@ -21,76 +21,8 @@ PID 1 reads end-of-file and exits, and the kernel kills everything left in
 the namespace; the relay dies with the server (parent-death signal), so no
 job outlives the server.
 
-Threat model.
-Covered:
-- credentials, tokens and endpoints in the caller's environment: the server
-  starts from an allow-list environment, so they are not even in its memory;
-- the verifying process, the fork server and every other process: the job
-  has its own PID namespace and its own /proc, so it can neither see, signal
-  nor trace them, nor read their /proc/<pid>/environ, maps or map_files (the
-  verifier also loads reference outputs without mmap); Landlock scopes
-  signals and abstract UNIX sockets to the job's own domain as well;
-- the caller's files, although the job keeps the caller's uid: it runs in a
-  private root holding only the interpreter, the stdlib, site-packages, this
-  package's own directory (not the checkout with its artifacts), system
-  library and tool directories, a few /etc files, a few device nodes, the
-  GPU's lock files, /sys, its own /proc and its job directory; everything but the job directory is
-  read-only. Landlock enforces the same allow-list again (read/execute on
-  it, writes only in the job directory and the job's own /proc/<pid>, which
-  the CUDA driver writes to). So ~/.aws/credentials, tokens, SSH
-  keys, other jobs' directories and UNIX sockets (/run, /tmp, agents) are
-  out of reach, for root as for an ordinary user;
-- privileges: the user namespace maps the caller's uid to itself, so even a
-  root caller's job holds no capability outside it, and the job drops every
-  capability inside it too and sets no_new_privs;
-- the caller's reference outputs: they are never written to a file, and
-  they live only in the verifier's own memory (on the GPU for cuda), which
-  the verifier never exports; children hand memory to the verifier, never
-  the reverse;
-- network: an empty network namespace, and Landlock denies TCP;
-- runaway code: wall-clock timeout killing the process group, CPU-time,
-  address-space (CPU jobs), file-size, process-count and core-dump limits;
-- crashes: segfaults, aborts, `os._exit`, OOM kills come back as the
-  signal/exit status of the child, never as a failure of the caller; a fork
-  server that dies or stops answering ends that job as `sandbox_broken` and
-  is restarted for the next one;
-- output floods: the job's stdout and stderr are a pipe to the relay, which
-  keeps the first and last MiB of them in the job's log (child.log);
-- private temp dir, Triton cache and HOME per job; no file descriptor but
-  that pipe (and the job directory's socket, which only takes outputs).
-Each protection is reported in the job's `isolation` (Verdict.sandbox):
-user_namespace, pid_namespace (own namespace and own /proc), network_isolated,
-ipc_isolated, private_root, capabilities_dropped, filesystem_restricted
-(Landlock file rules) and signals_scoped (Landlock ABI 6 scopes). Where the
-OS lacks a mechanism (old kernel, user namespaces disabled) the job still
-runs and the flag says False.
-Not covered:
-- kernel-level escapes and GPU-driver bugs; GPU memory is not limited per job
-  (jobs on one GPU share it; timed runs have it alone, gpu_lock.py, and the
-  pool re-verifies alone a candidate that ran out of memory next to others);
-- a candidate that subverts the in-process instrumentation (trace, launch
-  counter, result files) by means the static layer does not see: the
-  comparison with the reference happens in the caller, on the outputs it
-  was handed, so it cannot fake correct numbers, but it could hide its own
-  behaviour from the trace (torch's own mode-free path the allow-list
-  reaches, tensor printing, shows no values: child_patches.py);
-- on CPU, data races between a launch's programs that no serial order
-  reveals (a non-atomic read-modify-write): the interpreter runs programs one
-  at a time, in an order drawn from the job's secret seed, so a kernel that
-  relies on program order fails, but a race needs a GPU to show (so do
-  dependencies keyed on atomic tickets, which follow any serial order), and
-  races between the lanes of one program through global memory without a
-  barrier (the interpreter runs a block as one vector operation);
-- exposed directories are checked when the fork server starts and bound by
-  path for each job: whoever can replace one with a link meanwhile (the
-  caller's own files) could also plant code the verifier imports;
-- a path-named UNIX socket inside an exposed PATH, LD_LIBRARY_PATH or
-  CUDA_HOME prefix (a read-only bind does not stop connect()); PYTHONPATH
-  directories holding one are not shared;
-- on kernels without Landlock or user namespaces, the missing layers (see
-  the flags above); in particular, without a private root, path-named UNIX
-  sockets the caller's uid may use stay reachable (Landlock up to ABI 7
-  does not cover them).
+What the sandbox covers and what it does not (its threat model): docs/VERIFIER.md, "Sandbox".
+Each protection is reported in the job's `isolation` (Verdict.sandbox).
 
 Test: tests/verify/test_sandbox.py.
 """
