@@ -64,24 +64,20 @@ def test_training_workers_import_without_the_orchestration_stack():
 # Which rooms of tritonrl/ each room may import (its own always): the pipeline's stages sit on training,
 # evaluation and generation, which sit on artifacts, problems and the verifier; nothing below imports above.
 ROOM_IMPORTS = {
-    "config": set(),
+    "home": set(),
     "syntax": set(),
-    "prompts": {"verify"},  # the feedback turn is made from a verdict
-    "verify": {"config", "problems", "syntax"},
     "problems": {"syntax"},
+    "verify": {"home", "problems", "syntax"},  # nothing of the app: its settings type is its only input
+    "config": {"home", "verify"},  # the verify section's defaults are the verifier's
+    "prompts": {"verify"},  # the feedback turn is made from a verdict
     "artifacts": {"config"},
     "evaluation": {"artifacts"},
-    "generation": {
-        "config",
-        "problems",
-        "prompts",
-        "syntax",
-        "verify",
-    },  # broken answers are parsed as the verifier does
+    # broken answers are parsed as the verifier does
+    "generation": {"config", "problems", "prompts", "syntax", "verify"},
     "training": {"artifacts", "config", "generation", "problems", "prompts", "verify"},
     "stages": {"artifacts", "config", "evaluation", "generation", "problems", "prompts", "training", "verify"},
     "tracking": {"artifacts", "config", "evaluation", "problems", "prompts", "stages", "training"},
-    "stack": {"config"},
+    "stack": {"config", "home"},
 }
 ROOM_IMPORTS["cli"] = set(ROOM_IMPORTS)  # the user's door: every room
 

@@ -24,21 +24,18 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from tritonrl.home import state_dir
+from tritonrl.verify import defaults as verify_defaults
+from tritonrl.verify.defaults import Precision
+
 PROFILES = ("tiny", "gpu")
 # The pipeline's earlier models its evaluation can set beside the final one (evaluate.compare).
 COMPARABLE_MODELS = ("base", "sft")
 # verify.precision: the tl.dot policy for fp32 problems (tritonrl/verify/precision.py).
-Precision = Literal["strict", "tf32"]
-PRECISIONS: tuple[str, ...] = typing.get_args(Precision)
 
 
 class ConfigError(ValueError):
     """The configuration asked for something that does not exist or does not fit."""
-
-
-def state_dir() -> Path:
-    """Where local artifacts and databases live: $TRITONRL_HOME or ./.tritonrl."""
-    return Path(os.environ.get("TRITONRL_HOME") or ".tritonrl").resolve()
 
 
 def _http_url(url: str) -> bool:
@@ -348,11 +345,15 @@ class EvaluateConfig:
 
 @dataclass(frozen=True)
 class VerifyConfig:
-    device: Literal["cpu", "cuda"] = setting("cpu", "cpu runs kernels in Triton's interpreter; cuda on the GPU")
-    trials: int = setting(3, "input sets each candidate is checked on (secret seeds)")
-    timeout_s: float = setting(45.0, "base limit per sandboxed run (a candidate's grows with the reference's own time)")
+    device: Literal["cpu", "cuda"] = setting(
+        verify_defaults.DEVICE, "cpu runs kernels in Triton's interpreter; cuda on the GPU"
+    )
+    trials: int = setting(verify_defaults.TRIALS, "input sets each candidate is checked on (secret seeds)")
+    timeout_s: float = setting(
+        verify_defaults.TIMEOUT_S, "base limit per sandboxed run (a candidate's grows with the reference's own time)"
+    )
     precision: Precision = setting(
-        "strict",
+        verify_defaults.PRECISION,
         "tl.dot in fp32 problems: strict needs IEEE fp32 (the reference is not TF32); tf32 allows TF32 like torch's allow_tf32",
     )
     judge_url: str = setting(
@@ -365,24 +366,26 @@ class VerifyConfig:
         "", "the model the judge's endpoint serves, e.g. Qwen/Qwen3-235B-A22B (needed with judge_url)"
     )
     judge_api_key_env: str = setting(
-        "OPENAI_API_KEY", "name of the environment variable holding the judge's key, never the key"
+        verify_defaults.JUDGE_API_KEY_ENV, "name of the environment variable holding the judge's key, never the key"
     )
     judge_timeout_s: float = setting(
-        120.0,
+        verify_defaults.JUDGE_TIMEOUT_S,
         "seconds to wait for the judge; a judge with no usable answer rejects nothing (the verdict's judge is error, with why)",
     )
 
     def mistakes(self) -> list[str]:
-        """The judge's keys matter only once judge_url is set (empty: off, whatever the others say)."""
+        """Trials and the time limit; the judge's keys matter only once judge_url is set (empty: off)."""
+        found = []
+        if self.trials < 1:
+            found.append(f"verify.trials={self.trials} must be >= 1")
+        if not self.timeout_s > 0:
+            found.append(f"verify.timeout_s={self.timeout_s} must be > 0")
         if not self.judge_url:
-            return []
-        found = (
-            []
-            if _http_url(self.judge_url)
-            else [
+            return found
+        if not _http_url(self.judge_url):
+            found.append(
                 f"verify.judge_url={self.judge_url!r} is not an http(s) URL; e.g. verify.judge_url=http://localhost:8000/v1"
-            ]
-        )
+            )
         if not self.judge_model.strip():
             found.append(
                 "verify.judge_url needs verify.judge_model, the model name the endpoint serves, "

@@ -39,7 +39,7 @@ from pathlib import Path
 
 import yaml
 
-from tritonrl.config import state_dir
+from tritonrl.home import state_dir
 
 BUCKET = "tritonrl"
 HOST = "127.0.0.1"

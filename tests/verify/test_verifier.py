@@ -11,6 +11,7 @@ from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.draws import DISTRIBUTIONS
 from tritonrl.verify.runtime import check_correctness
 from tritonrl.verify.trials import SHAPE_PLANS
+from tritonrl.verify.verifier import VerifierSettings
 
 
 @pytest.mark.slow
@@ -415,3 +416,13 @@ def test_an_input_concatenated_into_the_output_is_layout_where_the_reference_com
     """DenseNet's torch.cat([x, features]): the input's part is no kernel's work, and needs none."""
     verdict = verifier.verify(DENSE_CAT, DENSE_CAT_CANDIDATE)
     assert verdict.correct, verdict.reasons
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"device": "tpu"}, {"precision": "fast"}, {"trials": 0}, {"timeout_s": 0.0}],
+)
+def test_settings_are_checked_where_they_are_built(bad):
+    """The verifier's only input is its settings: a pool, a command or the Python API gets them checked alike."""
+    with pytest.raises(ValueError):
+        VerifierSettings(**bad)

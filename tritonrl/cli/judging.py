@@ -20,7 +20,7 @@ from tritonrl.cli.app import (
     resolve_config,
     stage_config,
 )
-from tritonrl.config import PRECISIONS, Config, key_help
+from tritonrl.config import Config, key_help
 from tritonrl.problems import Problem, ProblemError, load_problems
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.verify import use_interpreter_on
@@ -51,15 +51,12 @@ PrecisionOption = typer.Option(None, help=_from_config("verify.precision"))
 
 
 def _verify_config(profile, config_file, overrides, **flags) -> Config:
-    """The resolved config, its verify section with the command's own flags on top."""
-    config, _ = resolve_config(profile, config_file, overrides)
-    verify = replace(config.verify, **{key: value for key, value in flags.items() if value is not None})
-    if verify.device not in ("cpu", "cuda"):
-        raise fail(f"--device must be cpu or cuda, not {verify.device!r}")
-    if verify.precision not in PRECISIONS:
-        raise fail(f"--precision must be one of {list(PRECISIONS)}, not {verify.precision!r}")
-    use_interpreter_on(verify.device)
-    return replace(config, verify=verify)
+    """The resolved config, its verify section with the command's own flags on top (as `--set verify.KEY=VALUE`
+    after the others, so the config's own checks judge them)."""
+    flagged = [f"verify.{key}={value}" for key, value in flags.items() if value is not None]
+    config, _ = resolve_config(profile, config_file, [*overrides, *flagged])
+    use_interpreter_on(config.verify.device)
+    return config
 
 
 PROBLEM_HELP = "A KernelBench-format problem file (Model, get_inputs, get_init_inputs), or a built-in problem's name, e.g. 01_relu.py."
@@ -287,7 +284,7 @@ def _verified(tally):
 def _answer_eval(problems, model, endpoint, served_model, sampling, settings, out, level, workers, quiet) -> list[dict]:
     """Generate and verify the answers `tritonrl eval` reports (`sampling`: the evaluate section); writes responses.jsonl."""
     from tritonrl.artifacts.store import utc_stamp
-    from tritonrl.config import state_dir
+    from tritonrl.home import state_dir
     from tritonrl.generation import HFTeacher, OpenAITeacher
     from tritonrl.stages.evaluate import EvaluationError, answer
     from tritonrl.stages.refine import Watch

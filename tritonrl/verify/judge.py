@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tritonrl.config import VerifyConfig
+from tritonrl.verify import defaults
 from tritonrl.verify.result import Reason, ReasonCode
 
 log = logging.getLogger(__name__)
@@ -93,8 +93,8 @@ class Judge:
     endpoint: str  # base URL, e.g. http://localhost:8000/v1
     model: str
     cache_dir: Path
-    api_key_env: str = VerifyConfig.judge_api_key_env
-    timeout_s: float = VerifyConfig.judge_timeout_s
+    api_key_env: str = defaults.JUDGE_API_KEY_ENV
+    timeout_s: float = defaults.JUDGE_TIMEOUT_S
 
     def review(self, problem: str, code: str) -> Review:
         """What the judge says about `code` for `problem`: from the cache, else asked (and the answer cached)."""

@@ -110,7 +110,7 @@ import numpy as np
 import torch
 from torch.multiprocessing.reductions import StorageWeakRef
 
-from tritonrl.config import PRECISIONS
+from tritonrl.verify.defaults import PRECISIONS
 from tritonrl.verify.child_patches import launch_values, launched_tensors
 from tritonrl.verify.result import Reason, ReasonCode
 

@@ -158,7 +158,7 @@ def _guarded() -> tuple[list[str], list[str]]:
     """(trees a child may neither read into nor see a parent of: the checkout, the caller's home and the state
     directory (TRITONRL_HOME: artifacts, databases); trees it may not see a parent of: the job root, which is the
     temp dir where /dev/shm is small, so a package directory in /tmp stays usable)."""
-    from tritonrl.config import state_dir
+    from tritonrl.home import state_dir
 
     def real(paths) -> list[str]:
         return [os.path.realpath(p) for p in paths if os.path.exists(p) and os.path.realpath(p) != "/"]

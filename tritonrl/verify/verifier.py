@@ -26,10 +26,12 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, get_args
 
 import torch
 
-from tritonrl.config import VerifyConfig, state_dir
+from tritonrl.home import state_dir
+from tritonrl.verify import defaults
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify import device_paths
 from tritonrl.verify.baseline_cache import BaselineCache
@@ -80,16 +82,17 @@ _WRITE_FROM_A_KERNEL = (
 
 @dataclass(frozen=True)
 class VerifierSettings:
-    """How a verifier checks; the defaults a pipeline run gets are `VerifyConfig`'s (`from_config`)."""
+    """How a verifier checks: its only input besides the problem and the answers (`from_config` reads the app config's
+    `verify` section into it)."""
 
-    device: str = VerifyConfig.device
+    device: str = defaults.DEVICE
     # Trials at the primary shapes, each with fresh secret-seeded inputs (catches memoisation and lucky constants):
     # the first from the problem's own get_inputs(), the others with float inputs from other distributions
     # (draws.DISTRIBUTIONS, signs and outliers the problem's own may lack) where the reference stays finite.
-    trials: int = VerifyConfig.trials
+    trials: int = defaults.TRIALS
     # Base wall-clock limit per child. A candidate also gets CANDIDATE_TIME_FACTOR × the reference's own trial
     # time (so limits grow with the problem's size); the trusted reference gets REFERENCE_TIMEOUT_FACTOR × this.
-    timeout_s: float = VerifyConfig.timeout_s
+    timeout_s: float = defaults.TIMEOUT_S
     memory_bytes: int = 8 << 30
     cpu_element_budget: int = DEFAULT_BUDGET
     alternate_shapes: bool = (
@@ -100,15 +103,24 @@ class VerifierSettings:
     compile_baseline: bool = False  # also time torch.compile(Model) (compiling costs tens of seconds per problem)
     baseline_cache: str | None = None  # directory keeping baselines across runs (per problem, GPU model, versions)
     precision: str = (
-        VerifyConfig.precision
+        defaults.PRECISION
     )  # tl.dot policy for fp32 problems (precision.py): strict needs IEEE fp32, tf32 allows TF32
     judge: Judge | None = None
 
+    def __post_init__(self) -> None:
+        """Checked where built, so every verifier, pool and command gets settings it can run with."""
+        if self.device not in get_args(defaults.Device):
+            raise ValueError(f"device must be 'cpu' or 'cuda', not {self.device!r}")
+        check_policy(self.precision)
+        if self.trials < 1 or not self.timeout_s > 0:
+            raise ValueError(f"trials must be >= 1 and timeout_s > 0 (got {self.trials}, {self.timeout_s})")
+
     @classmethod
-    def from_config(cls, verify: VerifyConfig) -> VerifierSettings:
+    def from_config(cls, verify: Any) -> VerifierSettings:
         """The settings every stage and command verifies with, so a judge configured once judges everywhere.
 
-        The judge's cache lives in the state directory, which no candidate's sandbox can reach."""
+        `verify` is the app config's `verify` section (tritonrl.config.VerifyConfig), read by its attributes: the
+        verifier imports nothing of the app. The judge's cache lives in the state directory, which no candidate's sandbox can reach."""
         judge = (
             Judge(
                 verify.judge_url,
@@ -319,9 +331,6 @@ class Verifier:
     def __init__(
         self, settings: VerifierSettings = VerifierSettings(), worker_env: dict[str, str] | None = None
     ) -> None:
-        if settings.device not in ("cpu", "cuda"):
-            raise ValueError(f"device must be 'cpu' or 'cuda', not {settings.device!r}")
-        check_policy(settings.precision)
         if settings.device == "cpu":
             check_interpreter()
         self.settings = settings
