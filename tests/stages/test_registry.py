@@ -59,6 +59,9 @@ def test_a_stage_cache_key_changes_with_what_the_stage_reads_and_nothing_else():
     assert registry.stage_cache_key("grpo", config, inputs) != registry.stage_cache_key("grpo", changed, inputs)
     assert registry.stage_cache_key("sft", config, inputs) != registry.stage_cache_key("sft", config, {"pairs": "x"})
     assert registry.stage_params(changed, "grpo")["grpo"]["learning_rate"] == 0.5
+    sharded, _ = load_config("tiny", None, ["shards.filter=2", "shards.evaluate=2"])
+    for stage in ("filter", "evaluate"):  # a sharded run publishes what an unsharded one does: reused either way
+        assert registry.stage_cache_key(stage, config, inputs) == registry.stage_cache_key(stage, sharded, inputs)
 
 
 def test_the_source_digest_follows_the_package_files_and_ignores_bytecode(tmp_path):

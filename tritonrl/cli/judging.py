@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -17,10 +16,9 @@ from tritonrl.cli.app import (
     console,
     fail,
     library_logs_to_stderr,
-    resolve_config,
     stage_config,
 )
-from tritonrl.config import Config, key_help
+from tritonrl.config import Config, ConfigError, key_help, load_config
 from tritonrl.problems import Problem, ProblemError, load_problems
 from tritonrl.problems.loaders import load_builtin
 from tritonrl.verify import use_interpreter_on
@@ -50,11 +48,29 @@ TimeoutOption = typer.Option(
 PrecisionOption = typer.Option(None, help=_from_config("verify.precision"))
 
 
-def _verify_config(profile, config_file, overrides, **flags) -> Config:
-    """The resolved config, its verify section with the command's own flags on top (as `--set verify.KEY=VALUE`
-    after the others, so the config's own checks judge them)."""
-    flagged = [f"verify.{key}={value}" for key, value in flags.items() if value is not None]
-    config, _ = resolve_config(profile, config_file, [*overrides, *flagged])
+# The flags that set config keys, to name them when the config refuses a value.
+_FLAGS = {
+    "verify.device": "--device",
+    "verify.trials": "--trials",
+    "verify.timeout_s": "--timeout",
+    "verify.precision": "--precision",
+    "evaluate.samples": "--samples",
+    "evaluate.temperature": "--temperature",
+    "evaluate.max_tokens": "--max-tokens",
+    "evaluate.turns": "--turns",
+}
+
+
+def _verify_config(profile, config_file, overrides, evaluate: dict | None = None, **flags) -> Config:
+    """The resolved config with the command's own flags on top: `flags` set `verify.KEY`, `evaluate` sets
+    `evaluate.KEY`, as `--set` after the others, so the config's own checks judge them."""
+    given = {f"verify.{k}": v for k, v in flags.items()} | {f"evaluate.{k}": v for k, v in (evaluate or {}).items()}
+    given = {key: value for key, value in given.items() if value is not None}
+    try:
+        config, _ = load_config(profile, config_file, [*overrides, *(f"{k}={v}" for k, v in given.items())])
+    except ConfigError as exc:
+        named = [_FLAGS[key] for key in given if key in str(exc)]
+        raise fail(f"{exc}" + (f" (from {', '.join(named)})" if named else "")) from exc
     use_interpreter_on(config.verify.device)
     return config
 
@@ -191,8 +207,16 @@ def evaluate(
     stderr as lines, terminal or not: per batch of generated answers and per
     verified answer, with the time per answer and the time left.
     """
+    sampling_flags = {"samples": samples, "temperature": temperature, "max_tokens": max_tokens, "turns": turns}
     config = _verify_config(
-        profile, config_file, overrides, device=device, trials=trials, timeout_s=timeout, precision=precision
+        profile,
+        config_file,
+        overrides,
+        evaluate=sampling_flags,
+        device=device,
+        trials=trials,
+        timeout_s=timeout,
+        precision=precision,
     )
     if sum(x is not None for x in (responses, model, endpoint)) != 1:
         raise fail("give exactly one of --responses FILE, --model MODEL or --endpoint URL")
@@ -214,19 +238,7 @@ def evaluate(
             raise fail(str(exc)) from exc
     settings = VerifierSettings.from_config(config.verify)
     if responses is None:
-        sampling = replace(
-            config.evaluate,
-            **{
-                k: v
-                for k, v in {
-                    "samples": samples,
-                    "temperature": temperature,
-                    "max_tokens": max_tokens,
-                    "turns": turns,
-                }.items()
-                if v is not None
-            },
-        )
+        sampling = config.evaluate
         rows = _answer_eval(problems, model, endpoint, served_model, sampling, settings, out, level, workers, as_json)
         result = summarize(rows, out, sampling.turns)
     else:

@@ -24,7 +24,7 @@ class Stage:
     name: str
     # The config it reads: whole sections, or single `section.key`s. This is its cache key (with its inputs and
     # the package's source) and its MLflow params. Where outputs go (storage, tracking) is not listed: the artifact
-    # root is in the key.
+    # root is in the key; so is not `shards.*`: a sharded run publishes what an unsharded one does.
     reads: tuple[str, ...]
     gpu: bool = False  # needs the accelerator on a real run: the verifier or training (a `<name>/cuda` deployment)
     shard_step: str = ""  # the step that runs one shard when `shards.<name>` > 1
@@ -35,14 +35,14 @@ class Stage:
 RECORDS = (
     Stage("suite-check", ("problems", "verify"), gpu=True),
     Stage("distill", ("problems", "teacher"), command="distill"),
-    # the teacher repairs rejected answers (teacher.repair_turns)
-    Stage("filter", ("teacher", "verify", "shards"), gpu=True, shard_step="filter-shard", command="filter"),
+    # the teacher repairs rejected answers (teacher.repair_turns), asking again with the problem's source
+    Stage("filter", ("problems", "teacher", "verify"), gpu=True, shard_step="filter-shard", command="filter"),
     Stage("augment", ("augment", "verify"), gpu=True, command="augment"),
     Stage("sft", ("student", "sft"), gpu=True, command="sft"),
     # rewards are verdicts; a turn ends where an evaluation's would
     Stage("grpo", ("grpo", "verify", "evaluate.stop_speedup"), gpu=True, command="grpo"),
-    Stage("evaluate", ("evaluate", "verify", "shards"), gpu=True, shard_step="evaluate-shard", command="eval"),
-    Stage("filter-shard", ("teacher", "verify"), gpu=True, in_pipeline=False),
+    Stage("evaluate", ("evaluate", "verify"), gpu=True, shard_step="evaluate-shard", command="eval"),
+    Stage("filter-shard", ("problems", "teacher", "verify"), gpu=True, in_pipeline=False),
     Stage("filter-merge", ("teacher", "verify"), in_pipeline=False),
     Stage("evaluate-shard", ("evaluate", "verify"), gpu=True, in_pipeline=False),
     Stage("evaluate-merge", ("evaluate",), in_pipeline=False),
