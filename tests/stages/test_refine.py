@@ -244,6 +244,8 @@ def test_turns_below_one_is_refused_before_anything_is_asked():
             "0",
         ],
     )
-    assert result.exit_code == 2 and "turns must be >= 1, got 0" in result.output
+    assert (
+        result.exit_code == 2 and "evaluate.turns=0 must be >= 1" in result.output and "(from --turns)" in result.output
+    )
     with pytest.raises(ConfigError, match=r"evaluate.turns=0 must be >= 1"):
         load_config("tiny", None, ["evaluate.turns=0"])
