@@ -14,7 +14,7 @@ appended to the results file as soon as it exists. A run prints the SFT
 output and tasks URIs; `--sft-model … --tasks-data …` starts the next run
 from them instead of rebuilding the data and retraining.
 
-    .venv/bin/python bench/grpo_learning.py --results bench/results/<date>-grpo-learning-cpu.md
+    .venv/bin/python -m bench.grpo_learning --results bench/results/<date>-grpo-learning-cpu.md
 
 The run that met the target of +0.2 mean reward within 30 steps (run K in
 bench/results/2026-11-30-grpo-learning-cpu.md) reused a 300-step SFT and
@@ -27,14 +27,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tritonrl.verify import use_interpreter_on  # noqa: E402
+from tritonrl.verify import use_interpreter_on
 
 
 def parse_args() -> argparse.Namespace:

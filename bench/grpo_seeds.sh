@@ -15,7 +15,7 @@ out=$1 seeds=${2:-0 1 2}
 shift $(( $# > 1 ? 2 : 1 ))
 mkdir -p "$out"
 home=/tmp/grpo-seeds-prepare
-python3 bench/grpo_learning.py --prepare-only --home "$home" --results "$out/prepare.md" "$@" --set sft.bf16=false
+python3 -m bench.grpo_learning --prepare-only --home "$home" --results "$out/prepare.md" "$@" --set sft.bf16=false
 reuse=$(grep -o -- '--sft-model [^ ]* --tasks-data [^ )]*' "$out/prepare.md" | tail -1)
 read -r _ sft _ tasks <<<"$reuse"
 mkdir -p "$out/prepared" && cp -r "${sft#file://}" "${tasks#file://}" "$out/prepared/"

@@ -23,7 +23,7 @@ for spec in "$@"; do
   device=$(( gpus > 0 ? index % gpus : 0 ))
   # shellcheck disable=SC2086
   CUDA_VISIBLE_DEVICES=$([ "$gpus" -gt 0 ] && echo "$device" || echo "") TRITON_INTERPRET=1 \
-    python3 bench/grpo_learning.py --home "/tmp/grpo-sweep-$name" --sft-model "$sft" --tasks-data "$tasks" \
+    python3 -m bench.grpo_learning --home "/tmp/grpo-sweep-$name" --sft-model "$sft" --tasks-data "$tasks" \
     --results "$out/$name.md" --plot "$out/$name.png" $args >"$out/$name.log" 2>&1 &
   index=$((index + 1))
 done

@@ -6,7 +6,7 @@ also the lr-0 control's final model, and each seed's GRPO model) answers every b
 CPU verifier, and the share of correct answers is recorded with its standard error. Sampling is seeded
 per position (`--seed`), so a rerun draws the same answers.
 
-    .venv/bin/python bench/held_out_probe.py --samples 16 --temperature 1.0 \\
+    .venv/bin/python -m bench.held_out_probe --samples 16 --temperature 1.0 \\
         --results bench/results/<date>-grpo-seeds.md start=/path/to/sft/model seed0=/path/to/grpo/model ...
 
 A model is NAME=DIR, DIR a transformers model directory (a training output's `model/`).
@@ -17,13 +17,10 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tritonrl.verify import use_interpreter_on  # noqa: E402
+from tritonrl.verify import use_interpreter_on
 
 
 def parse_args() -> argparse.Namespace:

@@ -6,7 +6,7 @@ host and are copied to the GPU; 5 correctness trials (allclose, atol = rtol
 = 1e-2), then 100 timed calls with CUDA events on the last inputs. Prints
 one JSON line: correct, mean_ms.
 
-Run: python3 bench/kernelbench_style_eval.py --problem P.py --candidate C.py
+Run: python3 -m bench.kernelbench_style_eval --problem P.py --candidate C.py
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ honest fixture kernelguard flags (false rejects). kernelguard is not a project
 dependency: install it into a scratch directory and point at it.
 
     pip download kernelguard --no-deps -d /tmp/kg && unzip -q /tmp/kg/*.whl -d /tmp/kg/src
-    .venv/bin/python bench/kernelguard_eval.py --kernelguard-path /tmp/kg/src
+    .venv/bin/python -m bench.kernelguard_eval --kernelguard-path /tmp/kg/src
 """
 
 from __future__ import annotations

@@ -15,21 +15,17 @@ and a second SFT on all rows is the one evaluated — the mistakes turn 2 is
 trained on are then the student's own. Every number is appended to the
 results file as soon as it exists.
 
-    .venv/bin/python bench/refinement_learning.py --results bench/results/<date>-refinement-learning-cpu.md
+    .venv/bin/python -m bench.refinement_learning --results bench/results/<date>-refinement-learning-cpu.md
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tritonrl.verify import use_interpreter_on  # noqa: E402
+from tritonrl.verify import use_interpreter_on
 
 
 def parse_args() -> argparse.Namespace:

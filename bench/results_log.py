@@ -15,6 +15,13 @@ from importlib import metadata
 from pathlib import Path
 
 
+def command() -> str:
+    """The command line as run, `python -m bench.NAME ARGS` (under -m, sys.argv[0] is the module's file path)."""
+    spec = sys.modules["__main__"].__spec__
+    head = ["-m", spec.name] if spec else sys.argv[:1]
+    return " ".join([Path(sys.executable).name, *head, *sys.argv[1:]])
+
+
 def gpu_run_facts() -> dict[str, str]:
     """Date, GPU, versions and command at the head of a GPU benchmark's JSON results."""
     import torch
@@ -26,7 +33,7 @@ def gpu_run_facts() -> dict[str, str]:
         "torch": torch.__version__,
         "triton": triton.__version__,
         "python": platform.python_version(),
-        "command": " ".join(sys.argv),
+        "command": command(),
     }
 
 
@@ -48,6 +55,6 @@ def results_log(path: str, title: str, overrides: list[str]) -> Callable[[str], 
         f"- versions: python {platform.python_version()}, torch {torch.__version__}, triton {metadata.version('triton')}, "
         f"numpy {metadata.version('numpy')}, transformers {transformers.__version__}"
     )
-    record(f"- command: `{' '.join([sys.executable.rsplit('/', 1)[-1], *sys.argv])}`")
+    record(f"- command: `{command()}`")
     record(f"- overrides: {' '.join(overrides)}\n")
     return record

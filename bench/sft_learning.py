@@ -10,21 +10,17 @@ second shape set no training prompt uses) passes the full verifier on CPU.
 Every number is appended to the results file as soon as it exists, so a
 shortened or interrupted run still records what it measured.
 
-    .venv/bin/python bench/sft_learning.py --steps 300 --results bench/results/<date>-sft-learning-cpu.md
+    .venv/bin/python -m bench.sft_learning --steps 300 --results bench/results/<date>-sft-learning-cpu.md
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tritonrl.verify import use_interpreter_on  # noqa: E402
+from tritonrl.verify import use_interpreter_on
 
 
 def parse_args() -> argparse.Namespace:

@@ -8,20 +8,17 @@ padded batch gets) and without any mask (sdpa's causal flash path), and with
 bf16 weights. Prints ms per step, model FLOPs utilisation and the top CUDA
 kernels of the first variant.
 
-GPU host: PYTHONPATH=. python3 bench/sft_step_profile.py --out profile.json
+GPU host: PYTHONPATH=. python3 -m bench.sft_step_profile --out profile.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.train_throughput_gpu import PEAK_FLOPS, QWEN3_06B  # noqa: E402
+from bench.train_throughput_gpu import PEAK_FLOPS, QWEN3_06B
 
 
 def step_time(variant: dict, batch: int, seq: int, steps: int, profile: bool) -> dict:

@@ -9,7 +9,7 @@ follow closely — the timed window's back-to-back calls — so the last, checke
 layer would refuse it before it ran (it reads a clock), so it is timed and judged directly here, next to
 the honest answer timed the same way. Expected: the honest one passes, the hack is faster_than_light.
 
-Run (GPU host, repo root): PYTHONPATH=. python3 bench/speed_of_light_gpu.py --out $OUT/sol.json
+Run (GPU host, repo root): PYTHONPATH=. python3 -m bench.speed_of_light_gpu --out $OUT/sol.json
 (KernelBench from ../shared/kernelbench/level_1.jsonl unless --kernelbench says otherwise). The JSON is
 rewritten after every row.
 """
@@ -20,22 +20,19 @@ import argparse
 import functools
 import itertools
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench.kernelbench_candidates import candidates
+from bench.results_log import gpu_run_facts
+from tritonrl.problems import load_problems
+from tritonrl.problems.shapes import with_shapes
+from tritonrl.verify.result import Verdict
+from tritonrl.verify.speed_of_light import MB, Bound, bound, light_reason, measure_work, sol_fraction, table_peaks
+from tritonrl.verify.verifier import ReferenceRun, Verifier, VerifierSettings
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from bench.kernelbench_candidates import candidates  # noqa: E402
-from bench.results_log import gpu_run_facts  # noqa: E402
-from tritonrl.problems import load_problems  # noqa: E402
-from tritonrl.problems.shapes import with_shapes  # noqa: E402
-from tritonrl.verify.result import Verdict  # noqa: E402
-from tritonrl.verify.speed_of_light import MB, Bound, bound, light_reason, measure_work, sol_fraction, table_peaks  # noqa: E402
-from tritonrl.verify.verifier import ReferenceRun, Verifier, VerifierSettings  # noqa: E402
-
 ELEMENTWISE = {"batch_size": 4096, "dim": 16384}  # 256 MiB in, 256 MiB out: well above L2, ~0.1 ms a call
 CASES = [  # (KernelBench level-1 problem, shape overrides)
     *(

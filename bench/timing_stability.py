@@ -5,7 +5,7 @@ baseline timing, fresh candidate run), so the spread covers everything that
 moves a reported speed-up. Problems are KernelBench level-1 sources with
 shapes chosen so kernels run ~10 µs to a few ms.
 
-Run (GPU host, repo root): PYTHONPATH=. python3 bench/timing_stability.py --kernelbench PATH/level_1.jsonl --out results.json
+Run (GPU host, repo root): PYTHONPATH=. python3 -m bench.timing_stability --kernelbench PATH/level_1.jsonl --out results.json
 """
 
 from __future__ import annotations
@@ -13,16 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.kernelbench_candidates import candidates  # noqa: E402
-from bench.results_log import gpu_run_facts  # noqa: E402
-from tritonrl.problems import load_problems  # noqa: E402
-from tritonrl.problems.shapes import with_shapes  # noqa: E402
-from tritonrl.verify.verifier import Verifier, VerifierSettings  # noqa: E402
+from bench.kernelbench_candidates import candidates
+from bench.results_log import gpu_run_facts
+from tritonrl.problems import load_problems
+from tritonrl.problems.shapes import with_shapes
+from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 CASES = [  # (problem, shape overrides): kernels from a few µs to ~1 ms
     ("19_ReLU.py", {"batch_size": 1024, "dim": 4096}),

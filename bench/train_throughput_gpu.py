@@ -18,7 +18,7 @@ Throughput is the steady state: tokens between the first logged step after
 clock), so start-up, first-step compilation and autotuning are not counted.
 
 GPU host (needs pyarrow; carry its wheel, and deepspeed's for --deepspeed):
-    PYTHONPATH=. python3 bench/train_throughput_gpu.py --out results.json [--liger true] [--nproc 2 --deepspeed zero3]
+    PYTHONPATH=. python3 -m bench.train_throughput_gpu --out results.json [--liger true] [--nproc 2 --deepspeed zero3]
 bench/train_throughput_h200.sh runs the recorded set of configurations.
 """
 
@@ -28,12 +28,9 @@ import argparse
 import json
 import os
 import re
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 PEAK_FLOPS = 790e12  # bf16 dense matmul, measured on the H200 (DESIGN §7)
 QWEN3_06B = dict(

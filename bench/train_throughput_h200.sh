@@ -11,7 +11,7 @@ part=${1:?first, second, third, fourth or fifth}
 out=${2:-.}
 run() {  # name gpus args...
     local name=$1 gpus=$2; shift 2
-    CUDA_VISIBLE_DEVICES=$gpus timeout 240 python3 bench/train_throughput_gpu.py --out "$out/$name.json" "$@" \
+    CUDA_VISIBLE_DEVICES=$gpus timeout 240 python3 -m bench.train_throughput_gpu --out "$out/$name.json" "$@" \
         >"$out/$name.log" 2>&1
     local status=$?
     [ $status -eq 0 ] || echo "$name failed ($status): $(tail -3 "$out/$name.log")"
@@ -24,7 +24,7 @@ if [ "$part" = first ]; then
     wait
     run sft-liger-zero3-2gpu 0,1 --attn sdpa --liger true --nproc 2 --deepspeed zero3 || run sft-zero3-2gpu 0,1 --attn sdpa --nproc 2 --deepspeed zero3
 elif [ "$part" = second ]; then
-    (CUDA_VISIBLE_DEVICES=0 timeout 300 python3 bench/sft_step_profile.py --out "$out/step-profile.json" >"$out/step-profile.log" 2>&1
+    (CUDA_VISIBLE_DEVICES=0 timeout 300 python3 -m bench.sft_step_profile --out "$out/step-profile.json" >"$out/step-profile.log" 2>&1
      grep '^{' "$out/step-profile.log"; run sft-liger-padded-b8 0 --liger true --packing false --batch 8) &
     (run sft-padded 1 --packing false; run sft-liger-padded-compile 1 --liger true --packing false --compile) &
     wait

@@ -15,7 +15,7 @@ Per problem, G × the KernelBench-style seconds over the pool's wall time for
 that problem's group is the speed-up of the pool over that style.
 
 Run (GPU host, repo root):
-    PYTHONPATH=. python3 bench/verifier_throughput.py --kernelbench PATH/level_1.jsonl --out results.json
+    PYTHONPATH=. python3 -m bench.verifier_throughput --kernelbench PATH/level_1.jsonl --out results.json
 """
 
 from __future__ import annotations
@@ -37,13 +37,12 @@ from pathlib import Path
 import torch
 import triton
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.kernelbench_candidates import candidates  # noqa: E402
-from tritonrl.problems import load_problems  # noqa: E402
-from tritonrl.verify.pool import ProblemBatch, VerifierPool  # noqa: E402
-from tritonrl.verify.sandbox import job_root  # noqa: E402
-from tritonrl.verify.verifier import VerifierSettings  # noqa: E402
+from bench.kernelbench_candidates import candidates
+from bench.results_log import command
+from tritonrl.problems import load_problems
+from tritonrl.verify.pool import ProblemBatch, VerifierPool
+from tritonrl.verify.sandbox import job_root
+from tritonrl.verify.verifier import VerifierSettings
 
 PROBLEMS = [
     "1_Square_matrix_multiplication_.py",
@@ -230,7 +229,7 @@ def main() -> None:
         "cpus": __import__("os").cpu_count(),
         "job_root": str(job_root()),
         "job_root_free_gb": round(shutil.disk_usage(job_root()).free / 2**30, 1),
-        "command": " ".join(sys.argv),
+        "command": command(),
         "pool": {},
         "references": [],
         "kernelbench_style": {"runs": []},

@@ -4,7 +4,7 @@ Evidence that the verifier accepts honest kernels at the problems' own
 shapes (no shrinking on cuda), and what a verdict costs there.
 
 Run (GPU host, from the repo root, KernelBench JSONL at PATH):
-    PYTHONPATH=. python3 bench/verify_kernelbench_gpu.py --kernelbench PATH/level_1.jsonl --out results.json
+    PYTHONPATH=. python3 -m bench.verify_kernelbench_gpu --kernelbench PATH/level_1.jsonl --out results.json
 Results are recorded in bench/results/.
 """
 
@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.kernelbench_candidates import candidates  # noqa: E402
-from bench.results_log import gpu_run_facts  # noqa: E402
-from tritonrl.problems import load_problems  # noqa: E402
-from tritonrl.verify.verifier import Verifier, VerifierSettings  # noqa: E402
+from bench.kernelbench_candidates import candidates
+from bench.results_log import gpu_run_facts
+from tritonrl.problems import load_problems
+from tritonrl.verify.verifier import Verifier, VerifierSettings
 
 
 def main() -> None:

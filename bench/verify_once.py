@@ -6,8 +6,8 @@ suite's reference answer (built-in names). The clock starts before torch is
 imported, like a user's command line; prints one JSON line.
 
 Run (GPU host, repo root):
-    PYTHONPATH=. python3 bench/verify_once.py --kernelbench PATH/level_1.jsonl --problem 19_ReLU.py
-    PYTHONPATH=. python3 bench/verify_once.py --problem 01_relu.py
+    PYTHONPATH=. python3 -m bench.verify_once --kernelbench PATH/level_1.jsonl --problem 19_ReLU.py
+    PYTHONPATH=. python3 -m bench.verify_once --problem 01_relu.py
 """
 
 import time
@@ -16,10 +16,6 @@ STARTED = time.perf_counter()
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.kernelbench_candidates import candidates  # noqa: E402
 from tritonrl.problems import load_problems  # noqa: E402

@@ -6,7 +6,7 @@ reference run's seconds, and the candidate run's stage split, then the median.
 Run on two checkouts to compare versions; the script only uses the public
 `Verifier` API, so it runs unchanged on older commits:
 
-    .venv/bin/python bench/verify_time_cpu.py [--problems 01_relu.py,09_softmax.py] [--json out.json]
+    .venv/bin/python -m bench.verify_time_cpu [--problems 01_relu.py,09_softmax.py] [--json out.json]
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 .venv/bin/ruff check --quiet .
 .venv/bin/ruff format --check --quiet .
 set +e
-.venv/bin/python -m pytest -n 2 "$@"
+.venv/bin/python -m pytest -n 2 --durations=25 "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

@@ -23,7 +23,7 @@ from tritonrl.verify.trials import (
     unfit_distribution,
     untried_own_sizes,
 )
-from tritonrl.verify.verifier import ReferenceRun, ReferenceTrial, _call_states, _secret_schedule
+from tritonrl.verify.verifier import _DRAW_KEYS, ReferenceRun, ReferenceTrial, _call_states, _secret_schedule
 
 BUILTIN = {p.name: p.source for p in load_builtin()}
 CPU_LIMIT = int(ALT_ELEMENT_FACTOR * DEFAULT_BUDGET)
@@ -285,6 +285,40 @@ def test_autograd_is_on_in_some_calls_and_off_in_others_and_the_calls_after_a_tr
     trial = {"label": 3, "autograd": True, "frozen": True, "again": [{"label": 4}, {"label": 5}]}
     frozen_note = ", ModelNew's parameters frozen"
     assert _call_states(trial) == [(3, on + frozen_note), (4, frozen_note), (5, on + frozen_note)]
+
+
+def test_training_mode_and_autograd_are_on_and_off_among_each_kind_of_values_and_take_turns_between_calls():
+    """CI, 2026-12-06: a softmax that skips its max pass in training mode overflows only on large values, and passed
+    whenever the calls drawing them (a large-magnitude trial, the extreme calls after a trial) ran in eval mode."""
+    drawn = ["problem", "zeros_and_ties", "normal", "zeros_and_ties", "range:1e+30", "offset_apart"]
+    drawn += ["zeros_and_ties", "normal", "large_magnitude", "heavy_tailed"]
+    again_of = {3: 1, 4: 1, 5: 1}
+    trials = [
+        ReferenceTrial("", 0, {"n": 1024 if i < 6 else 1537}, [], d, variant=i % 3, again_of=again_of.get(i))
+        for i, d in enumerate(drawn)
+    ]
+    run = ReferenceRun("", {"n": 1024}, {"n": 1024}, 0, trials, training_agrees=True)
+    for _ in range(100):
+        draws = [{**dict.fromkeys(_DRAW_KEYS), "label": i, "variant": t.variant} for i, t in enumerate(trials)]
+        schedule = _secret_schedule(run, draws)
+        for state in ("training", "autograd"):
+            seen = {}
+            for trial in schedule:
+                for call, (label, _) in enumerate(_call_states(trial)):
+                    seen.setdefault(drawn[label], set()).add(trial[state] != bool(call % 2))
+                    seen.setdefault(trials[label].shapes["n"], set()).add(trial[state] != bool(call % 2))
+            assert all(states == {True, False} for key, states in seen.items() if key in ("zeros_and_ties", "normal"))
+            assert seen[1024] == seen[1537] == {True, False}
+            large = {
+                trial[state] != bool(call % 2)
+                for trial in schedule
+                for call, (label, _) in enumerate(_call_states(trial))
+                if drawn[label] in ("range:1e+30", "large_magnitude")
+            }
+            assert large == {True, False}
+    trial = {"label": 3, "training": True, "autograd": True, "again": [{"label": 4}, {"label": 5}]}
+    both = ", ModelNew in training mode, autograd on (inputs requiring grad)"
+    assert _call_states(trial) == [(3, both), (4, ""), (5, both)]
 
 
 def test_a_padding_of_0_steps_to_1():

@@ -1096,6 +1096,10 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                 )
                 refill = follow_draw.inputs(problem, follow["seed"], device)[0]
                 reference = references[(spec["problem_source"], int(spec.get("variant", 0)))][1]
+                if (
+                    "training" in spec
+                ):  # where the reference agrees in both modes, it flips between calls as autograd does
+                    torch.nn.Module.train(candidate, spec["training"] != bool(call % 2))
                 with changed_weights(candidate, follow_draw.weights, reference):
                     launches, again = _repeat_launches(candidate, inputs, refill, device, autograd != bool(call % 2))
                 trial.setdefault("repeat_launches", launches)

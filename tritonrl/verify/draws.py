@@ -842,6 +842,11 @@ def range_name(top: float) -> str:
     return f"{RANGE_PREFIX}{top:.4g}"
 
 
+def large_values(distribution: str) -> bool:
+    """Whether a distribution draws the largest values trials take (an exp overflows there, a square loses the small)."""
+    return distribution in ("large_magnitude", "offset") or distribution.startswith(RANGE_PREFIX)
+
+
 # Other float distributions for trials, by name, most telling first (the reference job takes them in this
 # order, skipping those the reference is not finite on): exact zeros, ties and constant rows, an offset far
 # from 0 (which also overflows an unguarded exp), signs, magnitudes that leave a clamped range or pass a

@@ -35,7 +35,7 @@ from tritonrl.verify import defaults
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify import device_paths
 from tritonrl.verify.baseline_cache import BaselineCache
-from tritonrl.verify.draws import AS_BUILT, DISTRIBUTIONS, PROBLEM_DISTRIBUTION
+from tritonrl.verify.draws import AS_BUILT, DISTRIBUTIONS, PROBLEM_DISTRIBUTION, large_values
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import HandoffError, Inbox
 from tritonrl.verify.interpreter import check_interpreter
@@ -263,17 +263,29 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
             for index, trial in enumerate(group):
                 trial["instance"] = instance + index % pairs
         instance += pairs
-    everywhere = range(len(trials))
-    if reference.training_agrees:  # some trials, at least one, with the candidate in training mode
-        for trial, train in zip(trials, _states(chance, len(trials), 0.5, everywhere)):
+    # Training mode (where the reference agrees in both modes) and autograd (float inputs requiring grad) are on in
+    # some calls and off in others, flipped between a trial's calls in turn: at the primary shapes and at others,
+    # among the calls of each input distribution and among those of the largest values, so a path taken in one state
+    # only meets every kind of values the trials draw (a softmax that skips its max in training mode overflows on
+    # large values only). ModelNew's parameters are frozen in some trials (FROZEN_SHARE). An answer computes the
+    # same in every state. Each state is set in a trial on drawn weights (built ones may be the identity).
+    calls = [
+        (i, bool(call % 2), reference.trials[label])
+        for i, t in enumerate(trials)
+        for call, label in enumerate([t["label"], *(follow["label"] for follow in t.get("again", []))])
+    ]
+    groups = [
+        [(i, flipped) for i, flipped, trial in calls if (trial.shapes == reference.shapes) == primary]
+        for primary in (True, False)
+    ]
+    for name in dict.fromkeys(trial.distribution for _, _, trial in calls):
+        groups.append([(i, flipped) for i, flipped, trial in calls if trial.distribution == name])
+    groups.append([(i, flipped) for i, flipped, trial in calls if large_values(trial.distribution)])
+    drawn = [i for i, t in enumerate(trials) if t["variant"] != AS_BUILT] or list(range(len(trials)))
+    if reference.training_agrees:
+        for trial, train in zip(trials, _states(chance, len(trials), 0.5, drawn, groups)):
             trial["training"] = train
-    # autograd on (float inputs requiring grad) in some trials, off in others, each at the primary shapes and at
-    # others, and the calls right after a trial in the other state in turn; ModelNew's parameters frozen in some
-    # (FROZEN_SHARE): an answer computes the same in either state (a path for inference only, a snapshot taken
-    # under one state is seen). Each state is set in a trial on drawn weights (built ones may be the identity).
-    primary = [i for i, t in enumerate(trials) if reference.trials[t["label"]].shapes == reference.shapes]
-    drawn = [i for i, t in enumerate(trials) if t["variant"] != AS_BUILT] or list(everywhere)
-    autograd = _states(chance, len(trials), 0.5, drawn, both_in=(primary, [i for i in everywhere if i not in primary]))
+    autograd = _states(chance, len(trials), 0.5, drawn, groups)
     frozen = _states(chance, len(trials), FROZEN_SHARE, drawn)
     for trial, grad, freeze in zip(trials, autograd, frozen):
         trial["autograd"], trial["frozen"] = grad, freeze
@@ -281,19 +293,28 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
     return trials
 
 
-def _states(chance: secrets.SystemRandom, count: int, share: float, drawn, both_in=()) -> list[bool]:
-    """A harness state per trial, each on with chance `share`: on and off within each group of `both_in` (of two or
-    more trials), on in at least one trial of `drawn`, and off in at least one where there are two trials or more."""
-    states = [chance.random() < share for _ in range(count)]
-    for group in both_in:
-        if len(group) >= 2:
-            on, off = chance.sample(group, 2)
-            states[on], states[off] = True, False
-    if not any(states[i] for i in drawn):
-        states[chance.choice(drawn)] = True
-    if all(states) and count > 1:
-        states[chance.choice([i for i in range(count) if i not in drawn] or list(drawn))] = False
-    return states
+def _states(chance: secrets.SystemRandom, count: int, share: float, drawn, groups=()) -> list[bool]:
+    """A harness state per trial, each on with chance `share`, on in at least one trial of `drawn` and off in at least
+    one where there are two trials or more; then, as far as the trials allow, on and off within each group of calls
+    ((trial, flipped): a call in its trial's state, or the other where flipped). Drawn at random until one fits, so
+    every fitting assignment is as likely as any other."""
+    groups = [group for group in groups if len(group) >= 2]
+
+    def fit(states: list[bool]) -> tuple[bool, int]:
+        required = any(states[i] for i in drawn) and (count < 2 or not all(states))
+        return required, sum(len({states[i] != flipped for i, flipped in group}) == 2 for group in groups)
+
+    best, best_fit = [], (False, -1)
+    for _ in range(_STATE_DRAWS):
+        states = [chance.random() < share for _ in range(count)]
+        if (found := fit(states)) > best_fit:
+            best, best_fit = states, found
+            if found == (True, len(groups)):
+                break
+    return best
+
+
+_STATE_DRAWS = 4096  # assignments tried: enough for every group of calls to see both states, where they can
 
 
 _DRAW_KEYS = ("label", "seed", "distribution", "kept", "scalars", "positive", "weights")  # a call's draw (child._Draw)
@@ -305,7 +326,8 @@ def _call_states(trial: dict) -> list[tuple[int, str]]:
     labels = [trial["label"], *(follow["label"] for follow in trial.get("again", []))]
     states = []
     for call, label in enumerate(labels):
-        state = [", ModelNew in training mode"] if trial.get("training") else []
+        training = "training" in trial and trial["training"] != bool(call % 2)
+        state = [", ModelNew in training mode"] if training else []
         state += [", autograd on (inputs requiring grad)"] if trial.get("autograd", False) != bool(call % 2) else []
         state += [", ModelNew's parameters frozen"] if trial.get("frozen") else []
         states.append((label, "".join(state)))
