@@ -12,6 +12,8 @@ import pytest
 from tests.support.flows import SMALL
 from tests.support.paths import REPO
 
+pytestmark = pytest.mark.xdist_group(__name__)  # one pytest worker builds this module's fixtures
+
 INSTALLED_CHECK = """
 import json
 from pathlib import Path

@@ -36,6 +36,8 @@ from tritonrl.cli import app
 from tests.support.flows import SMALL
 from tests.support.paths import REPO
 
+pytestmark = pytest.mark.xdist_group(__name__)  # one pytest worker builds this module's fixtures
+
 TRITONRL = Path(sys.executable).parent / "tritonrl"
 PREFECT = Path(sys.executable).parent / "prefect"
 # Two evaluation problems, so each evaluate shard has one; the single filter problem leaves one filter shard empty.

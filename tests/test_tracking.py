@@ -33,6 +33,8 @@ from tritonrl.training.tiny_model import ensure_tiny_model
 
 from tests.support.metrics_records import example_records
 
+pytestmark = pytest.mark.xdist_group(__name__)  # one pytest worker builds this module's fixtures
+
 
 @pytest.fixture
 def config(tritonrl_home):

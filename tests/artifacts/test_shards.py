@@ -12,6 +12,8 @@ from tritonrl.stages import distill, evaluate, pipeline
 
 from tests.support.teachers import CountingTeacher
 
+pytestmark = pytest.mark.xdist_group(__name__)  # one pytest worker builds this module's fixtures
+
 
 def _config(*overrides):
     return load_config("tiny", None, ["verify.trials=1", *overrides])[0]

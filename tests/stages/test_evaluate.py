@@ -11,6 +11,8 @@ from tritonrl.problems.loaders import load_builtin
 from tritonrl.stages.evaluate import EvaluationError, load_responses, run
 from tritonrl.verify.verifier import VerifierSettings
 
+pytestmark = pytest.mark.xdist_group(__name__)  # one pytest worker builds this module's fixtures
+
 SETTINGS = VerifierSettings(trials=1, timeout_s=30)
 
 

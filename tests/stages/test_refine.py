@@ -22,6 +22,8 @@ from tritonrl.verify.result import Reason, ReasonCode, Verdict
 from tests.support.metrics_records import rec
 from tests.support.openai_server import Reply, ScriptedServer, chat_body
 
+pytestmark = pytest.mark.xdist_group(__name__)  # one pytest worker builds this module's fixtures
+
 CHOSEN = {"01_relu.py": ("tl.maximum(x, 0.0)", "tl.minimum(x, 0.0)"), "06_row_sum.py": ("tl.sum(", "tl.max(")}
 VERIFY = ["--trials", "1", "--timeout", "30", "--workers", "2"]
 

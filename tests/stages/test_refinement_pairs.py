@@ -18,6 +18,8 @@ from tritonrl.training.tiny_model import IM_END, ensure_tiny_model
 from tritonrl.verify.response import parse_response
 from tritonrl.verify.verifier import Verifier, VerifierSettings
 
+pytestmark = pytest.mark.xdist_group(__name__)  # one pytest worker builds this module's fixtures
+
 LIMIT = 3  # of the relu answer's five breakages (one per kind it has)
 SINGLE_TURN_COLUMNS = {"problem", "base_problem", "variant", "level", "problem_source", "shapes", "prompt", "response"}
 

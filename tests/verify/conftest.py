@@ -51,7 +51,7 @@ def pytest_runtest_logreport(report):
     if _CATALOGUE_TEST not in report.nodeid:
         return
     if report.when == "call" or (report.when == "setup" and not report.passed):
-        fixture = report.nodeid.split("[", 1)[1].rstrip("]")
+        fixture = report.nodeid.split("[", 1)[1].split("]", 1)[0]  # under --dist loadgroup, "…]@<group>"
         accepted = dict(report.user_properties).get("verifier_accepted")
         _catalogue[fixture] = ("skipped" if report.skipped else "passed" if report.passed else "failed", accepted)
 

@@ -114,8 +114,17 @@ def verdict_of(request, verifier_settings, catalogue_problems):
         yield verdict
 
 
+# One pytest worker takes all of a problem's fixtures (scripts/test.sh runs `--dist loadgroup`): each worker's
+# verdict_of verifies every selected fixture of a problem at its first one, so a problem split between workers
+# would be verified twice.
+_BY_PROBLEM = [
+    pytest.param(path, id=_fixture_id(path), marks=pytest.mark.xdist_group(candidate_header(path)["problem"]))
+    for path in FIXTURES
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("path", FIXTURES, ids=_fixture_id)
+@pytest.mark.parametrize("path", _BY_PROBLEM)
 def test_candidate_gets_the_expected_verdict(path, verdict_of, record_property):
     header = candidate_header(path)
     verdict = verdict_of(path)

@@ -23,7 +23,14 @@ from tritonrl.verify.trials import (
     unfit_distribution,
     untried_own_sizes,
 )
-from tritonrl.verify.verifier import _DRAW_KEYS, ReferenceRun, ReferenceTrial, _call_states, _secret_schedule
+from tritonrl.verify.verifier import (
+    _DRAW_KEYS,
+    ReferenceRun,
+    ReferenceTrial,
+    _call_labels,
+    _call_states,
+    _secret_schedule,
+)
 
 BUILTIN = {p.name: p.source for p in load_builtin()}
 CPU_LIMIT = int(ALT_ELEMENT_FACTOR * DEFAULT_BUDGET)
@@ -270,26 +277,12 @@ def test_every_instance_that_serves_the_primary_shapes_meets_ragged_sizes():
             assert any(ragged(t.shapes) for t in served), served
 
 
-def test_autograd_is_on_in_some_calls_and_off_in_others_and_the_calls_after_a_trial_take_turns():
+def test_every_harness_state_is_on_and_off_among_each_kind_of_values_and_changes_between_a_trials_calls():
     """Red team round 6: a softmax wrong only with autograd on, a bias dropped for inputs requiring grad, an affine
-    skipped for frozen parameters and a weight snapshot taken under one state, trusted under the other, all passed:
-    every call ran under no_grad, on parameters requiring grad."""
-    trials = [ReferenceTrial("", 0, {"n": 1024}, [], variant=v) for v in (2, 0, 1, 0, 1)]
-    frozen = set()
-    for _ in range(40):
-        schedule = _schedule_of(trials)
-        assert {t["autograd"] for t in schedule} == {True, False}
-        frozen.update(t["frozen"] for t in schedule)
-    assert frozen == {True, False}
-    on = ", autograd on (inputs requiring grad)"
-    trial = {"label": 3, "autograd": True, "frozen": True, "again": [{"label": 4}, {"label": 5}]}
-    frozen_note = ", ModelNew's parameters frozen"
-    assert _call_states(trial) == [(3, on + frozen_note), (4, frozen_note), (5, on + frozen_note)]
-
-
-def test_training_mode_and_autograd_are_on_and_off_among_each_kind_of_values_and_take_turns_between_calls():
-    """CI, 2026-12-06: a softmax that skips its max pass in training mode overflows only on large values, and passed
-    whenever the calls drawing them (a large-magnitude trial, the extreme calls after a trial) ran in eval mode."""
+    skipped for frozen parameters all passed (every call ran under no_grad). CI, 2026-12-06: a softmax that skips its
+    max pass in training mode passed whenever the large-value calls ran in eval mode. Round 8: paths taken only in
+    the plain call (autograd on, inputs not requiring grad) passed every time, and a cache kept for frozen parameters
+    (dropped when they were not) never met weights changed in place while they stayed frozen."""
     drawn = ["problem", "zeros_and_ties", "normal", "zeros_and_ties", "range:1e+30", "offset_apart"]
     drawn += ["zeros_and_ties", "normal", "large_magnitude", "heavy_tailed"]
     again_of = {3: 1, 4: 1, 5: 1}
@@ -298,27 +291,33 @@ def test_training_mode_and_autograd_are_on_and_off_among_each_kind_of_values_and
         for i, d in enumerate(drawn)
     ]
     run = ReferenceRun("", {"n": 1024}, {"n": 1024}, 0, trials, training_agrees=True)
+    kinds = {
+        "zeros": lambda label: drawn[label] == "zeros_and_ties",
+        "normal": lambda label: drawn[label] == "normal",
+        "largest": lambda label: drawn[label] in ("range:1e+30", "large_magnitude", "offset_apart"),
+        "outliers": lambda label: drawn[label] in ("range:1e+30", "heavy_tailed"),
+        "primary shapes": lambda label: label < 6,
+        "other shapes": lambda label: label >= 6,
+    }
+    checks = {name: (lambda state, name=name: state[name]) for name in ("training", "grad", "inputs_grad", "frozen")}
+    checks["plain call"] = lambda state: state["grad"] and not state["inputs_grad"]
     for _ in range(100):
         draws = [{**dict.fromkeys(_DRAW_KEYS), "label": i, "variant": t.variant} for i, t in enumerate(trials)]
         schedule = _secret_schedule(run, draws)
-        for state in ("training", "autograd"):
-            seen = {}
-            for trial in schedule:
-                for call, (label, _) in enumerate(_call_states(trial)):
-                    seen.setdefault(drawn[label], set()).add(trial[state] != bool(call % 2))
-                    seen.setdefault(trials[label].shapes["n"], set()).add(trial[state] != bool(call % 2))
-            assert all(states == {True, False} for key, states in seen.items() if key in ("zeros_and_ties", "normal"))
-            assert seen[1024] == seen[1537] == {True, False}
-            large = {
-                trial[state] != bool(call % 2)
-                for trial in schedule
-                for call, (label, _) in enumerate(_call_states(trial))
-                if drawn[label] in ("range:1e+30", "large_magnitude")
-            }
-            assert large == {True, False}
-    trial = {"label": 3, "training": True, "autograd": True, "again": [{"label": 4}, {"label": 5}]}
-    both = ", ModelNew in training mode, autograd on (inputs requiring grad)"
-    assert _call_states(trial) == [(3, both), (4, ""), (5, both)]
+        calls = [(label, state) for trial in schedule for label, state in zip(_call_labels(trial), trial["calls"])]
+        for check in checks.values():
+            for kind, member in kinds.items():
+                assert {check(state) for label, state in calls if member(label)} == {True, False}, kind
+        chain = next(trial["calls"] for trial in schedule if trial["label"] == 1)
+        for name in ("training", "grad", "inputs_grad", "frozen"):
+            # each state twice in a row, and a change to the other either way, across the chain's weight changes
+            assert [state[name] != chain[0][name] for state in chain] == [False, False, True, True]
+    state = {"training": True, "grad": True, "inputs_grad": False, "frozen": True}
+    trial = {"label": 3, "again": [{"label": 4}], "calls": [state, {name: not on for name, on in state.items()}]}
+    assert _call_states(trial) == [
+        (3, ", ModelNew in training mode, autograd on, ModelNew's parameters frozen"),
+        (4, ", inputs requiring grad"),
+    ]
 
 
 def test_a_padding_of_0_steps_to_1():

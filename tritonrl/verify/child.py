@@ -65,12 +65,14 @@ from tritonrl.verify.draws import (
     AS_BUILT,
     AT_OTHER_SHAPES,
     LATER,
+    ORDINARY,
     STAY_SIDE,
     MASKING,
     MIXED,
     PROBLEM_DISTRIBUTION,
     RANGE_HALVINGS,
     RANGE_MARGIN,
+    RANGE_PREFIX,
     RANGE_TOPS,
     build_candidate,
     build_reference,
@@ -383,6 +385,15 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                     own_finite,
                     mode,
                 )
+            # sizes no block tiles meet the widest range too (rows far below -1e4 beside padding lanes), in place
+            # of the uniform large magnitudes it spans
+            widest = next(
+                (t["distribution"] for t in result.data["trials"] if t["distribution"].startswith(RANGE_PREFIX)), None
+            )
+            if widest is not None:
+                at_other_shapes = [
+                    (widest if name == "large_magnitude" else name, seed) for name, seed in at_other_shapes
+                ]
             timed_bytes = 0
             for check, seed in enumerate(job.get("timed_seeds") or []):  # one input set per checked timed call
                 outputs = _reference_outputs(built, make_inputs(problem, seed, device), device)
@@ -636,7 +647,7 @@ def _again_trial(
 ) -> None:
     """The inputs of the calls a candidate gets right after one primary trial, in that trial's very tensors: its draw
     again from `seed` with the weights changed in place, then extreme magnitudes (draws.RANGE_TOPS), then values far
-    from 0 (draws.LATER). Which
+    from 0 (draws.LATER), then ordinary values (draws.ORDINARY) with the second call's weights. Which
     trial is drawn here (a zeros-and-ties one, else an edge-value one, where there is one): a result memoised by the
     tensors' identity or address is stale, an eps applied on some calls only is wrong on one of the first two, and
     state kept for the shapes (a row max, a centre from the first call) meets other values; the primary shapes meet
@@ -676,9 +687,10 @@ def _again_trial(
     )
     # the third call changes the weights the second left as they were (draws.changed_weights)
     others = -change if changes_weights(model, -change) else 0
-    for held, (call, names, weights) in enumerate(
-        (("a third call", None, others), ("a fourth call", LATER, 0)), start=1
-    ):
+    # a fifth on ordinary values with the second's weights: each harness state meets a weight change both right
+    # after itself and right after the other state (harness.CHAIN_PATTERN)
+    calls = (("a third call", None, others), ("a fourth call", LATER, 0), ("a fifth call", ORDINARY, change))
+    for held, (call, names, weights) in enumerate(calls, start=1):
         draw_seed = seeds.getrandbits(31)
         if size * (held + 1) > AGAIN_OUTPUTS_BYTES:
             result.data.setdefault("untried", []).append(
@@ -711,7 +723,7 @@ def _again_trial(
                 replace(draw, weights=weights),
                 outputs,
                 f"{_inputs_purpose(name, draw)} in the same tensors as trial {index}, {call}"
-                + (", the other weights changed in place" if weights else ""),
+                + (f", the {'other ' * (weights == others)}weights changed in place" if weights else ""),
                 variant,
                 again_of=index,
             )
@@ -1044,11 +1056,6 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
         for spec in job["trials"]:  # in a secret order the verifier drew
             label = spec["label"]
             problem, candidate = prepare(spec)
-            torch.nn.Module.train(candidate, bool(spec.get("training")))  # not its own train(): ours
-            for parameter in torch.nn.Module.parameters(candidate):
-                if parameter.is_floating_point() or parameter.is_complex():  # an int8 one never requires grad
-                    torch.Tensor.requires_grad_(parameter, not spec.get("frozen"))
-            autograd = bool(spec.get("autograd"))
             result.stage(f"trial {label}")
             draw = _Draw(
                 spec["distribution"],
@@ -1057,7 +1064,8 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                 bool(spec.get("positive")),
                 spec.get("weights", 0),
             )
-            inputs = _requiring_grad(draw.inputs(problem, spec["seed"], device)[0], autograd)
+            inputs = draw.inputs(problem, spec["seed"], device)[0]
+            autograd = _set_harness(candidate, inputs, spec["calls"][0])
             pristine = clone_values(inputs)
             _poison(device, spec.get("output_numels", []))
             threads_before = threading.active_count()
@@ -1096,12 +1104,8 @@ def _candidate_job(job: dict, job_dir: Path, result: _Result) -> None:
                 )
                 refill = follow_draw.inputs(problem, follow["seed"], device)[0]
                 reference = references[(spec["problem_source"], int(spec.get("variant", 0)))][1]
-                if (
-                    "training" in spec
-                ):  # where the reference agrees in both modes, it flips between calls as autograd does
-                    torch.nn.Module.train(candidate, spec["training"] != bool(call % 2))
                 with changed_weights(candidate, follow_draw.weights, reference):
-                    launches, again = _repeat_launches(candidate, inputs, refill, device, autograd != bool(call % 2))
+                    launches, again = _repeat_launches(candidate, inputs, refill, device, spec["calls"][call])
                 trial.setdefault("repeat_launches", launches)
                 again, strange = plain_outputs(again)
                 if _overlapping(again, [o for outputs_before in held for o in outputs_before]):
@@ -1184,19 +1188,24 @@ def _observe(
     }
 
 
-def _requiring_grad(inputs: list, autograd: bool) -> list:
-    """The inputs, their float tensors requiring grad where the call runs with autograd on (as in training)."""
+def _set_harness(candidate, inputs: list, state: dict[str, bool]) -> bool:
+    """Put the candidate and its inputs in a call's harness state (harness.py): training or eval mode, parameters
+    frozen or not, float inputs requiring grad or not. Returns whether the call runs with autograd on."""
+    torch.nn.Module.train(candidate, state.get("training", False))  # not its own train(): ours
+    for parameter in torch.nn.Module.parameters(candidate):
+        if parameter.is_floating_point() or parameter.is_complex():  # an int8 one never requires grad
+            torch.Tensor.requires_grad_(parameter, not state["frozen"])
     for value in inputs:
-        if autograd and isinstance(value, torch.Tensor) and value.is_floating_point():
-            torch.Tensor.requires_grad_(value)
-    return inputs
+        if isinstance(value, torch.Tensor) and value.is_floating_point() and value.is_leaf:
+            torch.Tensor.requires_grad_(value, state["inputs_grad"])
+    return state["grad"]
 
 
-def _repeat_launches(candidate, inputs: list, refill: list, device: str, autograd: bool) -> tuple[int, Any]:
+def _repeat_launches(candidate, inputs: list, refill: list, device: str, state: dict[str, bool]) -> tuple[int, Any]:
     """Kernel launches and output of a second call on the same input tensors, refilled with `refill`'s values (and
-    its other arguments), with autograd on or off (`autograd`): a memoising candidate launches none or answers the
+    its other arguments), in harness state `state` (_set_harness): a memoising candidate launches none or answers the
     first call's inputs, and one that kept state from the first call (an output zeroed once, a snapshot of the
-    weights taken under the other autograd state) answers otherwise.
+    weights taken under another harness state) answers otherwise.
 
     The very same tensors, as a timing loop re-feeds them, so a cache keyed
     by address or tensor identity hits as well as one keyed by contents.
@@ -1208,6 +1217,7 @@ def _repeat_launches(candidate, inputs: list, refill: list, device: str, autogra
             if isinstance(value, torch.Tensor):
                 torch.Tensor.copy_(value, new)  # not value.copy_: the candidate may have set attributes on it
     arguments = [value if isinstance(value, torch.Tensor) else new for value, new in zip(inputs, refill)]
+    autograd = _set_harness(candidate, inputs, state)
     counter = LaunchCounter()
     try:
         with torch.set_grad_enabled(autograd), counter:

@@ -742,9 +742,18 @@ PROBLEM_DISTRIBUTION = "problem"  # get_inputs() exactly as the problem wrote it
 
 
 def _heavy_tailed(shape: torch.Size, device: torch.device) -> torch.Tensor:
-    """Student's t with 2 degrees of freedom (normal / sqrt(Exp(1))): outliers hundreds of times the typical value."""
+    """Student's t with 2 degrees of freedom (normal / sqrt(Exp(1))): outliers hundreds of times the typical value;
+    and in every row (last dimension) of two or more, one element of either sign 20..60 times the typical value, so
+    even a short row holds an outlier (a clamp of normalised values, a saturation meets it at any size)."""
     scale = -torch.log1p(-torch.rand(shape, device=device))
-    return torch.randn(shape, device=device) / scale.clamp_min(1e-4).sqrt()
+    values = torch.randn(shape, device=device) / scale.clamp_min(1e-4).sqrt()
+    if values.dim() and values.shape[-1] > 1:
+        rows = values.view(-1, values.shape[-1])
+        count, width = rows.shape
+        signs = torch.randint(2, (count,), device=device) * 2 - 1
+        where = torch.randint(width, (count,), device=device)
+        rows[torch.arange(count, device=device), where] = (torch.rand(count, device=device) * 40 + 20) * signs
+    return values
 
 
 def _zeros_and_ties(shape: torch.Size, device: torch.device) -> torch.Tensor:
@@ -842,9 +851,12 @@ def range_name(top: float) -> str:
     return f"{RANGE_PREFIX}{top:.4g}"
 
 
-def large_values(distribution: str) -> bool:
-    """Whether a distribution draws the largest values trials take (an exp overflows there, a square loses the small)."""
-    return distribution in ("large_magnitude", "offset") or distribution.startswith(RANGE_PREFIX)
+def value_families(distribution: str) -> tuple[str, ...]:
+    """The kinds of values a distribution shares with others: the largest values trials take (an exp overflows there,
+    a square loses the small ones) and outliers among ordinary values (a clamp, a saturation, a guard meets them)."""
+    widest = distribution.startswith(RANGE_PREFIX)
+    largest = widest or distribution in ("large_magnitude", "offset", *APART)
+    return ("largest values",) * largest + ("outliers",) * (widest or distribution == "heavy_tailed")
 
 
 # Other float distributions for trials, by name, most telling first (the reference job takes them in this
@@ -868,6 +880,8 @@ APART = {"offset_apart": ("offset", 1e3)}
 # by the primary trials: state an answer keeps from its first call at a shape (a centre for a one-pass variance, a
 # shift) is stale on values far from 0.
 LATER = ("offset_apart", "offset")
+# Drawn in the again trial's tensors last (a fifth call), the first the reference stays finite on: ordinary values.
+ORDINARY = ("normal", "signed_uniform")
 # Distributions whose values make an O(1) error invisible under tolerances relative to the output: constant
 # rows of -0.5 give row sums in the thousands, an offset of 1000 too. Trials at other shapes, which are there
 # to catch uncomputed tails and extra elements, never take these.
@@ -875,7 +889,8 @@ MASKING = frozenset({"zeros_and_ties", "offset"})
 # The order trials at other shapes take distributions in (those of MASKING only where they do not mask, measured per
 # problem): constant rows first, then normal values (under large ones a softmax is one-hot, and a dropped column
 # shows only where it held the maximum), then large magnitudes (an exp that overflows, a log of an underflowed
-# softmax), outliers among ordinary values, offsets, signed uniform.
+# softmax; the widest range the primary shapes found takes their place), outliers among ordinary values, offsets,
+# signed uniform.
 AT_OTHER_SHAPES = ("zeros_and_ties", "normal", "large_magnitude", "heavy_tailed", "offset", "signed_uniform")
 _REDRAWN = frozenset(
     {

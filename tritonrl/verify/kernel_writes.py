@@ -40,34 +40,14 @@ from torch.multiprocessing.reductions import StorageWeakRef
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from tritonrl.verify.child_patches import launched_tensors
-from tritonrl.verify.runtime import LaunchCounter, copy_onto_itself
+from tritonrl.verify.runtime import CONSTANT_GLUE, DATA_MOVING_GLUE, LaunchCounter, copy_onto_itself
 
 # Bound before any candidate code runs, like runtime.py's.
 _untyped_storage = torch.Tensor.untyped_storage
 _storage_data_ptr = torch.UntypedStorage.data_ptr
 _storage_nbytes = torch.UntypedStorage.nbytes
 
-# Glue whose result holds values no tensor held (`fill_` with a number counts too).
-_CONSTANT_GLUE = frozenset(
-    {
-        "zeros",
-        "zeros_like",
-        "new_zeros",
-        "ones",
-        "ones_like",
-        "new_ones",
-        "full",
-        "full_like",
-        "new_full",
-        "zero_",
-        "arange",
-        "lift_fresh",
-        "lift_fresh_copy",
-    }
-)
-# Glue whose result holds the values of the tensors it read: made where those were.
-_MOVING_GLUE = frozenset({"clone", "_to_copy", "copy_", "fill_", "cat", "stack"})
-_WRITING_GLUE = _CONSTANT_GLUE | _MOVING_GLUE
+_WRITING_GLUE = CONSTANT_GLUE | DATA_MOVING_GLUE
 
 
 class _Made:
@@ -208,9 +188,9 @@ class KernelWrites(TorchDispatchMode):
 
     def _made_by(self, name: str, args: tuple, kwargs: dict, target: torch.Tensor):
         """Which of `target`'s elements an op made: a bool array shaped like it (CPU), or one bool (GPU)."""
-        if name in _CONSTANT_GLUE or (name == "fill_" and not isinstance(args[1], torch.Tensor)):
+        if name in CONSTANT_GLUE or (name == "fill_" and not isinstance(args[1], torch.Tensor)):
             return True
-        if name not in _MOVING_GLUE:
+        if name not in DATA_MOVING_GLUE:
             return False
         if name in ("cat", "stack"):
             sources = [t for t in args[0] if not (name == "cat" and t.dim() == 1 and t.numel() == 0)]  # cat skips those

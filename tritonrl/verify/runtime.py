@@ -77,16 +77,9 @@ def _components(tensor: torch.Tensor) -> torch.Tensor:
     return torch.view_as_real(tensor.detach().resolve_conj()) if tensor.is_complex() else tensor.detach()
 
 
-# Aten ops a candidate's forward may run itself: allocation, layout, views,
-# copies and casts ("glue"). Everything else is computation that must happen
-# in Triton kernels. Names are overload-packet names (`aten.<name>`).
-GLUE_OPS = frozenset(
+# Glue whose result holds values no tensor held (`fill_` with a number counts too).
+CONSTANT_GLUE = frozenset(
     {
-        "empty",
-        "empty_like",
-        "empty_strided",
-        "new_empty",
-        "new_empty_strided",
         "zeros",
         "zeros_like",
         "new_zeros",
@@ -97,42 +90,9 @@ GLUE_OPS = frozenset(
         "full_like",
         "new_full",
         "zero_",
-        "fill_",
-        "copy_",
-        "clone",
-        "_to_copy",
+        "arange",
         "lift_fresh",
         "lift_fresh_copy",
-        "arange",
-        "view",
-        "_unsafe_view",
-        "reshape",
-        "as_strided",
-        "t",
-        "transpose",
-        "permute",
-        "expand",
-        "unsqueeze",
-        "squeeze",
-        "select",
-        "slice",
-        "narrow",
-        "split",
-        "split_with_sizes",
-        "chunk",
-        "unbind",
-        "detach",
-        "alias",
-        "unfold",
-        "diagonal",
-        "view_as_real",
-        "view_as_complex",
-        "cat",
-        "stack",
-        "resize_",
-        "set_",
-        "_reshape_alias",
-        "contiguous",
     }
 )
 # The glue ops that write values read from tensors (`fill_` only with a tensor's value; `copy_` not onto the same
@@ -140,6 +100,48 @@ GLUE_OPS = frozenset(
 # only moves, casts or views data (a transpose, a dtype cast: `reference_only_glue`), they are the computation.
 # Allocation and views stay free everywhere.
 DATA_MOVING_GLUE = frozenset({"copy_", "clone", "_to_copy", "contiguous", "cat", "stack", "fill_"})
+# Aten ops a candidate's forward may run itself: allocation, layout, views,
+# copies and casts ("glue"). Everything else is computation that must happen
+# in Triton kernels. Names are overload-packet names (`aten.<name>`).
+GLUE_OPS = (
+    CONSTANT_GLUE
+    | DATA_MOVING_GLUE
+    | frozenset(
+        {
+            "empty",
+            "empty_like",
+            "empty_strided",
+            "new_empty",
+            "new_empty_strided",
+            "view",
+            "_unsafe_view",
+            "reshape",
+            "as_strided",
+            "t",
+            "transpose",
+            "permute",
+            "expand",
+            "unsqueeze",
+            "squeeze",
+            "select",
+            "slice",
+            "narrow",
+            "split",
+            "split_with_sizes",
+            "chunk",
+            "unbind",
+            "detach",
+            "alias",
+            "unfold",
+            "diagonal",
+            "view_as_real",
+            "view_as_complex",
+            "resize_",
+            "set_",
+            "_reshape_alias",
+        }
+    )
+)
 
 
 def compute_ops(ops: dict[str, int]) -> dict[str, int]:

@@ -35,8 +35,9 @@ from tritonrl.verify import defaults
 from tritonrl.problems.shapes import shape_sites, with_shapes
 from tritonrl.verify import device_paths
 from tritonrl.verify.baseline_cache import BaselineCache
-from tritonrl.verify.draws import AS_BUILT, DISTRIBUTIONS, PROBLEM_DISTRIBUTION, large_values
+from tritonrl.verify.draws import AS_BUILT, DISTRIBUTIONS, PROBLEM_DISTRIBUTION, value_families
 from tritonrl.verify.gpu_lock import GpuLock
+from tritonrl.verify.harness import Call, describe, draw_states
 from tritonrl.verify.handoff import HandoffError, Inbox
 from tritonrl.verify.interpreter import check_interpreter
 from tritonrl.verify.judge import Judge
@@ -263,75 +264,38 @@ def _secret_schedule(reference: ReferenceRun, trials: list[dict]) -> list[dict]:
             for index, trial in enumerate(group):
                 trial["instance"] = instance + index % pairs
         instance += pairs
-    # Training mode (where the reference agrees in both modes) and autograd (float inputs requiring grad) are on in
-    # some calls and off in others, flipped between a trial's calls in turn: at the primary shapes and at others,
-    # among the calls of each input distribution and among those of the largest values, so a path taken in one state
-    # only meets every kind of values the trials draw (a softmax that skips its max in training mode overflows on
-    # large values only). ModelNew's parameters are frozen in some trials (FROZEN_SHARE). An answer computes the
-    # same in every state. Each state is set in a trial on drawn weights (built ones may be the identity).
+    # The harness each call runs under (harness.py): groups of calls that must each see every state on and off
     calls = [
-        (i, bool(call % 2), reference.trials[label])
+        Call(
+            i,
+            index,
+            (
+                f"distribution {trial.distribution}",
+                "primary shapes" if trial.shapes == reference.shapes else "other shapes",
+                *value_families(trial.distribution),
+            ),
+            t["variant"] != AS_BUILT,
+        )
         for i, t in enumerate(trials)
-        for call, label in enumerate([t["label"], *(follow["label"] for follow in t.get("again", []))])
+        for index, trial in enumerate(reference.trials[label] for label in _call_labels(t))
     ]
-    groups = [
-        [(i, flipped) for i, flipped, trial in calls if (trial.shapes == reference.shapes) == primary]
-        for primary in (True, False)
-    ]
-    for name in dict.fromkeys(trial.distribution for _, _, trial in calls):
-        groups.append([(i, flipped) for i, flipped, trial in calls if trial.distribution == name])
-    groups.append([(i, flipped) for i, flipped, trial in calls if large_values(trial.distribution)])
-    drawn = [i for i, t in enumerate(trials) if t["variant"] != AS_BUILT] or list(range(len(trials)))
-    if reference.training_agrees:
-        for trial, train in zip(trials, _states(chance, len(trials), 0.5, drawn, groups)):
-            trial["training"] = train
-    autograd = _states(chance, len(trials), 0.5, drawn, groups)
-    frozen = _states(chance, len(trials), FROZEN_SHARE, drawn)
-    for trial, grad, freeze in zip(trials, autograd, frozen):
-        trial["autograd"], trial["frozen"] = grad, freeze
+    for trial, states in zip(trials, draw_states(chance, calls, reference.training_agrees)):
+        trial["calls"] = states
     chance.shuffle(trials)
     return trials
 
 
-def _states(chance: secrets.SystemRandom, count: int, share: float, drawn, groups=()) -> list[bool]:
-    """A harness state per trial, each on with chance `share`, on in at least one trial of `drawn` and off in at least
-    one where there are two trials or more; then, as far as the trials allow, on and off within each group of calls
-    ((trial, flipped): a call in its trial's state, or the other where flipped). Drawn at random until one fits, so
-    every fitting assignment is as likely as any other."""
-    groups = [group for group in groups if len(group) >= 2]
-
-    def fit(states: list[bool]) -> tuple[bool, int]:
-        required = any(states[i] for i in drawn) and (count < 2 or not all(states))
-        return required, sum(len({states[i] != flipped for i, flipped in group}) == 2 for group in groups)
-
-    best, best_fit = [], (False, -1)
-    for _ in range(_STATE_DRAWS):
-        states = [chance.random() < share for _ in range(count)]
-        if (found := fit(states)) > best_fit:
-            best, best_fit = states, found
-            if found == (True, len(groups)):
-                break
-    return best
-
-
-_STATE_DRAWS = 4096  # assignments tried: enough for every group of calls to see both states, where they can
-
-
 _DRAW_KEYS = ("label", "seed", "distribution", "kept", "scalars", "positive", "weights")  # a call's draw (child._Draw)
-FROZEN_SHARE = 0.25  # trials whose ModelNew has its parameters' requires_grad off (at least one)
+
+
+def _call_labels(trial: dict) -> list[int]:
+    """A scheduled trial's reference labels: its own call's, then those of the calls right after it."""
+    return [trial["label"], *(follow["label"] for follow in trial.get("again", []))]
 
 
 def _call_states(trial: dict) -> list[tuple[int, str]]:
     """(label, what the harness set for it) for a scheduled trial's calls, for the purposes a verdict names."""
-    labels = [trial["label"], *(follow["label"] for follow in trial.get("again", []))]
-    states = []
-    for call, label in enumerate(labels):
-        training = "training" in trial and trial["training"] != bool(call % 2)
-        state = [", ModelNew in training mode"] if training else []
-        state += [", autograd on (inputs requiring grad)"] if trial.get("autograd", False) != bool(call % 2) else []
-        state += [", ModelNew's parameters frozen"] if trial.get("frozen") else []
-        states.append((label, "".join(state)))
-    return states
+    return [(label, describe(state)) for label, state in zip(_call_labels(trial), trial["calls"])]
 
 
 def _answered(reference: ReferenceRun, trials: list[dict]) -> set[int]:
