@@ -138,6 +138,12 @@ HONEST = {
         f"    def forward(ctx, x):\n{textwrap.indent(LAUNCH, ' ' * 8)}        return out\n",
         forward="return CopyFn.apply(x)",
     ),
+    "autograd_function_backward_in_torch": make(
+        top="class CopyFn(torch.autograd.Function):\n    @staticmethod\n"
+        f"    def forward(ctx, x):\n{textwrap.indent(LAUNCH, ' ' * 8)}        return out\n\n"
+        "    @staticmethod\n    def backward(ctx, grad):\n        return grad.sum(0, keepdim=True) * torch.ones_like(grad)\n",
+        forward="return CopyFn.apply(x)",
+    ),
     "class_constants": make(
         forward="out = torch.empty_like(x)\ncopy_kernel[(1,)](x, out, x.numel(), BLOCK=self.BLOCK)\nreturn out",
     ).replace("    def __init__", "    BLOCK = 1024\n\n    def __init__"),
@@ -239,6 +245,24 @@ R = ReasonCode
 HACKS: list[tuple[str, ReasonCode, str]] = [
     # delegating to PyTorch, through every alias form
     ("alias_mm", R.FORBIDDEN_TORCH_OP, make(top="mm = torch.matmul", forward=LAUNCH + "return mm(out, w)")),
+    (
+        "autograd_forward_in_torch",  # only a Function's backward may compute with torch: autograd alone runs it
+        R.FORBIDDEN_TORCH_OP,
+        make(
+            top="class MmFn(torch.autograd.Function):\n    @staticmethod\n"
+            "    def forward(ctx, a, b):\n        return a.matmul(b)\n\n"
+            "    @staticmethod\n    def backward(ctx, grad):\n        return grad, grad\n",
+            forward=LAUNCH + "return MmFn.apply(out, w)",
+        ),
+    ),
+    (
+        "plain_class_backward_in_torch",
+        R.FORBIDDEN_TORCH_OP,
+        make(
+            top="class Helper:\n    def backward(self, a, b):\n        return a.matmul(b)\n",
+            forward=LAUNCH + "return Helper().backward(out, w)",
+        ),
+    ),
     (
         "from_import_as",
         R.FORBIDDEN_TORCH_OP,

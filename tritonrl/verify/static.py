@@ -105,6 +105,10 @@ from tritonrl.verify.static_rules import (
 # one of these names would run answer code where no check looks.
 _MODULE_MACHINERY = frozenset(dir(torch.nn.Module)) - {"forward", "extra_repr", "__init__", "__call__", "__repr__"}
 _CTX_METHODS = frozenset({"forward", "backward", "setup_context", "jvp"})  # autograd staticmethods taking ctx
+# An autograd Function's methods that autograd runs to differentiate, never in a forward call, and an answer cannot
+# call itself (`Function.backward` taken from the class is refused): gradients may be computed with torch there. A
+# backward that autograd does run inside forward is computation the runtime trace sees.
+_GRADIENT_METHODS = frozenset({"backward", "jvp"})
 
 
 def _nn_attributes() -> frozenset[str]:
@@ -508,6 +512,7 @@ class _Checker:
         self.classes: dict[str, ast.ClassDef] = {s.name: s for s in ast.walk(tree) if isinstance(s, ast.ClassDef)}
         self.class_kinds: dict[str, str] = {}  # "module" | "autograd" | "plain"
         self.own_attrs = self.binder.local_attrs - RESERVED_ATTRS
+        self.in_gradient = 0  # inside an autograd Function's backward (_GRADIENT_METHODS): torch compute is allowed
         self._unrun: set[int] = set()  # ids of method and function bodies that never run (their loads do not count)
         self.loads = self._loads()
         while (unrun := self._unrun_bodies()) != self._unrun:  # a name loaded only in such bodies is dead in turn
@@ -516,6 +521,8 @@ class _Checker:
 
     # -- reporting
     def report(self, code: R, node: ast.AST | None, what: str, why: str = "") -> None:
+        if code is R.FORBIDDEN_TORCH_OP and self.in_gradient:
+            return
         line = getattr(node, "lineno", 0)
         why = why or {R.FORBIDDEN_TORCH_OP: "compute must happen in Triton kernels"}.get(code, "")
         message = f"{what} ({why})" if why else what
@@ -969,7 +976,15 @@ class _Checker:
         if id(node) in self.kernels:
             _KernelRules(self, inner).check(node)
         elif body_runs and not (scope is self.module and self._dead(node)):
-            self.body(node.body, inner)
+            cls = self.binder.method_class.get(id(node))
+            gradient = (
+                node.name in _GRADIENT_METHODS and cls is not None and self.class_kinds.get(cls.name) == "autograd"
+            )
+            self.in_gradient += gradient
+            try:
+                self.body(node.body, inner)
+            finally:
+                self.in_gradient -= gradient
 
     def _signature(self, args: ast.arguments, scope: _Scope, inner: _Scope) -> None:
         for default in [*args.defaults, *filter(None, args.kw_defaults)]:
