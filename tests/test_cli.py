@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tritonrl.cli import app
+from tritonrl.verify.child import AGAIN_CALLS
 from tritonrl.verify.trials import SHAPE_PLANS
 
 from tests.support.paths import REPO
@@ -237,9 +238,7 @@ def test_verify_json_contract_for_a_response_file(tmp_path):
     data = json.loads(result.output)
     assert data["valid"] is True and data["compiled"] is True and data["correct"] is True
     assert data["speedup"] is None and data["reasons"] == []
-    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 3 + 3 + len(
-        SHAPE_PLANS
-    )  # three more calls in one's tensors
+    assert data["shapes"] == {"batch_size": 16, "dim": 1024} and data["trials"] == 3 + AGAIN_CALLS + len(SHAPE_PLANS)
 
 
 def test_verify_and_generate_take_a_built_in_problem_by_name(tmp_path):
@@ -289,7 +288,7 @@ def test_verify_takes_its_settings_from_the_config_and_flags_on_top(tmp_path):
     base = ["verify", "--problem", str(problem), "--candidate", str(response), "--json", "--config", str(config)]
     from_file = runner.invoke(app, [*base, "--set", "verify.trials=1"])
     flag = runner.invoke(app, [*base, "--trials", "1"])
-    expected = 1 + 3 + len(SHAPE_PLANS)  # the problem's own inputs, three more calls in its tensors, the shape plans
+    expected = 1 + AGAIN_CALLS + len(SHAPE_PLANS)  # the problem's own inputs, the calls in its tensors, the shape plans
     assert json.loads(from_file.output)["trials"] == expected and json.loads(flag.output)["trials"] == expected
 
 

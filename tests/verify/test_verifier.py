@@ -10,6 +10,7 @@ from tritonrl.verify.response import parse_response
 from tritonrl.verify.result import ReasonCode
 from tritonrl.verify.draws import DISTRIBUTIONS, RANGE_PREFIX
 from tritonrl.verify.runtime import check_correctness
+from tritonrl.verify.child import AGAIN_CALLS
 from tritonrl.verify.trials import SHAPE_PLANS
 from tritonrl.verify.verifier import VerifierSettings
 
@@ -30,7 +31,7 @@ def test_verdict_json_has_the_cli_contract_fields(verifier, builtin_problems):
     data = json.loads(json.dumps(verifier.verify(problem.source, problem.reference_response).to_dict()))
     assert data["valid"] is data["compiled"] is data["correct"] is True and data["reasons"] == []
     assert data["matches_reference"] is True  # every trial answered, the second call in refilled tensors too
-    assert data["trials"] == 3 + 4 + len(SHAPE_PLANS)  # four more calls in one trial's tensors, one per shape plan
+    assert data["trials"] == 3 + AGAIN_CALLS + len(SHAPE_PLANS)  # calls in one trial's tensors, one per shape plan
     if verifier.settings.device == "cpu":  # shrunk shapes, no timing; a GPU keeps the problem's own and times it
         assert data["speedup"] is None
         assert data["shapes"] == {"batch_size": 16, "dim": 4096}
@@ -124,7 +125,9 @@ def test_an_identity_copy_is_not_a_relu_on_torch_rand_inputs(verifier, kernelben
         verdict = verifier.verify(problem, IDENTITY)
         assert verdict.codes == ["wrong_result"], verdict.reasons
         assert "zeros_and_ties inputs" in verdict.reasons[0].message
-        assert verdict.distributions[0] == "problem" and len(verdict.trial_purposes) == 3 + 4 + len(SHAPE_PLANS)
+        assert verdict.distributions[0] == "problem" and len(verdict.trial_purposes) == 3 + AGAIN_CALLS + len(
+            SHAPE_PLANS
+        )
 
 
 LITERAL_PROBLEM = """import torch

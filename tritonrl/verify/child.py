@@ -140,6 +140,9 @@ def _classify(exc: BaseException, default: ReasonCode) -> _Failed:
 # Bound before any candidate code runs, like the timing functions.
 _monotonic = time.monotonic
 MAX_SINGLE_DRAWS = 8  # get_inputs draws tried one at a time when a distribution breaks the reference on all together
+AGAIN_CALLS = (
+    4  # calls right after one trial in its tensors: its draw again, the widest range, offsets, ordinary values
+)
 AGAIN_OUTPUTS_BYTES = (
     2 << 30
 )  # the verifier holds every trial's reference outputs: a 6.4 GB problem gets no again trial
