@@ -72,7 +72,6 @@ from tritonrl.verify.draws import (
     PROBLEM_DISTRIBUTION,
     RANGE_HALVINGS,
     RANGE_MARGIN,
-    RANGE_PREFIX,
     RANGE_TOPS,
     build_candidate,
     build_reference,
@@ -388,15 +387,6 @@ def _reference_job(job: dict, job_dir: Path, result: _Result) -> None:
                     own_finite,
                     mode,
                 )
-            # sizes no block tiles meet the widest range too (rows far below -1e4 beside padding lanes), in place
-            # of the uniform large magnitudes it spans
-            widest = next(
-                (t["distribution"] for t in result.data["trials"] if t["distribution"].startswith(RANGE_PREFIX)), None
-            )
-            if widest is not None:
-                at_other_shapes = [
-                    (widest if name == "large_magnitude" else name, seed) for name, seed in at_other_shapes
-                ]
             timed_bytes = 0
             for check, seed in enumerate(job.get("timed_seeds") or []):  # one input set per checked timed call
                 outputs = _reference_outputs(built, make_inputs(problem, seed, device), device)
