@@ -55,6 +55,7 @@ from tritonrl.verify.child_patches import (
     run_libdevice_in_interpreter,
     run_programs_in_secret_order,
 )
+from tritonrl.verify.harness import FROZEN, GRAD, INPUTS_GRAD, TRAINING
 from tritonrl.verify.gpu_lock import GpuLock
 from tritonrl.verify.handoff import send_outputs
 from tritonrl.verify.kernel_writes import KernelWrites
@@ -1184,14 +1185,14 @@ def _observe(
 def _set_harness(candidate, inputs: list, state: dict[str, bool]) -> bool:
     """Put the candidate and its inputs in a call's harness state (harness.py): training or eval mode, parameters
     frozen or not, float inputs requiring grad or not. Returns whether the call runs with autograd on."""
-    torch.nn.Module.train(candidate, state.get("training", False))  # not its own train(): ours
+    torch.nn.Module.train(candidate, state.get(TRAINING, False))  # not its own train(): ours
     for parameter in torch.nn.Module.parameters(candidate):
         if parameter.is_floating_point() or parameter.is_complex():  # an int8 one never requires grad
-            torch.Tensor.requires_grad_(parameter, not state["frozen"])
+            torch.Tensor.requires_grad_(parameter, not state[FROZEN])
     for value in inputs:
         if isinstance(value, torch.Tensor) and value.is_floating_point() and value.is_leaf:
-            torch.Tensor.requires_grad_(value, state["inputs_grad"])
-    return state["grad"]
+            torch.Tensor.requires_grad_(value, state[INPUTS_GRAD])
+    return state[GRAD]
 
 
 def _repeat_launches(candidate, inputs: list, refill: list, device: str, state: dict[str, bool]) -> tuple[int, Any]:
